@@ -1,0 +1,77 @@
+"""The decision-backend contract shared by every backend (Jev, local, LLM, fake).
+
+One request carries one shared ``state`` (the question) and several choice questions, one per active beam; each
+question offers labelled options with descriptions. The answer is, per question, a distribution over exactly the
+offered labels (see :mod:`graphwalk_neo4j.decide.normalize` for the rules).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+JSONContent = str | dict[str, Any] | list[Any]
+
+
+class ChoiceQuestion(BaseModel):
+    """One choice question. ``options`` maps label -> description, in offer order (offer order breaks ties)."""
+
+    key: str
+    instructions: JSONContent | None = None
+    options: dict[str, JSONContent | None]
+
+
+class DecisionRequest(BaseModel):
+    state: JSONContent
+    questions: list[ChoiceQuestion]
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+    def __add__(self, other: Usage) -> Usage:
+        cost: float | None
+        if self.cost_usd is None and other.cost_usd is None:
+            cost = None
+        else:
+            cost = (self.cost_usd or 0.0) + (other.cost_usd or 0.0)
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=cost,
+        )
+
+
+class ChoiceResult(BaseModel):
+    key: str
+    probabilities: dict[str, float]  # normalised, keys == offered labels in offer order, sums to 1
+    raw_probabilities: dict[str, float] = Field(default_factory=dict)  # as the backend returned them
+    top: str
+    confidence: float | None = None  # the backend's own confidence when it reports one (Jev does)
+    warnings: list[str] = Field(default_factory=list)
+
+
+class DecisionResponse(BaseModel):
+    results: dict[str, ChoiceResult]
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float = 0.0
+    model: str = ""  # as echoed by the server
+    request_id: str | None = None
+    provider: str | None = None
+    calls: int = 1  # wire calls made (a request may be split)
+
+
+@runtime_checkable
+class DecisionBackend(Protocol):
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def max_options(self) -> int: ...
+
+    async def decide(self, request: DecisionRequest) -> DecisionResponse: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,108 @@
+"""The project's one error tree. Lower-layer errors (driver, SDK, HTTP) are translated at the boundary with the
+cause kept (``raise X(...) from exc``).
+
+    GraphwalkError
+    ├── ConfigError                  bad settings or options (exit code 2 in the CLI)
+    ├── InvalidIdentifierError       a label / relationship type / property key failed validation
+    ├── InputError                   bad user input (files, lines, encodings); carries file and line
+    ├── StoreError                   anything from Neo4j
+    │   ├── StoreUnavailableError    not reachable (fix: `make neo4j-up` or GW_NEO4J_URI)
+    │   ├── StoreAuthError           wrong user or password
+    │   ├── CapabilityError          server too old, APOC missing, vector index unsupported
+    │   └── QueryError               a Cypher statement failed
+    ├── TemplateError                a Cypher template is missing or malformed
+    ├── EmbeddingError               the embedder could not load or encode
+    ├── DecisionError                a decision backend failed (auth, rate limit, bad response, timeout)
+    │   ├── DecisionAuthError
+    │   ├── DecisionRateLimitError
+    │   └── DecisionResponseError
+    ├── LinkingError                 no start entity could be found for a walk
+    └── BudgetExceededError          a walk budget ran out (normally caught by the engine)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class GraphwalkError(Exception):
+    """Root of every error this package raises on purpose."""
+
+    exit_code = 1
+
+
+class ConfigError(GraphwalkError):
+    exit_code = 2
+
+
+class InvalidIdentifierError(GraphwalkError, ValueError):
+    exit_code = 2
+
+
+class InputError(GraphwalkError):
+    """Bad input data. ``path`` and ``line`` point at the problem when known."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:{line}: " if line is not None else f"{self.path}: "
+        super().__init__(where + message)
+        self.reason = message
+
+
+class StoreError(GraphwalkError):
+    pass
+
+
+class StoreUnavailableError(StoreError):
+    pass
+
+
+class StoreAuthError(StoreError):
+    pass
+
+
+class CapabilityError(StoreError):
+    pass
+
+
+class QueryError(StoreError):
+    pass
+
+
+class TemplateError(GraphwalkError):
+    pass
+
+
+class EmbeddingError(GraphwalkError):
+    pass
+
+
+class DecisionError(GraphwalkError):
+    pass
+
+
+class DecisionAuthError(DecisionError):
+    pass
+
+
+class DecisionRateLimitError(DecisionError):
+    pass
+
+
+class DecisionResponseError(DecisionError):
+    pass
+
+
+class LinkingError(GraphwalkError):
+    pass
+
+
+class BudgetExceededError(GraphwalkError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -1,0 +1,333 @@
+"""Run a real Neo4j Community server + APOC without Docker.
+
+The server is the set of Maven Central jars that ``neo4j/pom.xml`` copies into ``neo4j/dist`` (``make neo4j-fetch``).
+This module generates ``neo4j.conf`` (loopback only, small memory, APOC allowed, auth on), sets the initial password,
+starts the JVM in the background, and waits until Bolt and the HTTP endpoint answer a real query.
+
+It uses the standard library only, so ``make neo4j-up`` works before the virtualenv has anything else, and the test
+session fixture starts the server through exactly the same code.
+
+Usage: ``python -m graphwalk_neo4j.localserver up|down|status|logs|conf``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_HOME = Path(__file__).resolve().parent.parent / "neo4j"
+JVM_FLAGS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+AlwaysPreTouch",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048",
+    "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "-XX:FlightRecorderOptions=stackdepth=256",
+    "-XX:+UnlockDiagnosticVMOptions",
+    "-XX:+DebugNonSafepoints",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+    "--add-modules=jdk.incubator.vector",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+]
+
+
+class LocalServerError(RuntimeError):
+    """The local server could not be prepared, started or reached."""
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+@dataclass
+class LocalServer:
+    """Paths, ports and credentials of one local server instance."""
+
+    home: Path = DEFAULT_HOME
+    bolt_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_BOLT_PORT", 7687))
+    http_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_HTTP_PORT", 7474))
+    password: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PASSWORD", "graphwalk-local"))
+    user: str = "neo4j"
+    heap: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_HEAP", "2g"))
+    pagecache: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PAGECACHE", "1g"))
+
+    @property
+    def dist(self) -> Path:
+        return self.home / "dist"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.home / "run"
+
+    @property
+    def conf_dir(self) -> Path:
+        return self.run_dir / "conf"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.run_dir / "neo4j.pid"
+
+    @property
+    def console_log(self) -> Path:
+        return self.run_dir / "logs" / "console.log"
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}/browser/"
+
+    # ---- preparation -------------------------------------------------------------------------------------
+    def check_dist(self) -> None:
+        lib = self.dist / "lib"
+        plugins = self.dist / "plugins"
+        if not lib.is_dir() or not any(lib.glob("neo4j-5.*.jar")):
+            raise LocalServerError(
+                f"Neo4j jars are missing under {lib}. Run `make neo4j-fetch` (Maven Central) first."
+            )
+        if not plugins.is_dir() or not any(plugins.glob("apoc-*.jar")):
+            raise LocalServerError(f"APOC is missing under {plugins}. Run `make neo4j-fetch` first.")
+        if shutil.which("java") is None:
+            raise LocalServerError("`java` (17 or 21) is not on PATH; install a JDK to run the local Neo4j.")
+
+    def conf_text(self) -> str:
+        run = self.run_dir
+        lines = {
+            "server.default_listen_address": "127.0.0.1",
+            "server.default_advertised_address": "127.0.0.1",
+            "server.bolt.enabled": "true",
+            "server.bolt.listen_address": f"127.0.0.1:{self.bolt_port}",
+            "server.bolt.advertised_address": f"127.0.0.1:{self.bolt_port}",
+            "server.http.enabled": "true",
+            "server.http.listen_address": f"127.0.0.1:{self.http_port}",
+            "server.http.advertised_address": f"127.0.0.1:{self.http_port}",
+            "server.https.enabled": "false",
+            "server.directories.data": str(run / "data"),
+            "server.directories.logs": str(run / "logs"),
+            "server.directories.plugins": str(self.dist / "plugins"),
+            "server.directories.import": str(run / "import"),
+            "server.directories.run": str(run / "pid"),
+            "server.directories.lib": str(self.dist / "lib"),
+            "server.memory.heap.initial_size": "512m",
+            "server.memory.heap.max_size": self.heap,
+            "server.memory.pagecache.size": self.pagecache,
+            "dbms.security.auth_enabled": "true",
+            "dbms.security.procedures.unrestricted": "apoc.*",
+            "dbms.security.procedures.allowlist": "apoc.*,db.*,dbms.*,gds.*",
+            "dbms.usage_report.enabled": "false",
+            "db.tx_log.rotation.retention_policy": "2 files",
+            "server.logs.gc.enabled": "false",
+            "db.transaction.timeout": "0",
+        }
+        body = "\n".join(f"{k}={v}" for k, v in lines.items())
+        return "# generated by graphwalk_neo4j.localserver; edits are overwritten on `make neo4j-up`\n" + body + "\n"
+
+    def write_conf(self) -> Path:
+        for sub in ("conf", "data", "logs", "import", "pid"):
+            (self.run_dir / sub).mkdir(parents=True, exist_ok=True)
+        conf = self.conf_dir / "neo4j.conf"
+        conf.write_text(self.conf_text(), encoding="utf-8")
+        return conf
+
+    def _java_env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env["NEO4J_HOME"] = str(self.home)
+        env["NEO4J_CONF"] = str(self.conf_dir)
+        return env
+
+    def _classpath(self) -> str:
+        return f"{self.dist / 'plugins'}/*:{self.dist / 'lib'}/*"
+
+    def set_initial_password(self) -> None:
+        marker = self.run_dir / "data" / "dbms" / "auth.ini"
+        if marker.exists() or (self.run_dir / "data" / "databases" / "system").exists():
+            return
+        cmd = [
+            "java",
+            "-cp",
+            self._classpath(),
+            "org.neo4j.cli.AdminTool",
+            "dbms",
+            "set-initial-password",
+            self.password,
+        ]
+        proc = subprocess.run(cmd, env=self._java_env(), capture_output=True, text=True, timeout=180)
+        if proc.returncode != 0:
+            raise LocalServerError(f"set-initial-password failed: {proc.stderr.strip() or proc.stdout.strip()}")
+
+    # ---- process control ---------------------------------------------------------------------------------
+    def pid(self) -> int | None:
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            return pid
+        return pid
+
+    def bolt_answers(self, timeout: float = 2.0) -> bool:
+        """True when the Bolt port completes a protocol handshake (magic preamble + version negotiation)."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.bolt_port), timeout=timeout) as sock:
+                sock.sendall(bytes.fromhex("6060B017") + bytes.fromhex("00000505" "00000404" "00000000" "00000000"))
+                reply = sock.recv(4)
+                return len(reply) == 4 and reply != b"\x00\x00\x00\x00"
+        except OSError:
+            return False
+
+    def query_http(self, statement: str, timeout: float = 5.0) -> dict:
+        """Run one statement through the HTTP transaction endpoint (used for readiness, no driver needed)."""
+        url = f"http://127.0.0.1:{self.http_port}/db/neo4j/tx/commit"
+        body = json.dumps({"statements": [{"statement": statement}]}).encode()
+        token = base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
+        req = urllib.request.Request(
+            url,
+            data=body,
+            headers={"Content-Type": "application/json", "Authorization": f"Basic {token}"},
+        )
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return json.loads(resp.read())
+
+    def ready(self) -> bool:
+        if not self.bolt_answers():
+            return False
+        try:
+            result = self.query_http("RETURN 1 AS ok")
+        except (urllib.error.URLError, OSError, ValueError):
+            return False
+        return not result.get("errors") and bool(result.get("results"))
+
+    def up(self, wait_s: float = 180.0) -> str:
+        if self.pid() is not None and self.ready():
+            return f"Neo4j already running (pid {self.pid()}) at {self.bolt_uri}"
+        if self.pid() is None and self.bolt_answers():
+            raise LocalServerError(
+                f"Port {self.bolt_port} already answers Bolt but not with this project's server. Stop the other "
+                "Neo4j, or set GW_NEO4J_URI to use it instead."
+            )
+        self.check_dist()
+        self.write_conf()
+        self.set_initial_password()
+        self.console_log.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [
+            "java",
+            f"-Xms512m",
+            f"-Xmx{self.heap}",
+            *JVM_FLAGS,
+            "-cp",
+            self._classpath(),
+            "org.neo4j.server.CommunityEntryPoint",
+            f"--home-dir={self.home}",
+            f"--config-dir={self.conf_dir}",
+            "--console-mode",
+        ]
+        with open(self.console_log, "ab") as log:
+            proc = subprocess.Popen(
+                cmd,
+                env=self._java_env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                cwd=self.run_dir,
+            )
+        self.pid_file.write_text(str(proc.pid))
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise LocalServerError(
+                    f"Neo4j exited with code {proc.returncode} during start-up; see {self.console_log}"
+                )
+            if self.ready():
+                return f"Neo4j started (pid {proc.pid}) at {self.bolt_uri}; Browser at {self.browser_url}"
+            time.sleep(0.5)
+        raise LocalServerError(f"Neo4j did not answer within {wait_s:.0f}s; see {self.console_log}")
+
+    def down(self, wait_s: float = 60.0) -> str:
+        pid = self.pid()
+        if pid is None:
+            return "Neo4j is not running"
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            if self.pid() is None:
+                break
+            time.sleep(0.3)
+        else:
+            os.kill(pid, signal.SIGKILL)
+        self.pid_file.unlink(missing_ok=True)
+        return f"Neo4j stopped (pid {pid})"
+
+    def status(self) -> dict:
+        pid = self.pid()
+        return {
+            "running": pid is not None,
+            "pid": pid,
+            "bolt_uri": self.bolt_uri,
+            "bolt_answers": self.bolt_answers(),
+            "ready": self.ready() if pid is not None else False,
+            "browser_url": self.browser_url,
+            "home": str(self.home),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] not in {"up", "down", "status", "logs", "conf"}:
+        print("usage: python -m graphwalk_neo4j.localserver up|down|status|logs|conf", file=sys.stderr)
+        return 2
+    server = LocalServer()
+    try:
+        if args[0] == "up":
+            print(server.up())
+        elif args[0] == "down":
+            print(server.down())
+        elif args[0] == "status":
+            state = server.status()
+            print(json.dumps(state, indent=2))
+            return 0 if state["ready"] else 1
+        elif args[0] == "conf":
+            print(server.conf_text(), end="")
+        else:
+            for name in ("console.log", "neo4j.log", "debug.log"):
+                path = server.run_dir / "logs" / name
+                if path.exists():
+                    lines = path.read_text(errors="replace").splitlines()[-60:]
+                    print(f"==> {path} <==")
+                    print("\n".join(lines))
+    except LocalServerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Settings, read once at the edge (CLI or caller) and passed down. Environment prefix: ``GW_NEO4J_``.
+
+API keys also accept the providers' conventional names (``TYPESAFE_API_KEY``, ``OPENROUTER_API_KEY``). Secrets are
+``SecretStr`` and never printed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GW_NEO4J_", extra="ignore", populate_by_name=True)
+
+    # Neo4j
+    uri: str = "bolt://127.0.0.1:7687"
+    user: str = "neo4j"
+    password: SecretStr = SecretStr("graphwalk-local")
+    database: str = "neo4j"
+    http_port: int = 7474
+    browser_url: str | None = None
+    connect_timeout_s: float = 10.0
+
+    # Writes
+    batch_size: int = Field(default=5000, ge=1, le=100_000)
+
+    # Embeddings
+    embedder: str = "minilm"  # "minilm" (sentence-transformers, packaged weights) or "fake" (tests only)
+    embed_batch_size: int = Field(default=256, ge=1)
+
+    # Decisions
+    model: str | None = None  # see graphwalk_neo4j.decide.resolve for the rules
+    jev_provider: Literal["typesafe", "openrouter"] | None = None
+    jev_base_url: str | None = None
+    typesafe_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("GW_NEO4J_TYPESAFE_API_KEY", "TYPESAFE_API_KEY")
+    )
+    openrouter_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("GW_NEO4J_OPENROUTER_API_KEY", "OPENROUTER_API_KEY")
+    )
+    decision_concurrency: int = Field(default=8, ge=1)
+    decision_timeout_s: float = Field(default=30.0, gt=0)
+    llm_api_base: str | None = None
+    llm_api_key: SecretStr | None = None
+
+    def resolved_browser_url(self) -> str:
+        if self.browser_url:
+            return self.browser_url
+        host = "127.0.0.1"
+        if "://" in self.uri:
+            host = self.uri.split("://", 1)[1].split(":", 1)[0].split("/", 1)[0] or host
+        return f"http://{host}:{self.http_port}/browser/"
