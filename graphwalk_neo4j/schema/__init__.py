@@ -1,0 +1,43 @@
+"""Schema: constraints, indexes, the fulltext index and the vector index, from ``cypher/schema/``.
+
+Every statement is ``IF NOT EXISTS``, so :func:`apply_schema` is idempotent; it waits for the indexes to come
+online so the first query after ``init`` can use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphwalk_neo4j.store import GraphStore, names
+
+VECTOR_INDEX = "entity_embedding"
+FULLTEXT_INDEX = "entity_names"
+EMBEDDING_DIMENSIONS = 384
+
+
+@dataclass
+class SchemaReport:
+    applied: list[str]
+    created: int  # constraints + indexes that did not exist before
+    total: int
+
+
+def ddl_templates() -> list[str]:
+    """The numbered DDL files, in order (``schema/01_...`` ...)."""
+    return [n for n in names("schema/") if n.split("/", 1)[1][:2].isdigit()]
+
+
+async def _schema_objects(store: GraphStore) -> set[str]:
+    rows = await store.read("schema/list_objects")
+    return {r["name"] for r in rows}
+
+
+async def apply_schema(store: GraphStore) -> SchemaReport:
+    before = await _schema_objects(store)
+    applied = []
+    for name in ddl_templates():
+        await store.write(name)
+        applied.append(name)
+    await store.write("schema/await_indexes", seconds=300)
+    after = await _schema_objects(store)
+    return SchemaReport(applied=applied, created=len(after - before), total=len(after))

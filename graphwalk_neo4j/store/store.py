@@ -1,0 +1,230 @@
+"""The one async store: owns the official async driver and runs named Cypher templates.
+
+* One driver per store, opened in :meth:`GraphStore.connect` (never in ``__init__``), closed by :meth:`close` or
+  ``async with``. ``connect()`` checks the server: reachable, credentials, version 5.x, APOC present.
+* The database is always named (``database_=``); reads are routed as reads.
+* Queries are templates from :mod:`graphwalk_neo4j.store.registry`; values travel only as parameters.
+* Driver errors are translated into :mod:`graphwalk_neo4j.errors` with the cause kept and a fix in the message.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import exceptions as nx
+
+from graphwalk_neo4j.errors import (
+    CapabilityError,
+    QueryError,
+    StoreAuthError,
+    StoreError,
+    StoreUnavailableError,
+)
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store.registry import template
+
+T = TypeVar("T")
+
+
+@dataclass
+class ServerInfo:
+    version: str
+    edition: str
+    apoc_version: str | None
+    address: str
+
+
+@dataclass
+class WriteStats:
+    """Counters summed over the statements a write ran."""
+
+    nodes_created: int = 0
+    nodes_deleted: int = 0
+    relationships_created: int = 0
+    relationships_deleted: int = 0
+    properties_set: int = 0
+    labels_added: int = 0
+
+    def add(self, counters: Any) -> None:
+        self.nodes_created += counters.nodes_created
+        self.nodes_deleted += counters.nodes_deleted
+        self.relationships_created += counters.relationships_created
+        self.relationships_deleted += counters.relationships_deleted
+        self.properties_set += counters.properties_set
+        self.labels_added += counters.labels_added
+
+
+@dataclass
+class StoreMetrics:
+    round_trips: int = 0
+    db_time_s: float = 0.0
+    by_template: dict[str, int] = field(default_factory=dict)
+
+
+def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
+    """Map a driver exception to the project's error tree, naming the fix."""
+    if isinstance(exc, nx.AuthError):
+        return StoreAuthError(
+            f"Neo4j at {uri} rejected the credentials ({exc.message if hasattr(exc, 'message') else exc}). "
+            "Check GW_NEO4J_USER / GW_NEO4J_PASSWORD (the local server's password is set on first `make neo4j-up`)."
+        )
+    if isinstance(exc, (nx.ServiceUnavailable, nx.SessionExpired, OSError)):
+        return StoreUnavailableError(
+            f"Neo4j is not reachable at {uri} ({exc}). Start the local server with `make neo4j-up`, or point "
+            "GW_NEO4J_URI at a running Neo4j 5.26."
+        )
+    if isinstance(exc, nx.Neo4jError):
+        code = exc.code or "Neo.Unknown"
+        return QueryError(f"Neo4j {what} failed [{code}]: {exc.message}")
+    if isinstance(exc, nx.DriverError):
+        return StoreError(f"Neo4j driver error during {what}: {exc}")
+    return StoreError(f"unexpected error during {what}: {exc!r}")
+
+
+class GraphStore:
+    """Async access to one Neo4j database through named templates."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.database = settings.database
+        self._driver: AsyncDriver | None = None
+        self.info: ServerInfo | None = None
+        self.metrics = StoreMetrics()
+
+    # ---- lifecycle -------------------------------------------------------------------------------------------
+    async def connect(self, *, require_apoc: bool = True) -> ServerInfo:
+        s = self.settings
+        try:
+            self._driver = AsyncGraphDatabase.driver(
+                s.uri,
+                auth=(s.user, s.password.get_secret_value()),
+                connection_timeout=s.connect_timeout_s,
+                max_connection_pool_size=64,
+                notifications_min_severity="OFF",
+            )
+            await self._driver.verify_connectivity()
+            rows = await self.read("server/components")
+        except StoreError:
+            await self.close()
+            raise
+        except Exception as exc:  # driver errors translated with the cause kept
+            await self.close()
+            raise translate(exc, s.uri, "connect") from exc
+        version, edition = rows[0]["version"], rows[0]["edition"]
+        apoc = None
+        try:
+            apoc_rows = await self.read("server/apoc_version")
+            apoc = apoc_rows[0]["version"]
+        except QueryError:
+            apoc = None
+        self.info = ServerInfo(version=version, edition=edition, apoc_version=apoc, address=s.uri)
+        if not version.startswith("5.") and not version.startswith("202"):
+            await self.close()
+            raise CapabilityError(f"Neo4j {version} is too old: graphwalk-neo4j needs 5.26 or newer")
+        if require_apoc and apoc is None:
+            await self.close()
+            raise CapabilityError(
+                "APOC Core is not installed or not allowed on this server. With the local server run "
+                "`make neo4j-fetch neo4j-up`; elsewhere add apoc-core to plugins/ and allow apoc.*"
+            )
+        return self.info
+
+    async def close(self) -> None:
+        if self._driver is not None:
+            await self._driver.close()
+            self._driver = None
+
+    async def __aenter__(self) -> GraphStore:
+        if self._driver is None:
+            await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def driver(self) -> AsyncDriver:
+        if self._driver is None:
+            raise StoreError("GraphStore is not connected; call `await store.connect()` first")
+        return self._driver
+
+    # ---- running statements ------------------------------------------------------------------------------
+    async def query(self, text: str, params: dict[str, Any], *, read: bool = False) -> list[dict[str, Any]]:
+        """Run one statement in an auto-retried managed transaction and return its rows as dicts."""
+        started = time.perf_counter()
+        try:
+            records, _, _ = await self.driver.execute_query(
+                text,
+                params,
+                database_=self.database,
+                routing_=RoutingControl.READ if read else RoutingControl.WRITE,
+            )
+        except Exception as exc:
+            raise translate(exc, self.settings.uri) from exc
+        finally:
+            self.metrics.round_trips += 1
+            self.metrics.db_time_s += time.perf_counter() - started
+        return [r.data() for r in records]
+
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run the read template ``name`` (e.g. ``"graph/entity_by_name"``)."""
+        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
+        return await self.query(template(name).body, params, read=True)
+
+    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
+        return await self.query(template(name).body, params, read=False)
+
+    async def write_stats(self, name: str, **params: Any) -> tuple[list[dict[str, Any]], WriteStats]:
+        """Run a write template and also return the server's update counters."""
+        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
+        stats = WriteStats()
+        started = time.perf_counter()
+        try:
+            records, summary, _ = await self.driver.execute_query(
+                template(name).body, params, database_=self.database, routing_=RoutingControl.WRITE
+            )
+        except Exception as exc:
+            raise translate(exc, self.settings.uri) from exc
+        finally:
+            self.metrics.round_trips += 1
+            self.metrics.db_time_s += time.perf_counter() - started
+        stats.add(summary.counters)
+        return [r.data() for r in records], stats
+
+    async def autocommit(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
+        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
+        started = time.perf_counter()
+        try:
+            async with self.driver.session(database=self.database) as session:
+                result = await session.run(template(name).body, params)
+                return [r.data() async for r in result]
+        except Exception as exc:
+            raise translate(exc, self.settings.uri) from exc
+        finally:
+            self.metrics.round_trips += 1
+            self.metrics.db_time_s += time.perf_counter() - started
+
+    async def in_write_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
+        """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only)."""
+        try:
+            async with self.driver.session(database=self.database) as session:
+                return await session.execute_write(work)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise translate(exc, self.settings.uri) from exc
+
+
+async def run_template(tx: AsyncManagedTransaction, name: str, **params: Any) -> tuple[list[dict], neo4j.SummaryCounters]:
+    """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
+    result = await tx.run(template(name).body, params)
+    rows = [r.data() async for r in result]
+    summary = await result.consume()
+    return rows, summary.counters
