@@ -1,8 +1,8 @@
 """The decision-backend contract shared by every backend (Jev, local, LLM, fake).
 
-One request carries one shared ``state`` (the question) and several choice questions, one per active beam; each
-question offers labelled options with descriptions. The answer is, per question, a distribution over exactly the
-offered labels (see :mod:`graphwalk_neo4j.decide.normalize` for the rules).
+One request carries one shared ``state`` (the question) and several choice questions, one per active beam;
+each question offers labelled options with descriptions. The answer is, per question, a distribution over
+exactly the offered labels (see :mod:`graphwalk_neo4j.decide.normalize` for the rules).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ JSONContent = str | dict[str, Any] | list[Any]
 
 
 class ChoiceQuestion(BaseModel):
-    """One choice question. ``options`` maps label -> description, in offer order (offer order breaks ties)."""
+    """One choice question. ``options`` maps label -> description in offer order (which breaks ties)."""
 
     key: str
     instructions: JSONContent | None = None
@@ -62,6 +62,7 @@ class DecisionResponse(BaseModel):
     request_id: str | None = None
     provider: str | None = None
     calls: int = 1  # wire calls made (a request may be split)
+    request_ids: list[str] = Field(default_factory=list)  # one per wire call when the provider reports them
 
 
 @runtime_checkable

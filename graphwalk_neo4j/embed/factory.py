@@ -1,0 +1,26 @@
+"""Pick the embedder named by settings (``GW_NEO4J_EMBEDDER``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.errors import ConfigError
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+
+EMBEDDERS = ("minilm", "fake")
+
+
+def make_embedder(settings: Settings | None = None) -> Embedder:
+    """``minilm`` (default) -> MiniLMEmbedder, ``fake`` -> FakeEmbedder (tests only). Loads nothing yet."""
+    name = (settings.embedder if settings is not None else "minilm").strip().lower()
+    batch_size = settings.embed_batch_size if settings is not None else 256
+    if name == "minilm":
+        return MiniLMEmbedder(batch_size=batch_size)
+    if name == "fake":
+        return FakeEmbedder()
+    raise ConfigError(f"unknown embedder {name!r} (GW_NEO4J_EMBEDDER): choose one of {', '.join(EMBEDDERS)}")
