@@ -60,9 +60,10 @@ class DecisionResponse(BaseModel):
     latency_s: float = 0.0
     model: str = ""  # as echoed by the server
     request_id: str | None = None
-    provider: str | None = None
+    provider: str | None = None  # the route: "typesafe", "openrouter", "local", "fake", "litellm"
     calls: int = 1  # wire calls made (a request may be split)
     request_ids: list[str] = Field(default_factory=list)  # one per wire call when the provider reports them
+    served_by: str | None = None  # the upstream that answered, when a router reports it (OpenRouter)
 
 
 @runtime_checkable

@@ -1,0 +1,281 @@
+"""A stand-in for the Jev API on 127.0.0.1, speaking both providers' dialects, for tests.
+
+Routes (TypeSafe at the root, OpenRouter under ``/api``):
+
+* ``POST /v1/systemone`` and ``POST /api/v1/systemone``
+* ``GET /v1/models`` (``{"models": [{"name", "description", "release_date"}]}``) and ``GET /api/v1/models``
+  (``{"data": [{"id"}]}``), plus ``GET /api/v1/models/{id}/endpoints``
+
+Answers mimic the live service: probabilities rounded to 2 decimals, keys in shuffled order, a
+``confidence``, token usage; OpenRouter adds ``id``, ``provider`` and ``usage.cost = input_tokens * 0.042e-6``
+and echoes a dated model id. The distribution is deterministic: seeded by a hash of (state, question), with
+``prefer`` naming a label per question key that gets most of the mass.
+
+Faults are set as attributes (``reset()`` restores the defaults): ``status``/``status_times``/``retry_after``
+(e.g. 401; 429 with ``Retry-After`` N times then success, or always; 500), ``malformed``, ``omit_question``,
+``extra_label``, ``stall_s``. Every request is recorded in ``requests`` (the Authorization header is reduced
+to whether it matched ``api_key``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+OPENROUTER_PRICE_PER_INPUT_TOKEN = 0.042e-6
+OPENROUTER_DATED_SUFFIX = "-20260917"
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    body: Any
+    authorized: bool
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def standin_distribution(
+    state: Any, key: str, question: dict[str, Any], prefer: str | None
+) -> dict[str, float]:
+    """The stand-in's deterministic answer: hash-seeded weights, ``prefer`` boosted, rounded to 2 decimals."""
+    labels = list(question.get("criteria") or {})
+    material = json.dumps([state, question], sort_keys=True, separators=(",", ":")).encode("utf-8")
+    rng = random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "little"))
+    weights = {label: rng.random() ** 3 + 0.01 for label in labels}
+    if prefer in weights:
+        weights[prefer] = sum(weights.values()) * 4 + 1.0
+    total = sum(weights.values())
+    return {label: round(w / total, 2) for label, w in weights.items()}
+
+
+class JevStandIn:
+    def __init__(self, *, api_key: str | None = "test-key") -> None:
+        self.api_key = api_key
+        self.requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._counter = 0
+        self.reset()
+
+    # -- configuration --------------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Clear faults and recorded requests; back to healthy defaults."""
+        self.typesafe_models: list[str] = ["jev-1.13.0", "jev-latest"]
+        self.openrouter_models: list[str] = ["typesafe/jev-1.13", "openai/gpt-4o-mini"]
+        self.openrouter_endpoints: list[str] = ["typesafe/jev-1.13"]
+        self.prefer: dict[str, str] = {}
+        self.status: int | None = None
+        self.status_times: int | None = None  # None: every systemone request; N: the first N
+        self.retry_after: str | None = None
+        self.malformed: bool = False
+        self.omit_question: str | None = None
+        self.extra_label: str | None = None
+        self.stall_s: float = 0.0
+        self.echo_model: str | None = None  # override the echoed model id
+        with self._lock:
+            self.requests = []
+
+    @property
+    def systemone_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path.endswith("/v1/systemone")]
+
+    # -- lifecycle ------------------------------------------------------------------------------------------
+
+    def start(self) -> JevStandIn:
+        handler = _make_handler(self)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, name="jev-standin", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> JevStandIn:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "stand-in not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def typesafe_base_url(self) -> str:
+        return self.url
+
+    @property
+    def openrouter_base_url(self) -> str:
+        return self.url + "/api"
+
+    # -- behaviour ------------------------------------------------------------------------------------------
+
+    def _next_id(self) -> int:
+        with self._lock:
+            self._counter += 1
+            return self._counter
+
+    def _take_fault(self) -> int | None:
+        with self._lock:
+            if self.status is None:
+                return None
+            if self.status_times is None:
+                return self.status
+            if self.status_times > 0:
+                self.status_times -= 1
+                return self.status
+            return None
+
+    def answer(self, body: dict[str, Any], *, openrouter: bool, raw_length: int) -> dict[str, Any]:
+        model = body.get("model", "")
+        state = body.get("state")
+        questions: dict[str, Any] = body.get("questions") or {}
+        answers: dict[str, Any] = {}
+        for key, question in questions.items():
+            if key == self.omit_question:
+                continue
+            rng = random.Random(key)
+            probabilities = standin_distribution(state, key, question, self.prefer.get(key))
+            if self.extra_label is not None:
+                probabilities[self.extra_label] = 0.01
+            items = list(probabilities.items())
+            rng.shuffle(items)
+            shuffled = dict(items)
+            n = len(probabilities)
+            choice = max(probabilities, key=lambda label: probabilities[label])
+            confidence = round((n * probabilities[choice] - 1) / (n - 1), 2) if n > 1 else 1.0
+            answers[key] = {
+                "type": "choice",
+                "choice": choice,
+                "confidence": confidence,
+                "probabilities": shuffled,
+            }
+        input_tokens = max(1, raw_length // 4)
+        usage: dict[str, Any] = {"input_tokens": input_tokens, "output_tokens": 10 * len(questions)}
+        echoed = self.echo_model or (model + OPENROUTER_DATED_SUFFIX if openrouter else model)
+        out: dict[str, Any] = {"model": echoed, "answers": answers, "usage": usage}
+        if openrouter:
+            usage["cost"] = input_tokens * OPENROUTER_PRICE_PER_INPUT_TOKEN
+            out = {"id": f"gen-dec-{self._next_id()}", "provider": "TypeSafe", **out}
+        return out
+
+
+def _decode_body(raw: bytes, encoding: str | None) -> bytes:
+    if not encoding:
+        return raw
+    if encoding == "zstd":
+        try:
+            from compression.zstd import decompress  # type: ignore[import-not-found]
+        except ImportError:
+            from backports.zstd import decompress  # type: ignore[import-not-found,no-redef]
+        return decompress(raw)
+    raise ValueError(f"unsupported Content-Encoding {encoding}")
+
+
+def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            return
+
+        def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("x-typesafe-request-id", f"req-{standin._next_id()}")
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def _authorized(self) -> bool:
+            if standin.api_key is None:
+                return True
+            return self.headers.get("Authorization", "") == f"Bearer {standin.api_key}"
+
+        def _record(self, body: Any, authorized: bool) -> None:
+            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() != "authorization"}
+            with standin._lock:
+                standin.requests.append(RecordedRequest(self.command, self.path, body, authorized, headers))
+
+        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+            authorized = self._authorized()
+            self._record(None, authorized)
+            if not authorized:
+                self._send(401, {"error": {"message": "Invalid API key", "code": 401}})
+                return
+            path = self.path.split("?", 1)[0]
+            if path == "/v1/models":
+                models = [
+                    {"name": m, "description": "stand-in", "release_date": "2026-09-15"}
+                    for m in standin.typesafe_models
+                ]
+                self._send(200, {"models": models})
+            elif path == "/api/v1/models":
+                self._send(200, {"data": [{"id": m, "name": m} for m in standin.openrouter_models]})
+            elif path.startswith("/api/v1/models/") and path.endswith("/endpoints"):
+                model = path[len("/api/v1/models/") : -len("/endpoints")]
+                if model in standin.openrouter_endpoints:
+                    self._send(200, {"data": {"id": model, "endpoints": [{"name": "TypeSafe"}]}})
+                else:
+                    self._send(404, {"error": {"message": "Model not found", "code": 404}})
+            else:
+                self._send(404, {"error": "not found"})
+
+        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                decoded = _decode_body(raw, self.headers.get("Content-Encoding"))
+                body = json.loads(decoded or b"null")
+            except Exception as exc:  # noqa: BLE001 - report any decoding problem as a 400
+                self._record(None, self._authorized())
+                self._send(400, {"error": f"bad body: {exc}"})
+                return
+            authorized = self._authorized()
+            self._record(body, authorized)
+            path = self.path.split("?", 1)[0]
+            if path not in ("/v1/systemone", "/api/v1/systemone"):
+                self._send(404, {"error": "not found"})
+                return
+            if not authorized:
+                self._send(401, {"error": {"message": "Invalid API key", "code": 401}})
+                return
+            if standin.stall_s:
+                time.sleep(standin.stall_s)
+            fault = standin._take_fault()
+            if fault is not None:
+                headers = {"Retry-After": standin.retry_after} if standin.retry_after is not None else {}
+                message = {401: "Invalid API key", 429: "Rate limit exceeded"}.get(fault, "Internal error")
+                self._send(fault, {"error": {"message": message, "code": fault}}, headers)
+                return
+            if standin.malformed:
+                self._send(200, b'{"model": "jev-1.13.0", "answers": {"oops": ')
+                return
+            openrouter = path.startswith("/api/")
+            self._send(200, standin.answer(body, openrouter=openrouter, raw_length=len(decoded)))
+
+    return Handler
