@@ -477,9 +477,7 @@ class JevBackend:
         if isinstance(exc, TypeSafeAPIConnectionError):
             return DecisionError(f"{where} could not be reached: {exc}")
         if isinstance(exc, TypeSafeInternalServerError):
-            return DecisionError(
-                f"{where} failed with a server error (HTTP {exc.status}) after {retries}"
-            )
+            return DecisionError(f"{where} failed with a server error (HTTP {exc.status}) after {retries}")
         if isinstance(exc, TypeSafeNotFoundError):
             return DecisionError(
                 f"{where} answered HTTP 404 for /v1/systemone: check GW_NEO4J_JEV_BASE_URL and the model id"

@@ -1,0 +1,180 @@
+"""The one place that turns settings and a model name into a decision backend.
+
+Rules (:func:`resolve_model_kind`):
+
+==============================  ===========================================================================
+model                           backend
+==============================  ===========================================================================
+``None`` / empty                Jev when a TypeSafe or OpenRouter key is configured, else ``local``
+``jev``                         Jev, pinned id of the provider (``jev-1.13.0`` / ``typesafe/jev-1.13``)
+``jev-<version>``               Jev on TypeSafe with that id (on OpenRouter: ``typesafe/jev-<major.minor>``)
+``typesafe/<id>``               Jev on OpenRouter with that id
+``local``                       :class:`LocalDecider` (embedding similarity, no key, no network)
+``fake``                        :class:`FakeBackend` (tests)
+anything else                   :class:`LLMBackend` through litellm (``openai/gpt-4o-mini``, ...)
+==============================  ===========================================================================
+
+The Jev provider is ``GW_NEO4J_JEV_PROVIDER`` when set; otherwise ``typesafe`` when ``TYPESAFE_API_KEY`` is
+set, else ``openrouter`` when ``OPENROUTER_API_KEY`` is set. Floating ``*-latest`` ids are refused
+(ConfigError).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from graphwalk_neo4j.decide.base import DecisionBackend
+from graphwalk_neo4j.errors import ConfigError
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.settings import Settings
+
+Kind = Literal["jev", "local", "fake", "llm"]
+PINNED = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
+_JEV_VERSION = re.compile(r"^jev-(?P<version>\d+(?:\.\d+)*(?:[-.][\w.]+)?)$", re.IGNORECASE)
+
+
+def _refuse_latest(model: str) -> None:
+    if model.lower().endswith("-latest") or model.lower().endswith("/latest"):
+        raise ConfigError(
+            f"refusing the floating model alias {model!r}: pin a version (jev-1.13.0 on TypeSafe, "
+            "typesafe/jev-1.13 on OpenRouter) so traces and evals are reproducible"
+        )
+
+
+def _provider(has_typesafe_key: bool, has_openrouter_key: bool, provider: str | None) -> str:
+    if provider:
+        if provider not in PINNED:
+            raise ConfigError(f"unknown GW_NEO4J_JEV_PROVIDER {provider!r}: use typesafe or openrouter")
+        return provider
+    if has_typesafe_key:
+        return "typesafe"
+    if has_openrouter_key:
+        return "openrouter"
+    return "typesafe"
+
+
+def resolve_model_kind(
+    model: str | None,
+    has_typesafe_key: bool,
+    has_openrouter_key: bool,
+    provider: str | None = None,
+) -> tuple[Kind, str, str | None]:
+    """Pure routing: ``(kind, model_id, jev_provider)``; ``jev_provider`` is None unless kind is ``jev``."""
+    name = (model or "").strip()
+    lowered = name.lower()
+    if not name:
+        if has_typesafe_key or has_openrouter_key:
+            chosen = _provider(has_typesafe_key, has_openrouter_key, provider)
+            return "jev", PINNED[chosen], chosen
+        return "local", "local", None
+    if lowered == "local":
+        return "local", "local", None
+    if lowered == "fake":
+        return "fake", "fake", None
+    if lowered == "jev":
+        chosen = _provider(has_typesafe_key, has_openrouter_key, provider)
+        return "jev", PINNED[chosen], chosen
+    if lowered.startswith("typesafe/"):
+        _refuse_latest(name)
+        if provider == "typesafe":
+            raise ConfigError(
+                f"model {name!r} is an OpenRouter id, but GW_NEO4J_JEV_PROVIDER=typesafe: use jev-<version> "
+                "for TypeSafe direct"
+            )
+        return "jev", name, "openrouter"
+    if lowered.startswith("jev-"):
+        _refuse_latest(name)
+        match = _JEV_VERSION.match(name)
+        if match is None:
+            raise ConfigError(f"cannot read a Jev version from {name!r} (expected e.g. jev-1.13.0)")
+        chosen = _provider(has_typesafe_key, has_openrouter_key, provider)
+        if chosen == "openrouter":
+            major_minor = ".".join(match.group("version").split(".")[:2])
+            return "jev", f"typesafe/jev-{major_minor}", "openrouter"
+        return "jev", name, "typesafe"
+    return "llm", name, None
+
+
+def _has(secret: Any) -> bool:
+    return secret is not None and bool(secret.get_secret_value().strip())
+
+
+def _default_embedder_factory(settings: Settings) -> Embedder:
+    from graphwalk_neo4j.embed import make_embedder
+
+    return make_embedder(settings)
+
+
+def resolve_backend(
+    settings: Settings,
+    model: str | None = None,
+    embedder_factory: Callable[[Settings], Embedder] | None = None,
+) -> DecisionBackend:
+    """Build the backend for ``model`` (or ``settings.model``). Nothing is called over the network here; call
+    ``JevBackend.verify()`` at start-up to check the pinned id."""
+    kind, model_id, provider = resolve_model_kind(
+        model if model is not None else settings.model,
+        _has(settings.typesafe_api_key),
+        _has(settings.openrouter_api_key),
+        settings.jev_provider,
+    )
+    if kind == "jev":
+        from graphwalk_neo4j.decide.jev import JevBackend
+
+        return JevBackend.from_settings(settings, model=model_id, provider=provider)  # type: ignore[arg-type]
+    if kind == "local":
+        from graphwalk_neo4j.decide.local import LocalDecider
+
+        factory = embedder_factory or _default_embedder_factory
+        return LocalDecider(factory(settings))
+    if kind == "fake":
+        from graphwalk_neo4j.decide.fake import FakeBackend
+
+        return FakeBackend()
+    from graphwalk_neo4j.decide.llm import LLMBackend
+
+    return LLMBackend.from_settings(settings, model_id)
+
+
+def describe_backends(settings: Settings) -> dict[str, Any]:
+    """For ``gw-neo4j doctor``: the backend in effect and which keys are present (never their values)."""
+    has_typesafe = _has(settings.typesafe_api_key)
+    has_openrouter = _has(settings.openrouter_api_key)
+    info: dict[str, Any] = {
+        "model_setting": settings.model,
+        "jev_provider_setting": settings.jev_provider,
+        "keys": {
+            "TYPESAFE_API_KEY": has_typesafe,
+            "OPENROUTER_API_KEY": has_openrouter,
+            "GW_NEO4J_LLM_API_KEY": _has(settings.llm_api_key),
+        },
+        "jev_base_url": settings.jev_base_url,
+        "llm_api_base": settings.llm_api_base,
+        "embedder": settings.embedder,
+        "decision_concurrency": settings.decision_concurrency,
+        "decision_timeout_s": settings.decision_timeout_s,
+    }
+    try:
+        kind, model_id, provider = resolve_model_kind(
+            settings.model, has_typesafe, has_openrouter, settings.jev_provider
+        )
+    except ConfigError as exc:
+        info.update(kind=None, model=None, provider=None, ok=False, error=str(exc))
+        return info
+    info.update(kind=kind, model=model_id, provider=provider, ok=True, error=None)
+    if kind == "jev":
+        key_present = has_openrouter if provider == "openrouter" else has_typesafe
+        if not key_present:
+            env = "OPENROUTER_API_KEY" if provider == "openrouter" else "TYPESAFE_API_KEY"
+            info.update(ok=False, error=f"Jev on {provider} needs {env}")
+        else:
+            from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS
+
+            info["base_url"] = settings.jev_base_url or DEFAULT_BASE_URLS[provider or "typesafe"]
+    elif kind == "local":
+        info["note"] = "no Jev key configured: the local embedding-similarity decider is in effect"
+    return info

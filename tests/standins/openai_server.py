@@ -1,0 +1,179 @@
+"""An OpenAI-compatible ``POST /v1/chat/completions`` stand-in on 127.0.0.1 for litellm tests.
+
+It reads the JSON payload that :mod:`graphwalk_neo4j.decide.llm` puts in the first user message (``question``,
+``task``, ``options: [{key, label, description}]``) and answers deterministically (hash-seeded, ``prefer``
+boosts a label):
+
+* when the request asks for ``logprobs`` and ``logprobs=True`` here: content = the best option's key, with the
+  first token's ``top_logprobs`` over the keys;
+* otherwise: content = a JSON object ``{label: probability}`` (rounded to 3 decimals).
+
+Controls: ``logprobs`` (provider supports them), ``garbage_times`` (that many replies are prose, not JSON;
+``None`` with ``garbage=True`` means always), ``status`` (an HTTP error for every call), ``unoffered_label``.
+Requests are recorded in ``requests``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class OpenAIStandIn:
+    def __init__(self) -> None:
+        self._server: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        self.logprobs = True
+        self.garbage = False
+        self.garbage_times: int | None = None
+        self.status: int | None = None
+        self.prefer: str | None = None
+        self.unoffered_label: str | None = None
+        self.requests: list[dict[str, Any]] = []
+
+    # -- lifecycle ------------------------------------------------------------------------------------------
+
+    def start(self) -> OpenAIStandIn:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        threading.Thread(target=server.serve_forever, name="openai-standin", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> OpenAIStandIn:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def api_base(self) -> str:
+        assert self._server is not None, "stand-in not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    # -- behaviour ------------------------------------------------------------------------------------------
+
+    def distribution(self, payload: dict[str, Any]) -> dict[str, float]:
+        options = payload.get("options") or []
+        material = json.dumps(payload, sort_keys=True).encode("utf-8")
+        rng = random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "little"))
+        weights = {opt["label"]: rng.random() ** 2 + 0.05 for opt in options}
+        if self.prefer in weights:
+            weights[self.prefer] = sum(weights.values()) * 3
+        total = sum(weights.values())
+        return {label: w / total for label, w in weights.items()}
+
+    def _take_garbage(self) -> bool:
+        with self._lock:
+            if not self.garbage:
+                return False
+            if self.garbage_times is None:
+                return True
+            if self.garbage_times > 0:
+                self.garbage_times -= 1
+                return True
+            return False
+
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        messages = body.get("messages") or []
+        user = next((m for m in messages if m.get("role") == "user"), {"content": ""})
+        text = user.get("content") or ""
+        payload = json.loads(text.split("\n\n", 1)[0]) if text.startswith("{") else {"options": []}
+        dist = self.distribution(payload)
+        keys = {opt["label"]: opt["key"] for opt in payload.get("options", [])}
+        logprobs: Any = None
+        if self._take_garbage():
+            content = "I would probably go with the first one, it looks right."
+        elif body.get("logprobs") and self.logprobs:
+            ranked = sorted(dist.items(), key=lambda item: -item[1])
+            content = keys[ranked[0][0]]
+            top = [
+                {"token": keys[label], "logprob": math.log(p), "bytes": list(keys[label].encode())}
+                for label, p in ranked[: int(body.get("top_logprobs") or 5)]
+            ]
+            logprobs = {
+                "content": [
+                    {
+                        "token": content,
+                        "logprob": top[0]["logprob"],
+                        "bytes": top[0]["bytes"],
+                        "top_logprobs": top,
+                    }
+                ]
+            }
+        else:
+            answer = {label: round(p, 3) for label, p in dist.items()}
+            if self.unoffered_label:
+                answer[self.unoffered_label] = 0.1
+            content = json.dumps(answer)
+        prompt_tokens = sum(len(m.get("content") or "") for m in messages) // 4
+        completion_tokens = max(1, len(content) // 4)
+        return {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 1_790_000_000,
+            "model": body.get("model", "test-model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "logprobs": logprobs,
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+
+def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            return
+
+        def _send(self, status: int, payload: Any) -> None:
+            data = json.dumps(payload).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            with standin._lock:
+                standin.requests.append(body)
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+                return
+            if standin.status is not None:
+                self._send(standin.status, {"error": {"message": "stand-in error", "type": "server_error"}})
+                return
+            self._send(200, standin.reply(body))
+
+    return Handler
