@@ -11,6 +11,8 @@ Answers mimic the live service: probabilities rounded to 2 decimals, keys in shu
 and echoes a dated model id. The distribution is deterministic: seeded by a hash of (state, question), with
 ``prefer`` naming a label per question key that gets most of the mass.
 
+``max_in_flight`` records the most systemone requests answered at once (for concurrency caps).
+
 Faults are set as attributes (``reset()`` restores the defaults): ``status``/``status_times``/``retry_after``
 (e.g. 401; 429 with ``Retry-After`` N times then success, or always; 500), ``malformed``, ``omit_question``,
 ``extra_label``, ``stall_s``. Every request is recorded in ``requests`` (the Authorization header is reduced
@@ -83,6 +85,8 @@ class JevStandIn:
         self.echo_model: str | None = None  # override the echoed model id
         with self._lock:
             self.requests = []
+            self.in_flight = 0
+            self.max_in_flight = 0  # the most systemone requests being answered at once
 
     @property
     def systemone_requests(self) -> list[RecordedRequest]:
@@ -264,6 +268,16 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
             if not authorized:
                 self._send(401, {"error": {"message": "Invalid API key", "code": 401}})
                 return
+            with standin._lock:
+                standin.in_flight += 1
+                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
+            try:
+                self._answer(body, path, decoded)
+            finally:
+                with standin._lock:
+                    standin.in_flight -= 1
+
+        def _answer(self, body: Any, path: str, decoded: bytes) -> None:
             if standin.stall_s:
                 time.sleep(standin.stall_s)
             fault = standin._take_fault()

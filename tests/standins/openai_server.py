@@ -38,6 +38,7 @@ class OpenAIStandIn:
         self.prefer: str | None = None
         self.unoffered_label: str | None = None
         self.requests: list[dict[str, Any]] = []
+        self.authorizations: list[str | None] = []  # the Authorization header of each request
 
     # -- lifecycle ------------------------------------------------------------------------------------------
 
@@ -168,6 +169,7 @@ def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length) or b"{}")
             with standin._lock:
                 standin.requests.append(body)
+                standin.authorizations.append(self.headers.get("Authorization"))
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                 return

@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from graphwalk_neo4j.decide import (
+    FakeBackend,
+    JevBackend,
+    LLMBackend,
+    LocalDecider,
+    describe_backends,
+    resolve_backend,
+    resolve_model_kind,
+)
+from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.settings import Settings
+
+
+@pytest.mark.parametrize(
+    ("model", "typesafe", "openrouter", "provider", "expected"),
+    [
+        (None, False, False, None, ("local", "local", None)),
+        (None, True, False, None, ("jev", "jev-1.13.0", "typesafe")),
+        (None, False, True, None, ("jev", "typesafe/jev-1.13", "openrouter")),
+        (None, True, True, None, ("jev", "jev-1.13.0", "typesafe")),
+        (None, True, True, "openrouter", ("jev", "typesafe/jev-1.13", "openrouter")),
+        ("", True, False, None, ("jev", "jev-1.13.0", "typesafe")),
+        ("jev", False, False, None, ("jev", "jev-1.13.0", "typesafe")),
+        ("jev", False, True, None, ("jev", "typesafe/jev-1.13", "openrouter")),
+        ("jev-1.13.0", True, False, None, ("jev", "jev-1.13.0", "typesafe")),
+        ("jev-1.14.2", False, True, None, ("jev", "typesafe/jev-1.14", "openrouter")),
+        ("typesafe/jev-1.13", True, False, None, ("jev", "typesafe/jev-1.13", "openrouter")),
+        ("local", True, True, None, ("local", "local", None)),
+        ("fake", False, False, None, ("fake", "fake", None)),
+        ("openai/gpt-4o-mini", True, False, None, ("llm", "openai/gpt-4o-mini", None)),
+        ("anthropic/claude-3-5-haiku", False, False, None, ("llm", "anthropic/claude-3-5-haiku", None)),
+    ],
+)
+def test_resolve_model_kind(model, typesafe, openrouter, provider, expected) -> None:
+    assert resolve_model_kind(model, typesafe, openrouter, provider) == expected
+
+
+@pytest.mark.parametrize("model", ["jev-latest", "typesafe/jev-latest", "JEV-LATEST"])
+def test_floating_aliases_are_refused(model: str) -> None:
+    with pytest.raises(ConfigError, match="refusing the floating model alias"):
+        resolve_model_kind(model, True, True)
+
+
+def test_openrouter_id_with_typesafe_provider_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="OpenRouter id"):
+        resolve_model_kind("typesafe/jev-1.13", True, False, "typesafe")
+
+
+def _settings(**kw) -> Settings:
+    base = {"typesafe_api_key": None, "openrouter_api_key": None, "model": None, "jev_provider": None}
+    base.update(kw)
+    return Settings.model_construct(**{**Settings().model_dump(), **base})
+
+
+def test_resolve_backend_builds_each_kind() -> None:
+    factory_calls = []
+
+    def factory(settings: Settings) -> FakeEmbedder:
+        factory_calls.append(settings)
+        return FakeEmbedder(32)
+
+    local = resolve_backend(_settings(), embedder_factory=factory)
+    assert isinstance(local, LocalDecider) and local.model_id == "local:fake-hash-32"
+    assert len(factory_calls) == 1
+    assert isinstance(resolve_backend(_settings(), "fake"), FakeBackend)
+    llm = resolve_backend(_settings(llm_api_base="http://127.0.0.1:9/v1"), "openai/test-model")
+    assert isinstance(llm, LLMBackend) and llm.api_base == "http://127.0.0.1:9/v1"
+    jev = resolve_backend(_settings(openrouter_api_key=SecretStr("or-secret")))
+    assert isinstance(jev, JevBackend)
+    assert (jev.provider, jev.model_id, jev.base_url) == (
+        "openrouter",
+        "typesafe/jev-1.13",
+        "https://openrouter.ai/api",
+    )
+    assert "or-secret" not in repr(jev)
+
+
+def test_jev_without_its_key_is_a_config_error() -> None:
+    with pytest.raises(ConfigError) as info:
+        resolve_backend(_settings(), "jev")
+    assert str(info.value) == "Jev on typesafe needs an API key: set TYPESAFE_API_KEY"
+
+
+def test_describe_backends_never_shows_key_values() -> None:
+    settings = _settings(
+        typesafe_api_key=SecretStr("ts-very-secret"), openrouter_api_key=SecretStr("or-secret")
+    )
+    info = describe_backends(settings)
+    assert info["kind"] == "jev" and info["model"] == "jev-1.13.0" and info["provider"] == "typesafe"
+    assert info["keys"] == {
+        "TYPESAFE_API_KEY": True,
+        "OPENROUTER_API_KEY": True,
+        "GW_NEO4J_LLM_API_KEY": False,
+    }
+    assert info["ok"] is True and info["base_url"] == "https://api.typesafe.ai"
+    text = repr(info)
+    assert "ts-very-secret" not in text and "or-secret" not in text
+    local = describe_backends(_settings())
+    assert local["kind"] == "local" and local["ok"] is True
+    bad = describe_backends(_settings(model="jev-latest"))
+    assert bad["ok"] is False and "floating" in bad["error"]
+    missing = describe_backends(_settings(model="jev", jev_provider="openrouter"))
+    assert missing["ok"] is False and missing["error"] == "Jev on openrouter needs OPENROUTER_API_KEY"
