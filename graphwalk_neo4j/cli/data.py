@@ -1,0 +1,257 @@
+"""Data commands: ``ingest``, ``embed``, ``search``, ``retract``, ``documents``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from graphwalk_neo4j.cli.common import (
+    connected,
+    emit_json,
+    err,
+    graph_option,
+    handle_errors,
+    json_option,
+    load_settings,
+    out,
+    run,
+)
+from graphwalk_neo4j.errors import ConfigError, InputError
+from graphwalk_neo4j.graph.ledger import document_key, list_documents, retract_document
+from graphwalk_neo4j.settings import Settings
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>8.0f} rows/s"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+        disable=not err.is_terminal,
+    )
+
+
+def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] | None:
+    """A JSON object ``{relation: [subject_type, object_type]}`` giving labels to untyped data (MetaQA)."""
+    if path is None:
+        return None
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the type map: {exc}", path=path) from exc
+    if not isinstance(raw, dict) or not all(isinstance(v, list) and len(v) == 2 for v in raw.values()):
+        raise InputError('type map must be {"relation": ["SubjectType", "ObjectType"], ...}', path=path)
+    return {k: (v[0], v[1]) for k, v in raw.items()}
+
+
+async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) -> list[dict[str, Any]]:
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.schema import apply_schema
+
+    results = []
+    async with connected(settings) as store:
+        await apply_schema(store)
+        with _progress() as bar:
+            for path in paths:
+                task = bar.add_task(Path(path).name, total=None, rate=0.0)
+                started = time.perf_counter()
+
+                def progress(_file: str, done: int, total: int, task: Any = task, started: float = started) -> None:
+                    rate = done / max(time.perf_counter() - started, 1e-9)
+                    bar.update(task, completed=done, total=total, rate=rate)
+
+                res = await ingest_file(store, path, progress=progress, **opts)
+                results.append(res.as_dict())
+    return results
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["triples", "csv", "jsonl"]), default=None,
+              help="Input format (default: from the file extension).")
+@graph_option
+@click.option("--source", default="files", show_default=True, help="Source name recorded in the ledger.")
+@click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail", show_default=True,
+              help="fail: stop before writing anything; skip: skip bad lines and report them.")
+@click.option("--batch-size", type=click.IntRange(1, 100_000), default=5000, show_default=True)
+@click.option("--type-map", type=click.Path(dir_okay=False, exists=True), default=None,
+              help='JSON {"relation": ["SubjectType", "ObjectType"]} labelling untyped triples.')
+@click.option("--embed", is_flag=True, help="Embed new or changed entities after loading.")
+@json_option
+@click.pass_context
+@handle_errors
+def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: str, source: str, on_error: str,
+           batch_size: int, type_map: str | None, embed: bool, as_json: bool) -> None:
+    """Load structured files (subject|relation|object triples, CSV, JSON Lines) into the graph."""
+    settings = load_settings(ctx)
+    for p in paths:
+        if not Path(p).exists():
+            raise InputError("file not found", path=p)
+    opts = {"graph": graph, "source": source, "fmt": fmt, "on_error": on_error, "batch_size": batch_size,
+            "type_map": load_type_map(type_map)}
+    results = run(_ingest(settings, list(paths), opts))
+    embed_report = None
+    if embed:
+        embed_report = run(_embed(settings, graph, settings.embed_batch_size))
+    if as_json:
+        emit_json({"files": results, "embed": embed_report})
+        return
+    table = Table(title=f"ingest into graph {graph!r}")
+    for col in ("file", "status", "rows", "skipped", "nodes +new/~upd/=same", "rels +new/~upd/=same", "s"):
+        table.add_column(col)
+    for r in results:
+        c = r["counts"]
+        table.add_row(Path(r["path"]).name, r["status"], str(r["rows"]), str(r["skipped"]),
+                      f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']}",
+                      f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']}", f"{r['seconds']:.1f}")
+    out.print(table)
+    for r in results:
+        for problem in r["problems"][:20]:
+            err.print(f"skipped {problem}", highlight=False)
+    if embed_report:
+        out.print(f"embedded {embed_report['embedded']} entities ({embed_report['nodes_per_s']} /s)")
+
+
+async def _embed(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+
+    embedder = make_embedder(settings)
+    async with connected(settings) as store:
+        with _progress() as bar:
+            task = bar.add_task("embed", total=None, rate=0.0)
+            started = time.perf_counter()
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total,
+                           rate=done / max(time.perf_counter() - started, 1e-9))
+
+            report = await embed_graph(store, embedder, graph, batch_size=batch_size, progress=progress)
+    return report.as_dict()
+
+
+@click.command()
+@graph_option
+@click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Texts per encode batch.")
+@json_option
+@click.pass_context
+@handle_errors
+def embed(ctx: click.Context, graph: str, batch_size: int | None, as_json: bool) -> None:
+    """Embed entities that lack a vector or whose text changed (keeps the vector index in step)."""
+    settings = load_settings(ctx)
+    report = run(_embed(settings, graph, batch_size or settings.embed_batch_size))
+    if as_json:
+        emit_json(report)
+    else:
+        out.print(f"scanned {report['scanned']}, embedded {report['embedded']}, up to date {report['skipped']} "
+                  f"in {report['seconds']:.1f}s ({report['nodes_per_s']} nodes/s)")
+
+
+async def _search(settings: Settings, graph: str, text: str, k: int, vector: bool) -> list[dict[str, Any]]:
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.search import search_entities
+
+    embedder = make_embedder(settings) if vector else None
+    async with connected(settings) as store:
+        hits = await search_entities(store, graph, text, k=k, embedder=embedder)
+    return [h.as_dict() for h in hits]
+
+
+@click.command()
+@click.argument("text")
+@graph_option
+@click.option("--k", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option("--no-vector", is_flag=True, help="Skip vector candidates (no embedder needed).")
+@json_option
+@click.pass_context
+@handle_errors
+def search(ctx: click.Context, text: str, graph: str, k: int, no_vector: bool, as_json: bool) -> None:
+    """Find entities by exact name/alias, fulltext and vector similarity, with the reason for each hit."""
+    settings = load_settings(ctx)
+    hits = run(_search(settings, graph, text, k, not no_vector))
+    if as_json:
+        emit_json({"query": text, "graph": graph, "hits": hits})
+        return
+    table = Table(title=f"search {text!r} in {graph!r}")
+    for col in ("#", "name", "type", "score", "why", "id"):
+        table.add_column(col)
+    for i, h in enumerate(hits, 1):
+        table.add_row(str(i), h["name"], h["type"] or "", f"{h['score']:.3f}", ", ".join(h["reasons"]), h["id"])
+    out.print(table)
+    if not hits:
+        err.print("no entity matched; check --graph, or load data with `gw-neo4j ingest`")
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("doc_ids", nargs=-1, required=True)
+@graph_option
+@click.option("--source", default="files", show_default=True)
+@json_option
+@click.pass_context
+@handle_errors
+def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: str, as_json: bool) -> None:
+    """Remove what documents contributed (elements left without provenance are deleted) and forget them."""
+    settings = load_settings(ctx)
+
+    async def work() -> list[dict[str, Any]]:
+        async with connected(settings) as store:
+            known = {d["doc_id"]: d for d in await list_documents(store, graph) if d["source"] == source}
+            missing = [d for d in doc_ids if Path(d).name not in known]
+            if missing:
+                raise ConfigError(f"not in the ledger of graph {graph!r}, source {source!r}: {', '.join(missing)} "
+                                  "(see `gw-neo4j documents`)")
+            done = []
+            for d in doc_ids:
+                key = document_key(graph, source, Path(d).name)
+                done.append({"document": key, **await retract_document(store, graph=graph, key=key, forget=True)})
+            return done
+
+    results = run(work())
+    if as_json:
+        emit_json(results)
+    else:
+        for r in results:
+            out.print(f"retracted {r['document']}: {r['entities_deleted']} entities and "
+                      f"{r['relationships_deleted']} relationships deleted")
+
+
+@click.command()
+@graph_option
+@json_option
+@click.pass_context
+@handle_errors
+def documents(ctx: click.Context, graph: str, as_json: bool) -> None:
+    """List the ledger: every ingested document with its hash and state."""
+    settings = load_settings(ctx)
+
+    async def work() -> list[dict[str, Any]]:
+        async with connected(settings) as store:
+            return await list_documents(store, graph)
+
+    rows = run(work())
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table(title=f"documents of graph {graph!r}")
+    for col in ("source", "document", "status", "rows", "hash", "ingested"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["source"], r["doc_id"], r["status"] or "", str(r["rows"] or 0),
+                      (r["content_hash"] or "")[:12], str(r["ingested_at"] or ""))
+    out.print(table)
+
+
+def register(group: click.Group) -> None:
+    for command in (ingest, embed, search, retract, documents):
+        group.add_command(command)

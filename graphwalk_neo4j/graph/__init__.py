@@ -1,0 +1,1 @@
+"""The graph model in Neo4j: entities, typed relationships, provenance, claims/conflicts, the ledger, merges."""

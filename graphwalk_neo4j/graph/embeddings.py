@@ -1,0 +1,113 @@
+"""Node embeddings: write vectors for entities that lack one or whose text changed, keeping the vector index in step.
+
+The text of an entity is its name, its type and aliases, and its summary when it has one
+(:func:`entity_text`). ``embed_hash`` = sha256(model id + text) marks what a stored vector encodes, so a rerun only
+encodes what changed. Encoding runs in a worker thread while the previous batch is written, so Neo4j writes
+overlap the model (the end-to-end rate stays close to the raw encode rate).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.store import GraphStore
+
+PAGE = 20_000
+
+
+def entity_text(name: str, type_: str | None = None, aliases: list[str] | None = None,
+                summary: str | None = None) -> str:
+    parts = [name]
+    if type_:
+        parts.append(f"({type_.replace('_', ' ').lower()})")
+    if aliases:
+        parts.append("also known as " + ", ".join(aliases))
+    text = " ".join(parts)
+    if summary:
+        text += ". " + summary
+    return text
+
+
+def text_hash(model_id: str, text: str) -> str:
+    return hashlib.sha256(f"{model_id}\x1f{text}".encode()).hexdigest()[:32]
+
+
+@dataclass
+class EmbedReport:
+    scanned: int = 0
+    embedded: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    encode_seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.embedded / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scanned": self.scanned, "embedded": self.embedded, "skipped": self.skipped,
+                "seconds": round(self.seconds, 3), "encode_seconds": round(self.encode_seconds, 3),
+                "nodes_per_s": round(self.rate, 1)}
+
+
+async def pending_texts(store: GraphStore, graph: str, model_id: str) -> tuple[list[tuple[str, str, str]], int]:
+    """(uid, text, hash) of entities whose stored vector is missing or stale, and how many were scanned."""
+    todo: list[tuple[str, str, str]] = []
+    after, scanned = "", 0
+    while True:
+        rows = await store.read("graph/embedding_candidates", graph=graph, after=after, limit=PAGE)
+        if not rows:
+            break
+        for r in rows:
+            text = entity_text(r["name"], r["type"], r["aliases"], r["summary"])
+            digest = text_hash(model_id, text)
+            if r["embed_hash"] != digest:
+                todo.append((r["uid"], text, digest))
+        scanned += len(rows)
+        after = rows[-1]["uid"]
+    return todo, scanned
+
+
+async def embed_graph(
+    store: GraphStore,
+    embedder: Embedder,
+    graph: str,
+    *,
+    batch_size: int = 512,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedReport:
+    started = time.perf_counter()
+    report = EmbedReport()
+    todo, report.scanned = await pending_texts(store, graph, embedder.model_id)
+    report.skipped = report.scanned - len(todo)
+    # Encode in length order: similar lengths pad less, which is what makes batched encoding fast.
+    todo.sort(key=lambda item: len(item[1]))
+    batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
+
+    async def encode(batch: list[tuple[str, str, str]]) -> Any:
+        t = time.perf_counter()
+        vectors = await embedder.embed([text for _, text, _ in batch])
+        report.encode_seconds += time.perf_counter() - t
+        return vectors
+
+    pending_write: asyncio.Task[Any] | None = None
+    for batch in batches:
+        vectors = await encode(batch)
+        if pending_write is not None:
+            await pending_write
+        rows = [{"uid": uid, "vector": vec.tolist(), "hash": digest}
+                for (uid, _, digest), vec in zip(batch, vectors, strict=True)]
+        pending_write = asyncio.create_task(store.write("graph/set_embeddings", rows=rows))
+        report.embedded += len(batch)
+        if progress:
+            progress(report.embedded, len(todo))
+    if pending_write is not None:
+        await pending_write
+    report.seconds = time.perf_counter() - started
+    return report

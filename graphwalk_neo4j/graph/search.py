@@ -1,0 +1,108 @@
+"""Entity search: exact name, alias, fulltext and vector candidates merged into one ranked list with reasons.
+
+Ranking: an exact name match scores 3, an exact alias match 2.5; otherwise the best of the fulltext score
+(squashed into [0, 1) by ``s / (s + 1)``, a Lucene score has no upper bound) and the vector cosine similarity
+(already in [0, 1] for MiniLM), plus 0.1 for each further method that found the same entity. Ties break by name.
+Entity linking (the walk) and ingest routing use this same function.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.store import GraphStore
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+_LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
+
+
+@dataclass
+class Hit:
+    uid: str
+    id: str
+    name: str
+    type: str | None
+    score: float
+    reasons: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "type": self.type, "score": round(self.score, 4),
+                "reasons": self.reasons}
+
+
+def lucene_query(text: str) -> str:
+    """Escape user text for the fulltext index: every term is quoted-safe, boolean words lower-cased."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
+    terms = [t.lower() if t in _LUCENE_WORDS else t for t in escaped.split()]
+    return " ".join(terms)
+
+
+def merge_hits(
+    exact: list[dict[str, Any]],
+    fulltext: list[dict[str, Any]],
+    vector: list[dict[str, Any]],
+    text: str,
+    k: int,
+) -> list[Hit]:
+    """Pure merge of the three candidate lists (see the module docstring for the scoring)."""
+    hits: dict[str, Hit] = {}
+    base: dict[str, float] = {}
+    methods: dict[str, int] = {}
+    text_lc = text.strip().lower()
+
+    def hit(row: dict[str, Any]) -> Hit:
+        if row["uid"] not in hits:
+            hits[row["uid"]] = Hit(uid=row["uid"], id=row["id"], name=row["name"], type=row.get("type"),
+                                   score=0.0, aliases=list(row.get("aliases") or []))
+            base[row["uid"]] = 0.0
+            methods[row["uid"]] = 0
+        return hits[row["uid"]]
+
+    for row in exact:
+        h = hit(row)
+        h.reasons.append("exact name")
+        base[h.uid] = max(base[h.uid], 3.0)
+        methods[h.uid] += 1
+    for row in fulltext:
+        h = hit(row)
+        alias = next((a for a in h.aliases if a.lower() == text_lc), None)
+        if alias is not None and "exact name" not in h.reasons:
+            h.reasons.append(f"exact alias {alias!r}")
+            base[h.uid] = max(base[h.uid], 2.5)
+        squashed = row["score"] / (row["score"] + 1.0)
+        h.reasons.append(f"fulltext {row['score']:.2f}")
+        base[h.uid] = max(base[h.uid], squashed)
+        methods[h.uid] += 1
+    for row in vector:
+        h = hit(row)
+        h.reasons.append(f"vector {row['score']:.3f}")
+        base[h.uid] = max(base[h.uid], float(row["score"]))
+        methods[h.uid] += 1
+    for uid, h in hits.items():
+        h.score = base[uid] + 0.1 * (methods[uid] - 1)
+    return sorted(hits.values(), key=lambda h: (-h.score, h.name))[:k]
+
+
+async def search_entities(
+    store: GraphStore,
+    graph: str,
+    text: str,
+    *,
+    k: int = 10,
+    embedder: Embedder | None = None,
+) -> list[Hit]:
+    text = text.strip()
+    if not text:
+        return []
+    exact = await store.read("search/exact", graph=graph, text_lc=text.lower(), limit=k)
+    lucene = lucene_query(text)
+    fulltext = await store.read("search/fulltext", graph=graph, lucene=lucene, limit=k) if lucene else []
+    vector: list[dict[str, Any]] = []
+    if embedder is not None:
+        vec = (await embedder.embed([text]))[0]
+        vector = await store.read("search/vector", graph=graph, vector=vec.tolist(), k=k * 5, limit=k)
+    return merge_hits(exact, fulltext, vector, text, k)

@@ -1,0 +1,175 @@
+"""Batched writes of parsed records into the graph, with provenance, claims and conflicts.
+
+A batch is written in ONE transaction: entities (merged by ``uid = <graph>:<id>``, type label added), typed
+relationships, attribute claims, and the ledger's batch counter. So a killed run leaves whole batches only, and the
+counter tells the next run where to resume. Identifiers from data (types, relation names, attribute keys) are
+validated before they get here (the parsers do it; :func:`prepare_batch` checks again as defence in depth).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
+from graphwalk_neo4j.ingest.records import TripleRecord, canonical_name, entity_id, relation_id
+from graphwalk_neo4j.store import GraphStore, run_template
+
+# Properties the project owns on :Entity; an attribute may not overwrite them.
+RESERVED_KEYS = frozenset({
+    "uid", "id", "graph", "name", "name_lc", "aliases", "aliases_text", "sources", "confidence", "created_at",
+    "created_run", "updated_at", "type", "conflict_keys", "claims", "summary", "embedding", "embed_hash",
+})
+
+
+@dataclass
+class WriteCounts:
+    nodes_created: int = 0
+    nodes_updated: int = 0
+    nodes_unchanged: int = 0
+    rels_created: int = 0
+    rels_updated: int = 0
+    rels_unchanged: int = 0
+    conflicts: int = 0
+
+    def add(self, other: WriteCounts) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass
+class PreparedBatch:
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    relations: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+
+
+def uid(graph: str, entity: str) -> str:
+    return f"{graph}:{entity}"
+
+
+def claim_text(key: str, value: Any, source: str) -> str:
+    return json.dumps({"key": key, "value": value, "source": source}, sort_keys=True, ensure_ascii=False)
+
+
+def prepare_batch(
+    records: Iterable[TripleRecord],
+    graph: str,
+    doc: str,
+    type_map: Mapping[str, tuple[str | None, str | None]] | None = None,
+    already_written: set[tuple[str, str | None]] | None = None,
+) -> PreparedBatch:
+    """Turn records into the parameter rows of the batch templates (deduplicated within the batch).
+
+    ``type_map`` maps a relation to (subject type, object type) labels for data that carries no types (MetaQA);
+    such inferred types label the node but do not change its id. ``already_written`` holds the uids this run
+    has already committed with this document (and their labels); they are not sent again. The set is updated.
+    """
+    out = PreparedBatch()
+    seen_entities: dict[str, int] = {}
+    seen_rels: set[str] = set()
+
+    def add_entity(name: str, explicit_type: str | None, inferred_type: str | None) -> str:
+        eid = entity_id(name, explicit_type)
+        key = uid(graph, eid)
+        label = explicit_type or inferred_type
+        if label is not None:
+            type_label(label)
+        if already_written is not None and (key, label) in already_written:
+            return key
+        if key not in seen_entities:
+            canon = canonical_name(name)
+            seen_entities[key] = len(out.entities)
+            out.entities.append({"uid": key, "id": eid, "name": canon, "name_lc": canon.lower(), "type": label})
+        elif label is not None and out.entities[seen_entities[key]]["type"] is None:
+            out.entities[seen_entities[key]]["type"] = label
+        return key
+
+    for rec in records:
+        rel = relation_type(rec.relation)
+        s_inf, o_inf = (type_map or {}).get(rel, (None, None))
+        src = add_entity(rec.subject, rec.subject_type, s_inf)
+        dst = add_entity(rec.object, rec.object_type, o_inf)
+        rid = relation_id(src.split(":", 1)[1], rel, dst.split(":", 1)[1])
+        if rid not in seen_rels:
+            seen_rels.add(rid)
+            out.relations.append({"src": src, "dst": dst, "type": rel, "id": rid})
+        for key, value in rec.attributes.items():
+            property_key(key)
+            if key in RESERVED_KEYS:
+                from graphwalk_neo4j.errors import InputError
+
+                raise InputError(
+                    f"attribute {key!r} is reserved by graphwalk-neo4j; rename the column",
+                    path=rec.source,
+                    line=rec.line,
+                )
+            out.claims.append({"uid": src, "key": key, "value": value, "claim": claim_text(key, value, doc)})
+    if already_written is not None:
+        already_written.update((e["uid"], e["type"]) for e in out.entities)
+    return out
+
+
+async def write_batch(
+    store: GraphStore,
+    batch: PreparedBatch,
+    *,
+    graph: str,
+    doc: str,
+    now: str,
+    run: str,
+    batch_number: int,
+    confidence: float = 1.0,
+) -> WriteCounts:
+    """Write one prepared batch and advance the document's batch counter, all in one transaction."""
+
+    async def work(tx: Any) -> WriteCounts:
+        counts = WriteCounts()
+        if batch.entities:
+            rows, _ = await run_template(
+                tx, "graph/merge_entities", rows=batch.entities, graph=graph, doc=doc, now=now, run=run
+            )
+            counts.nodes_created, counts.nodes_updated, counts.nodes_unchanged = (
+                rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+            )
+        if batch.relations:
+            rows, _ = await run_template(
+                tx, "graph/merge_relations", rows=batch.relations, doc=doc, now=now, run=run, confidence=confidence
+            )
+            counts.rels_created, counts.rels_updated, counts.rels_unchanged = (
+                rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+            )
+        if batch.claims:
+            rows, _ = await run_template(tx, "graph/set_claims", rows=batch.claims)
+            counts.conflicts = rows[0]["conflicts"]
+        await run_template(tx, "ledger/mark_batch", key=doc, done=batch_number)
+        return counts
+
+    return await store.in_write_tx(work)
+
+
+def recompute_attributes(claims: list[str], drop_source: str) -> dict[str, Any]:
+    """After removing ``drop_source``'s claims: the surviving claims, values, keys to remove and conflict keys.
+
+    The surviving value of a key is the first remaining claim's value (claims keep ingest order); a key is in
+    conflict while its remaining claims disagree.
+    """
+    kept: list[str] = []
+    removed_keys: set[str] = set()
+    by_key: dict[str, list[Any]] = {}
+    for text in claims:
+        claim = json.loads(text)
+        if claim["source"] == drop_source:
+            removed_keys.add(claim["key"])
+            continue
+        kept.append(text)
+        by_key.setdefault(claim["key"], []).append(claim["value"])
+    values = {k: v[0] for k, v in by_key.items()}
+    conflicts = sorted(k for k, v in by_key.items() if len({json.dumps(x) for x in v}) > 1)
+    remove = sorted(removed_keys - set(by_key))
+    return {"claims": kept, "values": values, "remove": remove, "conflict_keys": conflicts}
