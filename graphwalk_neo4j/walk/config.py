@@ -1,0 +1,156 @@
+"""Walk settings: :class:`WalkConfig` (one frozen pydantic model), its :class:`Budget`, and the named presets.
+
+Owns every knob the engine reads and their validation; nothing here does I/O. Presets follow the M5 evaluation
+set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from graphwalk_neo4j.errors import ConfigError
+
+Strategy = Literal["greedy", "beam", "sample"]
+HopMode = Literal["entity", "relation"]
+Direction = Literal["out", "in", "both"]
+
+
+class Budget(BaseModel):
+    """Per-walk limits. ``max_depth`` counts decision depths including the STOP (4 = three hops plus STOP).
+
+    ``max_decision_calls`` and ``max_input_tokens`` are checked before each decision call, so tokens can
+    overshoot by at most one call (the count is only known from the response).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_depth: int = Field(default=4, ge=1)
+    max_decision_calls: int | None = Field(default=12, ge=1)
+    max_input_tokens: int | None = Field(default=None, ge=1)
+
+
+class WalkConfig(BaseModel):
+    """How one walk searches. Frozen; derive variants with :meth:`with_overrides`.
+
+    ``max_depth`` may be given at the top level as a shorthand for ``budget.max_depth``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strategy: Strategy = "greedy"
+    beam_width: int = Field(default=3, ge=1)  # ignored by greedy (always 1)
+    hop_mode: HopMode = "entity"
+    direction: Direction = "both"
+    exclude_visited: bool = True
+    allow_stop_at_start: bool = False
+
+    # scoring: score = sum(log max(p, prob_floor)) / L ** length_alpha
+    prob_floor: float = Field(default=1e-3, gt=0.0, lt=1.0)
+    length_alpha: float = Field(default=1.0, ge=0.0)
+
+    # sampling (strategy="sample" only; applied client-side to the returned distribution)
+    temperature: float = Field(default=1.0, ge=0.0)
+    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
+    n_samples: int = Field(default=1, ge=1)
+    seed: int = 0
+
+    # expansion limits (the expander applies them; the engine checks them)
+    max_neighbors: int = Field(default=50, ge=1)  # offer all options when there are at most this many
+    prefilter_keep: int = Field(default=30, ge=1)  # otherwise keep this many (by query similarity)
+    max_frontier: int = Field(default=2000, ge=1)  # relation mode: targets kept per option
+
+    # prompt layout
+    labels: Literal["short", "readable"] = "short"
+    show_types: bool = True
+    relation_glosses: bool = True
+    sample_names: int = Field(default=5, ge=0)  # relation mode: names shown per option / frontier
+    answer_type: Literal["off", "hint"] = "off"
+
+    budget: Budget = Field(default_factory=Budget)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _depth_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "max_depth" in data:
+            data = dict(data)
+            depth = data.pop("max_depth")
+            budget = data.get("budget") or {}
+            if isinstance(budget, Budget):
+                budget = budget.model_dump()
+            data["budget"] = {**budget, "max_depth": depth}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> WalkConfig:
+        if self.prefilter_keep > self.max_neighbors:
+            raise ValueError(
+                f"prefilter_keep ({self.prefilter_keep}) must be <= max_neighbors ({self.max_neighbors})"
+            )
+        if self.n_samples > 1 and self.strategy != "sample":
+            raise ValueError(f"n_samples={self.n_samples} needs strategy='sample' (got {self.strategy!r})")
+        return self
+
+    @property
+    def max_depth(self) -> int:
+        return self.budget.max_depth
+
+    @property
+    def width(self) -> int:
+        """Beams kept per depth: 1 for greedy, ``beam_width`` for beam, ``n_samples`` walks for sample."""
+        if self.strategy == "greedy":
+            return 1
+        if self.strategy == "beam":
+            return self.beam_width
+        return self.n_samples
+
+    def with_overrides(self, **changes: Any) -> WalkConfig:
+        """A validated copy with ``changes`` applied (``budget`` may be a partial dict)."""
+        data = self.model_dump()
+        budget = changes.pop("budget", None)
+        if budget is not None:
+            extra = budget.model_dump() if isinstance(budget, Budget) else dict(budget)
+            data["budget"] = {**data["budget"], **extra}
+        data.update(changes)
+        return WalkConfig.model_validate(data)
+
+
+_M5 = {
+    "allow_stop_at_start": False,
+    "max_frontier": 2000,
+    "budget": {"max_depth": 4, "max_decision_calls": 12},
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "greedy": {**_M5, "strategy": "greedy", "hop_mode": "entity"},
+    "beam": {**_M5, "strategy": "beam", "beam_width": 3, "hop_mode": "entity"},
+    "relation": {**_M5, "strategy": "greedy", "hop_mode": "relation"},
+    "relation-beam": {**_M5, "strategy": "beam", "beam_width": 3, "hop_mode": "relation"},
+    "sample": {**_M5, "strategy": "sample", "hop_mode": "entity", "n_samples": 4, "temperature": 1.0},
+    "relation-v2": {**_M5, "strategy": "greedy", "hop_mode": "relation", "answer_type": "hint"},
+    "relation-beam-v2": {
+        **_M5,
+        "strategy": "beam",
+        "beam_width": 3,
+        "hop_mode": "relation",
+        "answer_type": "hint",
+    },
+}
+
+
+def preset_names() -> list[str]:
+    return list(PRESETS)
+
+
+def get_preset(name: str, **overrides: Any) -> WalkConfig:
+    """The named preset as a :class:`WalkConfig`, with optional field overrides.
+
+    Raises :class:`ConfigError` naming the valid presets when ``name`` is unknown.
+    """
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise ConfigError(f"unknown walk preset {name!r}; valid presets: {', '.join(PRESETS)}") from None
+    config = WalkConfig.model_validate(base)
+    return config.with_overrides(**overrides) if overrides else config
