@@ -61,6 +61,7 @@ class JevStandIn:
     def __init__(self, *, api_key: str | None = "test-key") -> None:
         self.api_key = api_key
         self.requests: list[RecordedRequest] = []
+        self.usages: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -87,6 +88,7 @@ class JevStandIn:
             self.requests = []
             self.in_flight = 0
             self.max_in_flight = 0  # the most systemone requests being answered at once
+            self.usages = []  # the usage block of every answer sent
 
     @property
     def systemone_requests(self) -> list[RecordedRequest]:
@@ -179,6 +181,8 @@ class JevStandIn:
         if openrouter:
             usage["cost"] = input_tokens * OPENROUTER_PRICE_PER_INPUT_TOKEN
             out = {"id": f"gen-dec-{self._next_id()}", "provider": "TypeSafe", **out}
+        with self._lock:
+            self.usages.append(dict(usage))
         return out
 
 

@@ -1,0 +1,123 @@
+"""One contract, every backend: same request -> a distribution over exactly the offered labels.
+
+Jev runs through the real typesafe-sdk client against the stand-in on both providers' routes; the LLM backend
+runs through litellm against the OpenAI-compatible stand-in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from typesafe_sdk import RetryPolicy
+
+from graphwalk_neo4j.decide import (
+    ChoiceQuestion,
+    DecisionBackend,
+    DecisionRequest,
+    FakeBackend,
+    JevBackend,
+    LLMBackend,
+    LocalDecider,
+    Usage,
+)
+from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.errors import DecisionError
+from tests.standins.jev_server import JevStandIn
+from tests.standins.openai_server import OpenAIStandIn
+from tests.standins.samples import sample_request, wide_request
+
+BACKENDS = ["fake", "local", "jev-typesafe", "jev-openrouter", "llm"]
+FAST_RETRY = RetryPolicy(max_retries=1, backoff_initial=0.0, backoff_max=0.0)
+
+
+@pytest.fixture(scope="module")
+def jev_standin() -> Iterator[JevStandIn]:
+    with JevStandIn() as standin:
+        yield standin
+
+
+@pytest.fixture(scope="module")
+def openai_standin() -> Iterator[OpenAIStandIn]:
+    with OpenAIStandIn() as standin:
+        yield standin
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend(request, jev_standin: JevStandIn, openai_standin: OpenAIStandIn) -> AsyncIterator:
+    jev_standin.reset()
+    openai_standin.reset()
+    kind = request.param
+    if kind == "fake":
+        made: DecisionBackend = FakeBackend(seed=3)
+    elif kind == "local":
+        made = LocalDecider(FakeEmbedder(128))
+    elif kind == "jev-typesafe":
+        made = JevBackend("test-key", base_url=jev_standin.typesafe_base_url, retry=FAST_RETRY)
+    elif kind == "jev-openrouter":
+        made = JevBackend(
+            "test-key", provider="openrouter", base_url=jev_standin.openrouter_base_url, retry=FAST_RETRY
+        )
+    else:
+        made = LLMBackend(
+            "openai/test-model", api_base=openai_standin.api_base, api_key="sk-test", num_retries=0
+        )
+    try:
+        yield made
+    finally:
+        await made.aclose()
+
+
+def echoes(model_id: str, echoed: str) -> bool:
+    """The echoed model is the requested one, a dated variant of it, or litellm's provider-less name."""
+    return bool(echoed) and (echoed.startswith(model_id) or model_id.endswith("/" + echoed))
+
+
+async def test_distribution_over_exactly_the_offered_labels(backend: DecisionBackend) -> None:
+    assert isinstance(backend, DecisionBackend)
+    request = sample_request()
+    response = await backend.decide(request)
+    assert list(response.results) == [q.key for q in request.questions]
+    for question in request.questions:
+        result = response.results[question.key]
+        assert result.key == question.key
+        assert list(result.probabilities) == list(question.options)
+        assert all(0.0 <= p <= 1.0 for p in result.probabilities.values())
+        assert math.isclose(math.fsum(result.probabilities.values()), 1.0, abs_tol=1e-9)
+        assert result.top in question.options
+        best = max(result.probabilities.values())
+        assert result.top == next(label for label, p in result.probabilities.items() if p == best)
+    assert isinstance(response.usage, Usage)
+    assert response.usage.input_tokens >= 0 and response.usage.output_tokens >= 0
+    assert response.calls >= 1 and response.latency_s >= 0.0
+    assert echoes(backend.model_id, response.model), (backend.model_id, response.model)
+    assert backend.max_options >= 2
+
+
+async def test_same_request_same_answer(backend: DecisionBackend) -> None:
+    first = await backend.decide(sample_request())
+    second = await backend.decide(sample_request())
+    for key, result in first.results.items():
+        assert second.results[key].probabilities == result.probabilities
+
+
+async def test_one_option_is_refused_before_any_call(
+    backend: DecisionBackend, jev_standin: JevStandIn, openai_standin: OpenAIStandIn
+) -> None:
+    request = DecisionRequest(
+        state="q",
+        questions=[
+            ChoiceQuestion(key="b0", options={"o1": "a", "STOP": "b"}),
+            ChoiceQuestion(key="b1", options={"STOP": "the only way"}),
+        ],
+    )
+    with pytest.raises(DecisionError, match=r"question 'b1' offers 1 option\(s\); a choice needs at least 2"):
+        await backend.decide(request)
+    assert jev_standin.systemone_requests == []
+    assert openai_standin.requests == []
+
+
+async def test_too_many_options_is_refused(backend: DecisionBackend) -> None:
+    with pytest.raises(DecisionError, match="offers 256 options; at most 255 are allowed"):
+        await backend.decide(wide_request(256))
