@@ -239,7 +239,7 @@ class LocalServer:
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [
             "java",
-            f"-Xms512m",
+            "-Xms512m",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
             "-cp",

@@ -153,23 +153,21 @@ async def write_batch(
     return await store.in_write_tx(work)
 
 
-def recompute_attributes(claims: list[str], drop_source: str) -> dict[str, Any]:
-    """After removing ``drop_source``'s claims: the surviving claims, values, keys to remove and conflict keys.
-
-    The surviving value of a key is the first remaining claim's value (claims keep ingest order); a key is in
-    conflict while its remaining claims disagree.
-    """
-    kept: list[str] = []
-    removed_keys: set[str] = set()
+def claim_state(claims: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """Values (the first claim of each key, claims keep ingest order) and the keys whose claims disagree."""
     by_key: dict[str, list[Any]] = {}
     for text in claims:
         claim = json.loads(text)
-        if claim["source"] == drop_source:
-            removed_keys.add(claim["key"])
-            continue
-        kept.append(text)
         by_key.setdefault(claim["key"], []).append(claim["value"])
     values = {k: v[0] for k, v in by_key.items()}
-    conflicts = sorted(k for k, v in by_key.items() if len({json.dumps(x) for x in v}) > 1)
-    remove = sorted(removed_keys - set(by_key))
+    conflicts = sorted(k for k, v in by_key.items() if len({json.dumps(x, sort_keys=True) for x in v}) > 1)
+    return values, conflicts
+
+
+def recompute_attributes(claims: list[str], drop_source: str) -> dict[str, Any]:
+    """After removing ``drop_source``'s claims: the surviving claims, values, keys to remove and conflict keys."""
+    kept = [text for text in claims if json.loads(text)["source"] != drop_source]
+    dropped_keys = {json.loads(text)["key"] for text in claims}
+    values, conflicts = claim_state(kept)
+    remove = sorted(dropped_keys - set(values))
     return {"claims": kept, "values": values, "remove": remove, "conflict_keys": conflicts}

@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import neo4j
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
-from neo4j import exceptions as nx
-
 from graphwalk_neo4j.errors import (
     CapabilityError,
     QueryError,
@@ -27,6 +24,8 @@ from graphwalk_neo4j.errors import (
 )
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store.registry import template
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import exceptions as nx
 
 T = TypeVar("T")
 
@@ -222,7 +221,9 @@ class GraphStore:
             raise translate(exc, self.settings.uri) from exc
 
 
-async def run_template(tx: AsyncManagedTransaction, name: str, **params: Any) -> tuple[list[dict], neo4j.SummaryCounters]:
+async def run_template(
+    tx: AsyncManagedTransaction, name: str, **params: Any
+) -> tuple[list[dict[str, Any]], neo4j.SummaryCounters]:
     """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
     result = await tx.run(template(name).body, params)
     rows = [r.data() async for r in result]
