@@ -2,7 +2,10 @@
 
 Method (per question):
 
-* ``q`` = embedding of the state (the user's question), rendered as text.
+* Structured content (objects, arrays) is rendered as its leaf values joined by spaces: field names such as
+  ``query`` or ``relation`` are left out, and a value repeated within one piece of content (``path`` ending in
+  ``current``) is kept once.
+* ``q`` = embedding of the state (the user's question).
 * For each option ``label -> description``: ``o = embedding(context + " " + description)``, where
   ``context`` is the question's path context taken from its instructions (the ``path``/``current``/``context``
   fields of an object, or the whole instructions when they are text or have none of those fields; see
@@ -28,7 +31,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result
-from graphwalk_neo4j.decide.text import content_text
+from graphwalk_neo4j.decide.text import values_text
 from graphwalk_neo4j.embed.base import Embedder, VectorCache
 
 DEFAULT_TEMPERATURE = 0.05
@@ -84,12 +87,12 @@ class LocalDecider:
         """The path context an option is read in, from a question's instructions."""
         if isinstance(instructions, dict):
             picked = {k: instructions[k] for k in self.context_keys if k in instructions}
-            return content_text(picked if picked else instructions)
-        return content_text(instructions)
+            return values_text(picked if picked else instructions)
+        return values_text(instructions)
 
     def option_text(self, question: ChoiceQuestion, label: str) -> str:
         description = question.options[label]
-        body = content_text(description) if description is not None else ""
+        body = values_text(description) if description is not None else ""
         if not body:
             body = label
         context = self.context_of(question.instructions)
@@ -137,7 +140,7 @@ class LocalDecider:
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
         check_request(request, max_options=self._max_options, backend="local")
         started = time.perf_counter()
-        state_text = content_text(request.state) or " "
+        state_text = values_text(request.state) or " "
         option_texts = {
             question.key: [self.option_text(question, label) for label in question.options]
             for question in request.questions

@@ -28,6 +28,33 @@ def content_text(content: Any) -> str:
     return str(content)
 
 
+def value_strings(content: Any) -> list[str]:
+    """The leaf values of ``content`` as strings, in order, without keys, skipping empties and repeats."""
+    out: list[str] = []
+
+    def walk(item: Any) -> None:
+        if item is None:
+            return
+        if isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list | tuple):
+            for value in item:
+                walk(value)
+        else:
+            text = content_text(item).strip()
+            if text and text not in out:
+                out.append(text)
+
+    walk(content)
+    return out
+
+
+def values_text(content: Any) -> str:
+    """Leaf values joined by spaces: the field names of structured content are left out (for embedders)."""
+    return " ".join(value_strings(content))
+
+
 def compact_json(content: Any) -> str:
     """Compact JSON (no spaces, UTF-8 kept), the form used for token estimates and prompts."""
     return json.dumps(content, separators=(",", ":"), ensure_ascii=False, default=str)
