@@ -47,6 +47,7 @@ def graph_name() -> str:
 
 @pytest.fixture
 async def store(neo4j_settings: Settings, graph_name: str) -> AsyncIterator:
+    from graphwalk_neo4j.graph.ledger import drop_graph
     from graphwalk_neo4j.schema import apply_schema
     from graphwalk_neo4j.store import GraphStore
 
@@ -56,5 +57,5 @@ async def store(neo4j_settings: Settings, graph_name: str) -> AsyncIterator:
     try:
         yield st
     finally:
-        await st.autocommit("graph/drop_graph", graph=graph_name)
+        await drop_graph(st, graph_name)
         await st.close()

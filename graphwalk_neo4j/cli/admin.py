@@ -48,13 +48,39 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
             table.add_row(c.name, status, detail)
         out.print(table)
         out.print(f"Browser: {report.browser_url}")
-        out.print(f"decision backend in effect: {report.decision.get('in_effect')}")
+        d = report.decision
+        out.print(f"decision backend in effect: {d.get('kind')} {d.get('model') or ''}"
+                  + (f" [yellow]({d['error']})[/]" if d.get("error") else ""))
     if not report.ok:
         failed = [c for c in report.checks if c.required and not c.ok]
         err.print("doctor: " + "; ".join(f"{c.name}: {c.fix}" for c in failed))
         sys.exit(1)
 
 
+@click.command("drop-graph")
+@click.argument("graph")
+@click.option("--yes", is_flag=True, help="Confirm: without it nothing is deleted.")
+@json_option
+@click.pass_context
+@handle_errors
+def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> None:
+    """Delete one graph (its entities, ledger and walks); other graphs in the database are untouched."""
+    from graphwalk_neo4j.graph.ledger import drop_graph
+    from graphwalk_neo4j.identifiers import validate_identifier
+
+    validate_identifier(graph, "graph name")
+    if not yes:
+        raise click.UsageError(f"this deletes every node of graph {graph!r}; add --yes to confirm")
+    settings = load_settings(ctx)
+    result = run(with_store(settings, lambda store: drop_graph(store, graph)))
+    if as_json:
+        emit_json(result)
+    else:
+        out.print(f"dropped graph {graph!r}: {result['entities_deleted']} entities, "
+                  f"{result['relationships_deleted']} relationships")
+
+
 def register(group: click.Group) -> None:
     group.add_command(init)
     group.add_command(doctor)
+    group.add_command(drop_graph_cmd)

@@ -64,3 +64,10 @@ async def retract_document(store: GraphStore, *, graph: str, key: str, forget: b
 
 async def list_documents(store: GraphStore, graph: str) -> list[dict[str, Any]]:
     return await store.read("ledger/list_documents", graph=graph)
+
+
+async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
+    """Delete every node of one graph (entities, ledger, walks) in batches; other graphs are untouched."""
+    before = (await store.read("graph/counts", graph=graph))[0]
+    await store.autocommit("graph/drop_graph", graph=graph)
+    return {"entities_deleted": before["entities"], "relationships_deleted": before["relationships"]}

@@ -171,7 +171,7 @@ class GraphStore:
         return [r.data() for r in records]
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        """Run the read template ``name`` (e.g. ``"graph/entity_by_name"``)."""
+        """Run the read template ``name`` (e.g. ``"search/exact"``)."""
         self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
         return await self.query(template(name).body, params, read=True)
 

@@ -1,0 +1,3 @@
+from graphwalk_neo4j.cli import main
+
+main()

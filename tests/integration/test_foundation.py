@@ -1,0 +1,51 @@
+"""The ground floor against the real Neo4j: server, APOC, schema, vector index."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS, apply_schema
+from graphwalk_neo4j.store import GraphStore
+
+
+async def test_server_is_526_with_apoc(store: GraphStore) -> None:
+    assert store.info is not None
+    assert store.info.version.startswith("5.26.")
+    assert store.info.apoc_version is not None and store.info.apoc_version.startswith("5.26")
+
+
+async def test_apoc_procedures_really_run(store: GraphStore) -> None:
+    rows = await store.query("RETURN apoc.coll.toSet([3, 1, 3, 2]) AS s, apoc.text.join(['a', 'b'], '-') AS j", {})
+    assert sorted(rows[0]["s"]) == [1, 2, 3]
+    assert rows[0]["j"] == "a-b"
+    rows = await store.query("CALL apoc.meta.nodeTypeProperties() YIELD nodeType RETURN count(*) AS n", {})
+    assert rows[0]["n"] >= 0
+
+
+async def test_schema_is_idempotent(store: GraphStore) -> None:
+    first = await apply_schema(store)  # the fixture applied it once already
+    again = await apply_schema(store)
+    assert first.created == 0 and again.created == 0
+    assert again.total == first.total >= 12
+    states = {r["name"]: r["state"] for r in await store.read("schema/list_objects")}
+    for name in ("entity_uid", "entity_names", "entity_embedding", "walk_id", "document_key"):
+        assert states[name] == "ONLINE"
+
+
+async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name: str) -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(3, EMBEDDING_DIMENSIONS)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    entities = [
+        {"uid": f"{graph_name}:e{i}", "id": f"e{i}", "name": f"n{i}", "name_lc": f"n{i}", "type": None}
+        for i in range(3)
+    ]
+    await store.write("graph/merge_entities", rows=entities, graph=graph_name, doc="d", now="t", run="r")
+    await store.write("graph/set_embeddings", rows=[
+        {"uid": e["uid"], "vector": v.tolist(), "hash": "h"} for e, v in zip(entities, vectors, strict=True)
+    ])
+    await store.write("schema/await_indexes", seconds=60)
+    query = (vectors[1] + 0.05 * vectors[0]).tolist()
+    rows = await store.read("search/vector", graph=graph_name, vector=query, k=50, limit=3)
+    assert [r["id"] for r in rows][0] == "e1"
+    assert rows[0]["score"] > rows[1]["score"]
