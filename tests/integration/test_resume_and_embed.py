@@ -29,10 +29,9 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
     kb = tmp_path / "big.txt"
     write_big_kb(kb, 20_000)  # 40,000 rows, 40 batches of 1,000
     env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "graphwalk_neo4j.cli", "ingest", str(kb), "--graph", graph_name,
-         "--batch-size", "1000"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "graphwalk_neo4j.cli", "ingest", str(kb), "--graph", graph_name,
+        "--batch-size", "1000", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     key = f"{graph_name}|files|big.txt"
     done = 0
@@ -40,10 +39,10 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
         await asyncio.sleep(0.05)
         doc = await get_document(store, key)
         done = (doc or {}).get("batches_done") or 0
-        if done >= 3 or proc.poll() is not None:
+        if done >= 3 or proc.returncode is not None:
             break
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    await proc.wait()
     doc = await get_document(store, key)
     assert doc is not None
     assert doc["complete"] is False, "the run was killed before it finished"

@@ -80,8 +80,9 @@ async def test_changed_file_retracts_what_it_no_longer_says(store: GraphStore, g
     other.write_text("The Blue Angel|directed_by|Josef von Sternberg\n")
     await ingest_file(store, kb, graph=graph_name)
     await ingest_file(store, other, graph=graph_name)
-    kb.write_text(KB.replace("Kismet|release_year|1944\n", "").replace("The Blue Angel|directed_by|Josef von Sternberg\n", "")
-                  + "Kismet|has_genre|Drama\n")
+    new = KB.replace("Kismet|release_year|1944\n", "")
+    new = new.replace("The Blue Angel|directed_by|Josef von Sternberg\n", "")
+    kb.write_text(new + "Kismet|has_genre|Drama\n")
     result = await ingest_file(store, kb, graph=graph_name)
     assert result.status == "reloaded"
     state = await graph_state(store, graph_name)

@@ -7,7 +7,8 @@ from graphwalk_neo4j.errors import TemplateError
 from graphwalk_neo4j.store import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-_USE = re.compile(r"""["']((?:schema|server|doctor|graph|ledger|search|walk|trace|ingest|eval|recipes)/[a-z0-9_]+)["']""")
+_AREAS = "schema|server|doctor|graph|ledger|search|walk|trace|ingest|eval|recipes"
+_USE = re.compile(r"""["']((?:""" + _AREAS + r""")/[a-z0-9_]+)["']""")
 
 
 def test_every_template_parses_with_declared_params() -> None:
