@@ -85,9 +85,7 @@ class WalkConfig(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> WalkConfig:
         if self.prefilter_keep > self.max_neighbors:
-            raise ValueError(
-                f"prefilter_keep ({self.prefilter_keep}) must be <= max_neighbors ({self.max_neighbors})"
-            )
+            raise ValueError(f"prefilter_keep ({self.prefilter_keep}) must be <= max_neighbors ({self.max_neighbors})")
         if self.n_samples > 1 and self.strategy != "sample":
             raise ValueError(f"n_samples={self.n_samples} needs strategy='sample' (got {self.strategy!r})")
         return self

@@ -28,9 +28,7 @@ class InMemoryExpander:
         self.requests: list[list[ExpandRequest]] = []
 
     @classmethod
-    def from_triples(
-        cls, triples: Iterable[Triple], types: Mapping[str, str] | None = None
-    ) -> InMemoryExpander:
+    def from_triples(cls, triples: Iterable[Triple], types: Mapping[str, str] | None = None) -> InMemoryExpander:
         """A graph whose node ids are names, as in MetaQA (``types`` maps a name to its type)."""
         edges = list(triples)
         names = dict.fromkeys(n for s, _, t in edges for n in (s, t))
@@ -79,9 +77,7 @@ class InMemoryExpander:
         pruned: tuple[PrunedOption, ...] = ()
         if total > request.limit:
             pruned = tuple(
-                PrunedOption(
-                    relation=o.relation, direction=o.direction, target_ids=o.target_ids, reason="truncated"
-                )
+                PrunedOption(relation=o.relation, direction=o.direction, target_ids=o.target_ids, reason="truncated")
                 for o in options[request.keep :]
             )
             options = options[: request.keep]

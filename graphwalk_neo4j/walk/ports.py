@@ -56,9 +56,7 @@ class NodeRef(BaseModel):
     type: str | None = None
     summary: str | None = None  # short description shown to the decider
     importance: float | None = None  # e.g. degree or PageRank; higher is offered first
-    properties: dict[str, Any] = Field(
-        default_factory=dict
-    )  # a few literal properties for the context bundle
+    properties: dict[str, Any] = Field(default_factory=dict)  # a few literal properties for the context bundle
 
 
 class Option(BaseModel):

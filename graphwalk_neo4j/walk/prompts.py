@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import EdgeDirection, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
@@ -137,9 +137,7 @@ def option_description(option: Option, current: Sequence[NodeRef], config: WalkC
     here = _current_name(current)
     source_type = common_type(current)
     target_type = common_type(option.targets)
-    gloss = relation_gloss(
-        option.relation, option.direction, source_type=source_type, target_type=target_type
-    )
+    gloss = relation_gloss(option.relation, option.direction, source_type=source_type, target_type=target_type)
     if config.hop_mode == "entity":
         target = option.target
         edge = edge_text(option.relation, option.direction, here, target.name)
@@ -160,13 +158,9 @@ def option_description(option: Option, current: Sequence[NodeRef], config: WalkC
 
 def stop_description(current: Sequence[NodeRef], config: WalkConfig) -> str:
     if config.hop_mode == "entity":
-        return (
-            f"Stop here: the current node, {node_text(current[0], config.show_types)}, is itself the answer."
-        )
-    return (
-        f"Stop here: the current {names_text(current, config.sample_names, config.show_types)} "
-        "are themselves the answer."
-    )
+        return f"Stop here: the current node, {node_text(current[0], config.show_types)}, is itself the answer."
+    verb = "is itself" if len(current) == 1 else "are themselves"
+    return f"Stop here: the current {names_text(current, config.sample_names, config.show_types)} {verb} the answer."
 
 
 def build_question(
@@ -191,7 +185,7 @@ def build_question(
         instructions["expected_answer_type"] = f"The answer is probably a {answer_type_hint}."
     labels = option_labels(options, config)
     mapping: dict[str, Option | None] = dict(zip(labels, options, strict=True))
-    described = {
+    described: dict[str, JSONContent | None] = {
         label: option_description(o, current, config) for label, o in zip(labels, options, strict=True)
     }
     if stop_allowed:

@@ -28,9 +28,7 @@ def cumulative_logp(probabilities: Iterable[float], floor: float) -> float:
     return math.fsum(step_logp(p, floor) for p in probabilities)
 
 
-def normalized_score(
-    cum_logp: float, n_decisions: int, *, n_choices: int, alpha: float, floor: float
-) -> float:
+def normalized_score(cum_logp: float, n_decisions: int, *, n_choices: int, alpha: float, floor: float) -> float:
     """``cum_logp / n_decisions ** alpha``, or ``log(floor)`` for a walk the decider never answered."""
     if n_choices <= 0 or n_decisions <= 0:
         return math.log(floor)

@@ -1,0 +1,378 @@
+"""The walk engine: search over decision distributions, one expander round trip and one decision request per
+depth.
+
+``WalkEngine(expander, backend, trace_sink, config).run(question, start_ids)`` owns the search loop only;
+graph access is the :class:`~.ports.Expander`'s job, wording is :mod:`.prompts`', numbers are :mod:`.scoring`
+/ :mod:`.sampling`'s, beam bookkeeping is :mod:`.beams`'. Per depth, for every active beam:
+
+* no legal option and STOP allowed -> forced STOP (a decision with p = 1, no call);
+* no legal option and STOP not allowed (still at the start) -> dead end, the beam is dropped;
+* one legal option and STOP not allowed -> forced move (no decision, no call);
+* otherwise one choice question. All questions of the depth go in ONE request.
+
+Greedy is beam search with k = 1 (argmax, ties by offer order); beam keeps the top k of finished beams and new
+candidates; sample runs ``n_samples`` independent walks, each drawing from its tempered / top-p distribution
+with its own seeded generator, and ranks answers by votes. STOP is allowed from the first hop on (and at the
+start only with ``allow_stop_at_start``). Budgets abort with the best partial answers (``status="budget"``); a
+decider or store failure returns ``status="error"`` with what was found so far.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionResponse
+from graphwalk_neo4j.errors import ConfigError, DecisionError, DecisionResponseError, StoreError
+from graphwalk_neo4j.walk import prompts
+from graphwalk_neo4j.walk.beams import Beam, Candidate, decision_candidates, forced_candidate, select
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.ports import (
+    Expander,
+    ExpanderContractError,
+    ExpandRequest,
+    Expansion,
+    NodeRef,
+    Option,
+)
+from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepKind, StepRecord, WalkMeta
+from graphwalk_neo4j.walk.result import Status, WalkResult
+from graphwalk_neo4j.walk.sampling import adjust, draw, walk_rng
+from graphwalk_neo4j.walk.scoring import confidence as choice_confidence
+from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
+from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter, TraceSink
+
+
+class WalkEngine:
+    """Walks from start nodes to answers. Stateless between runs; concurrent runs are fine."""
+
+    def __init__(
+        self,
+        expander: Expander,
+        backend: DecisionBackend,
+        trace_sink: TraceSink | None = None,
+        config: WalkConfig | None = None,
+    ) -> None:
+        self.expander = expander
+        self.backend = backend
+        self.trace_sink: TraceSink = trace_sink or NullTraceSink()
+        self.config = config or WalkConfig()
+        cap = backend.max_options - 1  # one slot for STOP
+        if cap < 1:
+            raise ConfigError(f"backend {backend.model_id!r} offers max_options={backend.max_options}; need >= 2")
+        if self.config.prefilter_keep > cap:
+            raise ConfigError(
+                f"prefilter_keep={self.config.prefilter_keep} exceeds what {backend.model_id!r} "
+                f"accepts per question ({cap} options plus STOP)"
+            )
+        self.option_limit = min(self.config.max_neighbors, cap)
+
+    async def run(
+        self,
+        question: str,
+        start_ids: Sequence[str | NodeRef],
+        *,
+        start_names: Mapping[str, str] | Sequence[str] | None = None,
+        start_types: Mapping[str, str] | None = None,
+        answer_types: Sequence[str] | None = None,
+        walk_id: str | None = None,
+    ) -> WalkResult:
+        """Walk from ``start_ids`` toward the answer to ``question``.
+
+        ``start_ids`` are node ids or full :class:`NodeRef` s (with name and type, as entity linking returns
+        them). ``start_names`` / ``start_types`` name and type plain ids (``start_names`` may also be a list in
+        ``start_ids`` order). ``answer_types`` are the graph's node types for the answer-type hint
+        (``config.answer_type="hint"``; needs at least two).
+        """
+        ids = [s.id if isinstance(s, NodeRef) else s for s in start_ids]
+        if isinstance(start_names, Mapping) or start_names is None:
+            names = dict(start_names or {})
+        else:
+            names = dict(zip(ids, start_names, strict=False))
+        types = dict(start_types or {})
+        start: dict[str, NodeRef] = {}
+        for item in start_ids:
+            node = item if isinstance(item, NodeRef) else NodeRef(id=item, name=item)
+            update = {k: v for k, v in (("name", names.get(node.id)), ("type", types.get(node.id))) if v}
+            start.setdefault(node.id, node.model_copy(update=update) if update else node)
+        walk = _Walk(self, question, list(start.values()), list(answer_types or ()), walk_id or uuid.uuid4().hex)
+        return await walk.run()
+
+
+class _Walk:
+    """One run's mutable state and loop."""
+
+    def __init__(
+        self, engine: WalkEngine, question: str, start: list[NodeRef], answer_types: list[str], walk_id: str
+    ) -> None:
+        self.engine = engine
+        self.config = engine.config
+        self.question = question
+        self.state = WalkState(walk_id=walk_id, config=engine.config, model=engine.backend.model_id)
+        self.start = start
+        self.answer_type_q = (
+            prompts.answer_type_question(answer_types, engine.backend.max_options)
+            if self.config.answer_type == "hint"
+            else None
+        )
+        self.hint: str | None = None
+        self.answer_type_depth: int | None = None
+        self.writer = OrderedTraceWriter(engine.trace_sink)
+        self.rngs: dict[int, np.random.Generator] = {}
+
+    async def run(self) -> WalkResult:
+        t0 = time.perf_counter()
+        cfg = self.config
+        self.writer.start(
+            WalkMeta(
+                walk_id=self.state.walk_id,
+                question=self.question,
+                start_ids=[n.id for n in self.start],
+                start_names=[n.name for n in self.start],
+                strategy=cfg.strategy,
+                hop_mode=cfg.hop_mode,
+                model=self.state.model,
+                config=cfg.model_dump(mode="json"),
+                started_at=datetime.now(UTC),
+            )
+        )
+        try:
+            status, reason = await self._search() if self.start else ("no_start", "no start node given")
+            result = self.state.result(self.question, status, reason, time.perf_counter() - t0)
+            await self.writer.finish(result)
+            return result
+        except BaseException:
+            self.writer.cancel()
+            raise
+
+    def _initial_pool(self) -> list[Beam]:
+        cfg = self.config
+        if cfg.strategy == "sample":
+            walks = []
+            for i in range(cfg.n_samples):
+                self.rngs[i] = walk_rng(cfg.seed, self.question, i)
+                first = self.start if cfg.hop_mode == "relation" else [self.start[i % len(self.start)]]
+                walks.append(
+                    Beam(
+                        key=f"s{i}",
+                        start=tuple(first),
+                        current=tuple(first),
+                        visited=frozenset(n.id for n in first),
+                        sample=i,
+                    )
+                )
+            return walks
+        if cfg.hop_mode == "relation":
+            return [
+                Beam(
+                    key="b0",
+                    start=tuple(self.start),
+                    current=tuple(self.start),
+                    visited=frozenset(n.id for n in self.start),
+                )
+            ]
+        return [
+            Beam(key=f"b{i}", start=(n,), current=(n,), visited=frozenset({n.id})) for i, n in enumerate(self.start)
+        ]
+
+    async def _search(self) -> tuple[Status, str]:
+        cfg, state = self.config, self.state
+        state.pool = self._initial_pool()
+        for depth in range(1, cfg.max_depth + 1):
+            active = [i for i, b in enumerate(state.pool) if not b.finished]
+            if not active:
+                break
+            keys = {i: (state.pool[i].key if cfg.strategy == "sample" else f"b{n}") for n, i in enumerate(active)}
+            try:
+                expansions = await self._expand(keys)
+            except StoreError as exc:
+                return "error", f"expander_error: {exc}"
+            plans = [self._plan(i, keys[i], expansions[keys[i]]) for i in active]
+            call: CallInfo | None = None
+            questions = [p.question for p in plans if p.question is not None]
+            if questions:
+                reason = state.budget_reason()
+                if reason:
+                    return "budget", reason
+                try:
+                    call = await self._decide(plans, questions, depth)
+                except DecisionError as exc:
+                    return "error", f"decision_error: {exc}"
+            self._advance(plans, depth, call)
+            if not state.pool:
+                break
+        if not state.pool and not state.finished:
+            return "dead_end", "dead_end: no walk could leave its start node"
+        open_beams = [b for b in state.pool if not b.finished]
+        if open_beams:
+            return "budget", (
+                f"max_depth: {cfg.max_depth} decision depths reached with {len(open_beams)} walk(s) still open"
+            )
+        return "ok", "stop: every kept walk stopped"
+
+    async def _expand(self, keys: Mapping[int, str]) -> dict[str, Expansion]:
+        cfg, pool = self.config, self.state.pool
+        requests = [
+            ExpandRequest(
+                beam_key=key,
+                hop_mode=cfg.hop_mode,
+                node_ids=tuple(n.id for n in pool[i].current),
+                exclude_ids=tuple(sorted(pool[i].visited)) if cfg.exclude_visited else (),
+                direction=cfg.direction,
+                limit=self.engine.option_limit,
+                keep=cfg.prefilter_keep,
+                max_frontier=cfg.max_frontier,
+                query=self.question,
+            )
+            for i, key in keys.items()
+        ]
+        expansions = await self.engine.expander.expand(requests)
+        self.state.totals.expansions += 1
+        by_key = {e.beam_key: e for e in expansions}
+        missing = [k for k in keys.values() if k not in by_key]
+        if missing or len(expansions) != len(requests):
+            raise ExpanderContractError(
+                f"expander answered {len(expansions)} of {len(requests)} requests (missing beams: {missing})"
+            )
+        return by_key
+
+    def _legal(self, beam: Beam, expansion: Expansion) -> list[Option]:
+        excluded = beam.visited if self.config.exclude_visited else frozenset()
+        legal: list[Option] = []
+        for option in expansion.options:
+            if self.config.hop_mode == "entity":
+                if len(option.targets) != 1:
+                    raise ExpanderContractError(
+                        f"entity-mode option {option.relation!r} for beam "
+                        f"{expansion.beam_key} has {len(option.targets)} targets, need 1"
+                    )
+                if option.target.id not in excluded:
+                    legal.append(option)
+                continue
+            kept = tuple(t for t in option.targets if t.id not in excluded)
+            if kept:
+                legal.append(
+                    option if len(kept) == len(option.targets) else option.model_copy(update={"targets": kept})
+                )
+        return legal
+
+    def _plan(self, index: int, key: str, expansion: Expansion) -> Plan:
+        cfg, beam = self.config, self.state.pool[index]
+        options = self._legal(beam, expansion)
+        stop_allowed = cfg.allow_stop_at_start or beam.hops > 0
+        fit = self.engine.backend.max_options - (1 if stop_allowed else 0)
+        if len(options) > fit:
+            raise ExpanderContractError(
+                f"expander offered {len(options)} options for beam {key}, but "
+                f"{self.engine.backend.model_id!r} takes {fit} plus STOP; the expander "
+                f"must cap at limit={self.engine.option_limit}"
+            )
+        labels = prompts.option_labels(options, cfg)
+        labelled: dict[str, Option | None] = dict(zip(labels, options, strict=True))
+        if not options:
+            kind: StepKind = "forced_stop" if stop_allowed else "dead_end"
+            return Plan(index, key, beam, kind, expansion, {prompts.STOP: None} if stop_allowed else {})
+        if len(options) == 1 and not stop_allowed:
+            return Plan(index, key, beam, "forced_move", expansion, labelled)
+        question, labelled = prompts.build_question(
+            key,
+            current=beam.current,
+            start=beam.start,
+            steps=beam.steps,
+            options=options,
+            stop_allowed=stop_allowed,
+            config=cfg,
+            answer_type_hint=self.hint,
+        )
+        return Plan(index, key, beam, "decision", expansion, labelled, question)
+
+    async def _decide(self, plans: list[Plan], questions: list[ChoiceQuestion], depth: int) -> CallInfo:
+        state, backend = self.state, self.engine.backend
+        asked_type = self.answer_type_q is not None
+        if self.answer_type_q is not None:
+            questions = [self.answer_type_q, *questions]
+            self.answer_type_q = None  # asked once, in the first call
+        response: DecisionResponse = await backend.decide(prompts.build_request(self.question, questions))
+        call = state.record_call(response, len(questions))
+        for plan in plans:
+            if plan.question is None:
+                continue
+            result = response.results.get(plan.key)
+            if result is None:
+                raise DecisionResponseError(f"no answer for question {plan.key!r}")
+            unknown = [label for label in result.probabilities if label not in plan.labelled]
+            if unknown:
+                raise DecisionResponseError(f"answer for {plan.key!r} has labels it was not offered: {unknown}")
+            plan.raw = dict(result.raw_probabilities or result.probabilities)
+            plan.dist = {label: float(result.probabilities.get(label, 0.0)) for label in plan.labelled}
+            plan.used = (
+                adjust(plan.dist, self.config.temperature, self.config.top_p)
+                if self.config.strategy == "sample"
+                else dict(plan.dist)
+            )
+            conf = result.confidence if result.confidence is not None else choice_confidence(list(plan.dist.values()))
+            plan.confidence = conf
+        if asked_type:
+            self.answer_type_depth = depth
+            typed = response.results.get(prompts.ANSWER_TYPE_KEY)
+            if typed is not None and typed.probabilities:
+                state.answer_type = dict(typed.probabilities)
+                self.hint = max(typed.probabilities, key=lambda k: typed.probabilities[k])
+        return call
+
+    def _candidates(self, plan: Plan) -> list[Candidate]:
+        cfg = self.config
+        if plan.kind == "dead_end":
+            return []
+        if plan.kind in ("forced_stop", "forced_move"):
+            label, option = next(iter(plan.labelled.items()))
+            return [forced_candidate(plan.beam, plan.key, plan.kind, label, option, cfg)]
+        only = None
+        if cfg.strategy == "sample":
+            sample = plan.beam.sample if plan.beam.sample is not None else 0
+            only = draw(plan.used, self.rngs[sample])
+        return decision_candidates(plan.beam, plan.key, plan.labelled, plan.dist, plan.confidence, cfg, only=only)
+
+    def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> None:
+        """Score every candidate, keep the survivors, write the depth record."""
+        state, cfg = self.state, self.config
+        by_key = {p.key: p for p in plans}
+        candidates = {p.index: self._candidates(p) for p in plans}
+        if cfg.strategy == "sample":
+            chosen: list[Beam | Candidate] = []
+            for i, beam in enumerate(state.pool):
+                chosen.extend([beam] if beam.finished else candidates[i])
+        else:
+            chosen = select(state.pool, candidates, cfg.width, cfg)
+        records: list[StepRecord] = []
+        new_pool: list[Beam] = []
+        kept_plans: set[int] = set()
+        for entry in chosen:
+            if isinstance(entry, Beam):
+                new_pool.append(entry)
+                continue
+            step_id = f"{state.walk_id}/d{depth}/{len(records)}"
+            child = entry.child(step_id, depth)
+            new_pool.append(child)
+            if child.finished:
+                state.finished.append(child)
+            plan = by_key[entry.key]
+            kept_plans.add(plan.index)
+            records.append(step_record(state, plan, entry, step_id, depth, call, kept=True))
+        for plan in plans:
+            if plan.index in kept_plans:
+                continue
+            step_id = f"{state.walk_id}/d{depth}/{len(records)}"
+            best = max(candidates[plan.index], key=lambda c: c.score, default=None)
+            records.append(step_record(state, plan, best, step_id, depth, call, kept=False))
+        state.pool = new_pool
+        state.totals.depths = depth
+        state.steps.extend(records)
+        answer_type = state.answer_type if self.answer_type_depth == depth else None
+        self.writer.depth(
+            DepthRecord(walk_id=state.walk_id, depth=depth, call=call, steps=records, answer_type=answer_type)
+        )
