@@ -20,8 +20,9 @@ Direction = Literal["out", "in", "both"]
 class Budget(BaseModel):
     """Per-walk limits. ``max_depth`` counts decision depths including the STOP (4 = three hops plus STOP).
 
-    ``max_decision_calls`` and ``max_input_tokens`` are checked before each decision call, so tokens can
-    overshoot by at most one call (the count is only known from the response).
+    ``max_decision_calls`` and ``max_input_tokens`` are checked before each decision request, so tokens can
+    overshoot by at most one request (the count is only known from the response), and calls by the extra wire
+    calls of a request the backend had to split.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

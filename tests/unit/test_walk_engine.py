@@ -200,6 +200,19 @@ async def test_greedy_walk_exact_scores_calls_and_trace() -> None:
     assert s2.options[-1].is_stop and s2.options[-1].label == "STOP"
     assert sink.results == [result]
     assert result.steps == [s1, s2]
+    [meta] = sink.metas
+    assert (meta.walk_id, meta.question, meta.start_ids, meta.start_names) == (
+        "w",
+        "Who directed Memento?",
+        ["memento"],
+        ["Memento"],
+    )
+    assert (meta.strategy, meta.hop_mode, meta.model, meta.config["prob_floor"]) == (
+        "greedy",
+        "entity",
+        "scripted-1",
+        1e-3,
+    )
 
 
 async def test_greedy_tie_breaks_by_offer_order() -> None:
@@ -349,6 +362,22 @@ async def test_decision_call_budget_aborts_with_partial_answer() -> None:
     assert [(a.node_id, a.terminated_by, a.finished) for a in result.answers] == [("nolan", "budget", False)]
     assert result.answers[0].score == L(0.9)
     assert len(backend.requests) == 1 and len(sink.depths) == 1 and len(sink.results) == 1
+
+
+async def test_split_requests_count_every_wire_call() -> None:
+    class Splitting(ScriptedBackend):
+        async def decide(self, request: DecisionRequest) -> DecisionResponse:
+            response = await super().decide(request)
+            return response.model_copy(update={"calls": 2})
+
+    walker = WalkEngine(InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig())
+    result = await walker.run("q", start("memento"))
+    assert (result.totals.decision_requests, result.totals.decision_calls) == (2, 4)
+    walker = WalkEngine(
+        InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(budget={"max_decision_calls": 2})
+    )
+    result = await walker.run("q", start("memento"))
+    assert result.status == "budget" and result.stop_reason.startswith("max_decision_calls: 2 decision calls")
 
 
 async def test_input_token_budget_is_checked_before_the_next_call() -> None:
