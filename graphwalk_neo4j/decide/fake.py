@@ -90,9 +90,7 @@ class FakeBackend:
             return self.script[question.key]
         if self.by_instruction:
             text = (
-                question.instructions
-                if isinstance(question.instructions, str)
-                else compact_json(question.instructions)
+                question.instructions if isinstance(question.instructions, str) else compact_json(question.instructions)
             )
             for needle, answer in self.by_instruction.items():
                 if needle in text:

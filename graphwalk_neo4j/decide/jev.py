@@ -239,9 +239,7 @@ class JevBackend:
         self.max_question_tokens = max_question_tokens
         self.token_margin = token_margin
         # OpenRouter's acceptance of zstd request bodies is unverified: send it plain JSON.
-        self._compression = (
-            compression if compression is not None else (False if provider == "openrouter" else None)
-        )
+        self._compression = compression if compression is not None else (False if provider == "openrouter" else None)
         self._semaphore = asyncio.Semaphore(concurrency)
         self._client: AsyncTypeSafeClient | None = None
         self.verified_model: str | None = None
@@ -268,9 +266,7 @@ class JevBackend:
         return f"JevBackend(provider={self._provider!r}, model={self._model!r}, base_url={self._base_url!r})"
 
     @classmethod
-    def from_settings(
-        cls, settings: Any, *, model: str | None = None, provider: Provider | None = None
-    ) -> JevBackend:
+    def from_settings(cls, settings: Any, *, model: str | None = None, provider: Provider | None = None) -> JevBackend:
         """Build from :class:`Settings`: key per provider, ``jev_base_url``, concurrency and timeout."""
         chosen: Provider = (
             provider
@@ -356,15 +352,12 @@ class JevBackend:
         except httpx.HTTPError as exc:
             raise DecisionError(f"could not list models at {url}: {type(exc).__name__}: {exc}") from None
         shown = ", ".join(ids[:20]) + (" ..." if len(ids) > 20 else "") if ids else "none"
-        raise ConfigError(
-            f"the pinned model {self._model!r} is not offered by {self._provider} ({url} lists: {shown})"
-        )
+        raise ConfigError(f"the pinned model {self._model!r} is not offered by {self._provider} ({url} lists: {shown})")
 
     def _raise_listing_error(self, response: httpx.Response, url: str) -> None:
         if response.status_code in (401, 403):
             raise DecisionAuthError(
-                f"Jev ({self._provider}) rejected the API key (HTTP {response.status_code} from {url}): "
-                f"{AUTH_HINT}"
+                f"Jev ({self._provider}) rejected the API key (HTTP {response.status_code} from {url}): {AUTH_HINT}"
             )
         if response.status_code >= 400:
             raise DecisionError(f"listing models at {url} failed with HTTP {response.status_code}")
@@ -461,9 +454,7 @@ class JevBackend:
             return DecisionAuthError(f"{where} rejected the API key (HTTP {exc.status}): {AUTH_HINT}")
         if isinstance(exc, TypeSafeRateLimitError):
             wait = (
-                f"; the server asked to wait {exc.retry_after_ms / 1000:g}s"
-                if exc.retry_after_ms is not None
-                else ""
+                f"; the server asked to wait {exc.retry_after_ms / 1000:g}s" if exc.retry_after_ms is not None else ""
             )
             return DecisionRateLimitError(
                 f"{where} is rate limiting (HTTP 429) after {retries}{wait}: retry later or lower "

@@ -283,9 +283,7 @@ class LLMBackend:
                 {"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": body + "\n\n" + KEY_INSTRUCTION.format(keys=", ".join(keys))},
             ]
-            response = await self._complete(
-                messages, logprobs=True, top_logprobs=self.top_logprobs, max_tokens=4
-            )
+            response = await self._complete(messages, logprobs=True, top_logprobs=self.top_logprobs, max_tokens=4)
             outcome.calls += 1
             outcome.usage = outcome.usage + self._usage(response)
             outcome.model = getattr(response, "model", None) or self._model

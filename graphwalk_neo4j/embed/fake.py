@@ -19,9 +19,7 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
 class FakeEmbedder:
-    def __init__(
-        self, dimensions: int = 384, *, trigram_weight: float = 0.25, cache_size: int = 10_000
-    ) -> None:
+    def __init__(self, dimensions: int = 384, *, trigram_weight: float = 0.25, cache_size: int = 10_000) -> None:
         if dimensions < 2:
             raise ValueError("dimensions must be >= 2")
         self._dimensions = dimensions

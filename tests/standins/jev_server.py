@@ -43,9 +43,7 @@ class RecordedRequest:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def standin_distribution(
-    state: Any, key: str, question: dict[str, Any], prefer: str | None
-) -> dict[str, float]:
+def standin_distribution(state: Any, key: str, question: dict[str, Any], prefer: str | None) -> dict[str, float]:
     """The stand-in's deterministic answer: hash-seeded weights, ``prefer`` boosted, rounded to 2 decimals."""
     labels = list(question.get("criteria") or {})
     material = json.dumps([state, question], sort_keys=True, separators=(",", ":")).encode("utf-8")

@@ -56,13 +56,9 @@ async def backend(request, jev_standin: JevStandIn, openai_standin: OpenAIStandI
     elif kind == "jev-typesafe":
         made = JevBackend("test-key", base_url=jev_standin.typesafe_base_url, retry=FAST_RETRY)
     elif kind == "jev-openrouter":
-        made = JevBackend(
-            "test-key", provider="openrouter", base_url=jev_standin.openrouter_base_url, retry=FAST_RETRY
-        )
+        made = JevBackend("test-key", provider="openrouter", base_url=jev_standin.openrouter_base_url, retry=FAST_RETRY)
     else:
-        made = LLMBackend(
-            "openai/test-model", api_base=openai_standin.api_base, api_key="sk-test", num_retries=0
-        )
+        made = LLMBackend("openai/test-model", api_base=openai_standin.api_base, api_key="sk-test", num_retries=0)
     try:
         yield made
     finally:

@@ -85,17 +85,13 @@ async def test_openrouter_route_and_extras(jev_or: JevBackend, fresh: JevStandIn
     assert response.model == "typesafe/jev-1.13-20260917"
     assert response.request_id is not None and response.request_id.startswith("gen-dec-")
     assert response.provider == "openrouter" and response.served_by == "TypeSafe"
-    assert response.usage.cost_usd == pytest.approx(
-        response.usage.input_tokens * OPENROUTER_PRICE_PER_INPUT_TOKEN
-    )
+    assert response.usage.cost_usd == pytest.approx(response.usage.input_tokens * OPENROUTER_PRICE_PER_INPUT_TOKEN)
 
 
 async def test_question_named_like_an_extra_field_is_not_confused(jev_or: JevBackend) -> None:
     request = DecisionRequest(
         state="q",
-        questions=[
-            ChoiceQuestion(key=k, options={"a": None, "b": None}) for k in ("id", "provider", "usage")
-        ],
+        questions=[ChoiceQuestion(key=k, options={"a": None, "b": None}) for k in ("id", "provider", "usage")],
     )
     response = await jev_or.decide(request)
     assert set(response.results) == {"id", "provider", "usage"}
@@ -144,10 +140,7 @@ async def test_500_is_retried_then_a_decision_error(fresh: JevStandIn) -> None:
     with pytest.raises(DecisionError) as info:
         await backend.decide(sample_request())
     assert type(info.value) is DecisionError
-    assert (
-        str(info.value)
-        == f"Jev (typesafe, {fresh.url}) failed with a server error (HTTP 500) after 2 retries"
-    )
+    assert str(info.value) == f"Jev (typesafe, {fresh.url}) failed with a server error (HTTP 500) after 2 retries"
     assert len(fresh.systemone_requests) == 3
     await backend.aclose()
 
@@ -231,9 +224,7 @@ def test_plan_batches_packs_greedily_in_order() -> None:
 
 def test_a_single_question_over_the_budget_is_refused() -> None:
     request = _many_questions(1, options=200)
-    with pytest.raises(
-        DecisionError, match=r"question 'b0' is too large for Jev: about \d+ state \+ \d+ question"
-    ):
+    with pytest.raises(DecisionError, match=r"question 'b0' is too large for Jev: about \d+ state \+ \d+ question"):
         plan_batches(request, max_question_tokens=1000)
 
 
@@ -325,9 +316,7 @@ async def test_verify_fails_when_the_pin_is_not_offered(fresh: JevStandIn) -> No
 async def test_verify_with_a_bad_key(fresh: JevStandIn) -> None:
     with pytest.raises(DecisionAuthError) as info:
         await JevBackend("nope", base_url=fresh.typesafe_base_url).verify()
-    assert str(info.value) == (
-        f"Jev (typesafe) rejected the API key (HTTP 401 from {fresh.url}/v1/models): {AUTH}"
-    )
+    assert str(info.value) == (f"Jev (typesafe) rejected the API key (HTTP 401 from {fresh.url}/v1/models): {AUTH}")
 
 
 def test_listing_shapes() -> None:

@@ -106,8 +106,7 @@ def test_check_request_rules() -> None:
     with pytest.raises(DecisionError) as info:
         check_request(_request(3, 1), backend="jev")
     assert str(info.value) == (
-        "jev: question 'b1' offers 1 option(s); a choice needs at least 2 (a forced step must be taken "
-        "without asking)"
+        "jev: question 'b1' offers 1 option(s); a choice needs at least 2 (a forced step must be taken without asking)"
     )
     with pytest.raises(DecisionError) as info:
         check_request(_request(256), max_options=255, backend="jev")

@@ -88,9 +88,7 @@ def test_jev_without_its_key_is_a_config_error() -> None:
 
 
 def test_describe_backends_never_shows_key_values() -> None:
-    settings = _settings(
-        typesafe_api_key=SecretStr("ts-very-secret"), openrouter_api_key=SecretStr("or-secret")
-    )
+    settings = _settings(typesafe_api_key=SecretStr("ts-very-secret"), openrouter_api_key=SecretStr("or-secret"))
     info = describe_backends(settings)
     assert info["kind"] == "jev" and info["model"] == "jev-1.13.0" and info["provider"] == "typesafe"
     assert info["keys"] == {
