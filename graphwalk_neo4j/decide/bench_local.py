@@ -19,7 +19,7 @@ import os
 import platform
 import time
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed import FakeEmbedder, MiniLMEmbedder
 
@@ -32,7 +32,7 @@ def make_requests(n_requests: int, questions_per_request: int, options: int) -> 
         questions = []
         for q in range(questions_per_request):
             current = f"Film {r}-{q}"
-            opts: dict[str, str | dict[str, str] | None] = {
+            opts: dict[str, JSONContent | None] = {
                 f"o{i}": {
                     "relation": RELATIONS[i % len(RELATIONS)],
                     "node": f"Entity {r}-{q}-{i}",

@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import httpx
 from pydantic import Field, SecretStr
@@ -41,6 +41,7 @@ try:  # the SDK is a base dependency; keep the import error readable if it is mi
     from typesafe_sdk import (
         AsyncTypeSafeClient,
         ChoiceAnswer,
+        ChoiceModel,
         RetryPolicy,
         SystemOneResponse,
         TypeSafeAPIConnectionError,
@@ -395,7 +396,7 @@ class JevBackend:
         )
 
     async def _call(self, state: Any, questions: Sequence[ChoiceQuestion]) -> _Piece:
-        wire_questions = {question.key: question_wire(question) for question in questions}
+        wire_questions = {question.key: cast(ChoiceModel, question_wire(question)) for question in questions}
         client = self._sdk()
         async with self._semaphore:
             try:
