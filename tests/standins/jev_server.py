@@ -119,7 +119,7 @@ class JevStandIn:
     @property
     def url(self) -> str:
         assert self._server is not None, "stand-in not started"
-        host, port = self._server.server_address[:2]
+        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
         return f"http://{host}:{port}"
 
     @property
@@ -188,11 +188,13 @@ def _decode_body(raw: bytes, encoding: str | None) -> bytes:
     if not encoding:
         return raw
     if encoding == "zstd":
+        import importlib
+
         try:
-            from compression.zstd import decompress  # type: ignore[import-not-found]
+            module = importlib.import_module("compression.zstd")  # Python 3.14+
         except ImportError:
-            from backports.zstd import decompress  # type: ignore[import-not-found,no-redef]
-        return decompress(raw)
+            module = importlib.import_module("backports.zstd")
+        return bytes(module.decompress(raw))
     raise ValueError(f"unsupported Content-Encoding {encoding}")
 
 

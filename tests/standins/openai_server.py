@@ -65,7 +65,7 @@ class OpenAIStandIn:
     @property
     def api_base(self) -> str:
         assert self._server is not None, "stand-in not started"
-        host, port = self._server.server_address[:2]
+        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
         return f"http://{host}:{port}/v1"
 
     # -- behaviour ------------------------------------------------------------------------------------------
