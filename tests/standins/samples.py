@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
+from collections.abc import Mapping
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
 
 STOP_TEXT = "Stop here: the current node answers the query."
 
 
-def hop_question(key: str, current: str, options: dict[str, str | None]) -> ChoiceQuestion:
+def hop_question(key: str, current: str, options: Mapping[str, JSONContent | None]) -> ChoiceQuestion:
     return ChoiceQuestion(
         key=key,
         instructions={
@@ -15,7 +17,7 @@ def hop_question(key: str, current: str, options: dict[str, str | None]) -> Choi
             "path": [current],
             "current": current,
         },
-        options=options,
+        options=dict(options),
     )
 
 
