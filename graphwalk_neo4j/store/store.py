@@ -168,7 +168,7 @@ class GraphStore:
         finally:
             self.metrics.round_trips += 1
             self.metrics.db_time_s += time.perf_counter() - started
-        return [r.data() for r in records]
+        return [dict(r.items()) for r in records]
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run the read template ``name`` (e.g. ``"search/exact"``)."""
@@ -194,7 +194,7 @@ class GraphStore:
             self.metrics.round_trips += 1
             self.metrics.db_time_s += time.perf_counter() - started
         stats.add(summary.counters)
-        return [r.data() for r in records], stats
+        return [dict(r.items()) for r in records], stats
 
     async def autocommit(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
@@ -203,7 +203,7 @@ class GraphStore:
         try:
             async with self.driver.session(database=self.database) as session:
                 result = await session.run(template(name).body, params)
-                return [r.data() async for r in result]
+                return [dict(r.items()) async for r in result]
         except Exception as exc:
             raise translate(exc, self.settings.uri) from exc
         finally:
@@ -226,6 +226,6 @@ async def run_template(
 ) -> tuple[list[dict[str, Any]], neo4j.SummaryCounters]:
     """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
     result = await tx.run(template(name).body, params)
-    rows = [r.data() async for r in result]
+    rows = [dict(r.items()) async for r in result]
     summary = await result.consume()
     return rows, summary.counters
