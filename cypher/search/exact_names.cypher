@@ -1,6 +1,6 @@
-// Exact (case-insensitive) name look-up for many candidate spans at once (entity linking).
+// Exact (case-insensitive) name look-up for many candidate spans at once (entity linking), with degree.
 // params: graph, names
-// returns: span, uid, id, name, type
+// returns: span, id, name, type, degree
 UNWIND $names AS span
 MATCH (n:Entity {graph: $graph, name_lc: span})
-RETURN span, n.uid AS uid, n.id AS id, n.name AS name, n.type AS type
+RETURN span, n.id AS id, n.name AS name, n.type AS type, COUNT { (n)--() } AS degree

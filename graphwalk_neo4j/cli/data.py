@@ -76,9 +76,10 @@ async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) ->
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["triples", "csv", "jsonl"]), default=None,
-              help="Input format (default: from the file extension).")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["triples", "csv", "jsonl", "text"]), default=None,
+              help="Input format (default: from the file extension). 'text' = documents through LLM extraction; "
+                   "directories and .md files are text, a sqlite:// or postgresql:// URL is a database.")
 @graph_option
 @click.option("--source", default="files", show_default=True, help="Source name recorded in the ledger.")
 @click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail", show_default=True,
@@ -87,13 +88,34 @@ async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) ->
 @click.option("--type-map", type=click.Path(dir_okay=False, exists=True), default=None,
               help='JSON {"relation": ["SubjectType", "ObjectType"]} labelling untyped triples.')
 @click.option("--embed", is_flag=True, help="Embed new or changed entities after loading.")
+@click.option("--llm-model", envvar="GW_NEO4J_LLM_MODEL", default=None,
+              help="Text: litellm extraction model (e.g. openai/gpt-4o-mini); also adjudicates routing.")
+@click.option("--routing", type=click.Choice(["decide", "exact"]), default="decide", show_default=True,
+              help="Text: decide = decision model per mention; exact = merge identical names only (no calls).")
+@click.option("--decision-model", default=None, help="Text: routing decision model (default: GW_NEO4J_MODEL).")
+@click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True,
+              help="Text: extraction calls in flight.")
+@click.option("--max-bytes", type=click.IntRange(1), default=None, help="Text: reject larger files (5 MB).")
+@click.option("--db-schema", default=None, help="Database: schema to read (default: the connection's).")
+@click.option("--prune", is_flag=True, help="Text/database: retract documents (tables) no longer present.")
 @json_option
 @click.pass_context
 @handle_errors
 def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: str, source: str, on_error: str,
-           batch_size: int, type_map: str | None, embed: bool, as_json: bool) -> None:
-    """Load structured files (subject|relation|object triples, CSV, JSON Lines) into the graph."""
+           batch_size: int, type_map: str | None, embed: bool, llm_model: str | None, routing: str,
+           decision_model: str | None, concurrency: int, max_bytes: int | None, db_schema: str | None,
+           prune: bool, as_json: bool) -> None:
+    """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
+    from graphwalk_neo4j.ingest.dispatch import choose_pipeline
+
     settings = load_settings(ctx)
+    pipeline = choose_pipeline(paths, fmt)
+    if pipeline != "structured":
+        _ingest_other(settings, pipeline, list(paths), as_json=as_json, graph=graph, source=source,
+                      llm_model=llm_model, routing=routing, decision_model=decision_model,
+                      concurrency=concurrency, max_bytes=max_bytes, schema=db_schema, prune=prune, embed=embed,
+                      batch_size=min(batch_size, 5000))
+        return
     for p in paths:
         if not Path(p).exists():
             raise InputError("file not found", path=p)
@@ -120,6 +142,32 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
             err.print(f"skipped {problem}", highlight=False)
     if embed_report:
         out.print(f"embedded {embed_report['embedded']} entities ({embed_report['nodes_per_s']} /s)")
+
+
+def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_json: bool, **opts: Any) -> None:
+    """Text documents or a database: run the pipeline from :mod:`graphwalk_neo4j.ingest.dispatch`, render."""
+    from graphwalk_neo4j.ingest import dispatch
+    from graphwalk_neo4j.schema import apply_schema
+
+    async def work() -> dict[str, Any]:
+        async with connected(settings) as store:
+            await apply_schema(store)
+            if pipeline == "sql":
+                return await dispatch.run_sql(
+                    store, paths[0], graph=opts["graph"], source=None if opts["source"] == "files" else opts["source"],
+                    schema=opts["schema"], batch_size=opts["batch_size"], prune=opts["prune"])
+            return await dispatch.run_text(
+                store, settings, paths, graph=opts["graph"], source=opts["source"], llm_model=opts["llm_model"],
+                routing=opts["routing"], decision_model=opts["decision_model"], concurrency=opts["concurrency"],
+                max_bytes=opts["max_bytes"], prune=opts["prune"], embed=opts["embed"])
+
+    report = run(work())
+    if as_json:
+        emit_json(report)
+    else:
+        dispatch.render(report, out, err)
+    if not report.get("ok", True):
+        sys.exit(1)
 
 
 async def _embed(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:

@@ -1,0 +1,6 @@
+// Entities of a graph by id, with their degree (used to resolve --start ids and rank linking candidates).
+// params: graph, ids
+// returns: id, name, type, degree
+UNWIND $ids AS eid
+MATCH (n:Entity {uid: $graph + ':' + eid})
+RETURN n.id AS id, n.name AS name, n.type AS type, COUNT { (n)--() } AS degree

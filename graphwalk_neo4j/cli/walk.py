@@ -1,0 +1,123 @@
+"""``gw-neo4j walk``: answer a question by walking the graph; prints answers, the path tree, totals and how to
+replay the walk (Cypher and Browser). ``--json`` prints the context bundle for downstream LLM steps."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.tree import Tree
+
+from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
+from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.walk.config import WalkConfig, get_preset, preset_names
+from graphwalk_neo4j.walk.service import WalkOutcome
+
+REPLAY = ":param walkId => '{walk_id}'\n" "MATCH p = (w:Walk {{id: $walkId}})-[:FIRST_STEP|NEXT*]->(s:Step) RETURN p"
+
+
+def build_config(preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None,
+                 max_depth: int | None) -> WalkConfig:
+    """A preset (default: ``relation`` for relation hops, else ``greedy``) with the command-line overrides."""
+    name = preset or ("relation" if hop_mode == "relation" else "greedy")
+    overrides: dict[str, Any] = {}
+    if strategy:
+        overrides["strategy"] = strategy
+    if beam_width:
+        overrides["beam_width"] = beam_width
+    if hop_mode:
+        overrides["hop_mode"] = hop_mode
+    if max_depth:
+        overrides["budget"] = {"max_depth": max_depth}
+    try:
+        return get_preset(name).with_overrides(**overrides)
+    except ValueError as exc:
+        raise ConfigError(f"invalid walk options: {exc}") from exc
+
+
+async def run_walk(settings: Settings, graph: str, question: str, config: WalkConfig, start: list[str],
+                   model: str | None, choose_start: bool) -> WalkOutcome:
+    from graphwalk_neo4j.decide.resolve import resolve_backend
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.walk.service import WalkService
+
+    embedder = make_embedder(settings)
+    backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)
+    try:
+        async with connected(settings) as store:
+            service = WalkService(store, graph, backend, embedder=embedder)
+            return await service.walk(question, config, start=start or None, choose_start=choose_start)
+    finally:
+        await backend.aclose()
+
+
+def step_line(step: Any) -> str:
+    p = f"p={step.p:.2f}" if step.p is not None else step.kind
+    if step.is_stop:
+        return f"depth {step.depth}: STOP [dim]({p})[/]"
+    arrow = f"--{step.relation}-->" if step.direction == "out" else f"<--{step.relation}--"
+    names = ", ".join(n.name for n in step.nodes[:5]) + (f" (+{len(step.nodes) - 5})" if len(step.nodes) > 5 else "")
+    return f"depth {step.depth}: {arrow} {names} [dim]({p})[/]"
+
+
+def render(outcome: WalkOutcome, settings: Settings) -> None:
+    result = outcome.result
+    colour = "green" if result.status == "ok" else "yellow"
+    out.print(f"[bold]{result.question}[/]  [{colour}]{result.status}[/] ({result.stop_reason})")
+    if outcome.linking is not None:
+        out.print(f"start: {', '.join(n.name for n in outcome.linking.start)} [dim]({outcome.linking.method})[/]")
+    if result.answers:
+        out.print("[bold]answers[/]")
+        for a in result.answers[:20]:
+            out.print(f"  {a.rank:>2}. {a.name}  [dim]score {a.score:.3f}[/]")
+        if len(result.answers) > 20:
+            out.print(f"  … {len(result.answers) - 20} more")
+    tree = Tree("[bold]paths[/]")
+    for path in result.paths[:5]:
+        branch = tree.add(f"{path.describe()}  [dim]score {path.score:.3f}[/]")
+        for step in path.steps:
+            branch.add(step_line(step))
+    out.print(tree)
+    t = result.totals
+    out.print(f"decision calls {t.decision_calls}, tokens {t.input_tokens}/{t.output_tokens}, "
+              f"cost {t.cost_usd if t.cost_usd is not None else 'n/a'}, Cypher round trips {outcome.round_trips}, "
+              f"wall {t.wall_s:.2f}s")
+    out.print(f"walk id: [bold]{result.walk_id}[/]  model: {result.model}")
+    out.print(f"replay in Neo4j Browser ({settings.resolved_browser_url()}):")
+    out.print(REPLAY.format(walk_id=result.walk_id), markup=False, highlight=False)
+
+
+@click.command()
+@click.argument("question")
+@graph_option
+@click.option("--start", "start", multiple=True, help="Start entity (name or id); repeatable. Default: linked.")
+@click.option("--preset", type=click.Choice(preset_names()), default=None, help="Named walk configuration.")
+@click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None)
+@click.option("--beam-width", type=click.IntRange(1, 32), default=None)
+@click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)
+@click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
+@click.option("--max-depth", type=click.IntRange(1, 12), default=None)
+@click.option("--choose-start", is_flag=True, help="Spend one decision call to choose among linking candidates.")
+@click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
+@click.pass_context
+@handle_errors
+def walk(ctx: click.Context, question: str, graph: str, start: tuple[str, ...], preset: str | None,
+         strategy: str | None, beam_width: int | None, hop_mode: str | None, model: str | None,
+         max_depth: int | None, choose_start: bool, as_json: bool) -> None:
+    """Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes."""
+    settings = load_settings(ctx)
+    config = build_config(preset, strategy, beam_width, hop_mode, max_depth)
+    outcome = run(run_walk(settings, graph, question, config, list(start), model, choose_start))
+    if as_json:
+        emit_json(outcome.bundle())
+    else:
+        render(outcome, settings)
+    if outcome.result.status in {"error", "no_start"}:
+        err.print(f"walk {outcome.result.status}: {outcome.result.stop_reason}")
+        sys.exit(1)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(walk)

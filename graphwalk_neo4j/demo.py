@@ -1,0 +1,77 @@
+"""``make demo``: load the small movie graph that ships with the package, embed it, and run three walks of one, two
+and three hops with the default decider (local unless a Jev key is configured), then say how to watch them in
+Neo4j Browser. Run with ``python -m graphwalk_neo4j.demo``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+from rich.console import Console
+
+from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.settings import Settings
+
+GRAPH = "demo"
+QUESTIONS = [
+    ("1 hop", "which movies did Christopher Nolan direct", "relation"),
+    ("2 hops", "what genres are the films starring Keanu Reeves", "relation"),
+    ("3 hops", "who directed the films that share actors with Memento", "relation"),
+]
+console = Console()
+
+
+def data_file(name: str) -> Path:
+    return Path(str(resources.files("graphwalk_neo4j") / "data" / name))
+
+
+async def main() -> int:
+    from graphwalk_neo4j.cli.walk import REPLAY, render
+    from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.schema import apply_schema
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.config import get_preset
+    from graphwalk_neo4j.walk.service import WalkService
+
+    settings = Settings()
+    types = {k: tuple(v) for k, v in json.loads(data_file("metaqa_types.json").read_text()).items()}
+    embedder = make_embedder(settings)
+    backend = resolve_backend(settings, None, embedder_factory=lambda _s: embedder)
+    info = describe_backends(settings)
+    async with GraphStore(settings) as store:
+        await apply_schema(store)
+        loaded = await ingest_file(store, data_file("demo_movies.txt"), graph=GRAPH, source="demo",
+                                   type_map=types)  # type: ignore[arg-type]
+        console.print(f"[bold]graph {GRAPH!r}[/]: {loaded.rows} triples ({loaded.status})")
+        emb = await embed_graph(store, embedder, GRAPH)
+        console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")
+        console.print(f"decider: {info['kind']} {info.get('model') or ''}\n")
+        service = WalkService(store, GRAPH, backend, embedder=embedder)
+        ids = []
+        for label, question, preset in QUESTIONS:
+            console.rule(f"{label}: {question}")
+            outcome = await service.walk(question, get_preset(preset))
+            render(outcome, settings)
+            ids.append(outcome.result.walk_id)
+    await backend.aclose()
+    console.rule("watch the walks in Neo4j Browser")
+    console.print(f"open {settings.resolved_browser_url()} (user {settings.user}, password from GW_NEO4J_PASSWORD, "
+                  "default 'graphwalk-local') and paste:")
+    console.print(REPLAY.format(walk_id=ids[-1]), markup=False, highlight=False)
+    console.print("or list them: .venv/bin/gw-neo4j trace list --graph demo")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main()))
+    except GraphwalkError as exc:
+        console.print(f"[bold red]error:[/] {exc}")
+        sys.exit(exc.exit_code)

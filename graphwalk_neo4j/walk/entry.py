@@ -1,0 +1,138 @@
+"""Entry: from a question (or user-given starts) to the start node(s) of a walk.
+
+Linking order: (1) exact name mentions — every span of up to 8 words of the question, with a ``[bracketed]``
+span taken as a mention on its own, looked up in one round trip; longest match first, non-overlapping, single
+stopwords ignored; (2) when no name is mentioned, fulltext and vector candidates from entity search. With
+``choose=True`` and a decision backend, one decision call picks among up to 8 candidates. A failure is a
+:class:`~graphwalk_neo4j.errors.LinkingError`, reported as such (not as a wrong answer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.errors import LinkingError
+from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.ports import NodeRef
+
+MAX_SPAN = 8
+_WORD = re.compile(r"[\w'’.&-]+", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an the of in on at to for by with from and or is are was were be been what which who whom whose when where "
+    "how why did do does that this these those it its as film films movie movies about also same share".split()
+)
+
+
+@dataclass
+class Linking:
+    start: list[NodeRef]
+    method: str  # "given" | "exact" | "search" | "choice"
+    candidates: list[NodeRef] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)
+    decision_calls: int = 0
+
+
+def question_spans(question: str, max_words: int = MAX_SPAN) -> list[str]:
+    """Lower-cased candidate mentions: bracketed spans first, then every word n-gram, longest first."""
+    spans = [m.strip().lower() for m in re.findall(r"\[([^\]]+)\]", question)]
+    words = _WORD.findall(question.replace("[", " ").replace("]", " "))
+    for n in range(min(max_words, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            span = " ".join(words[i:i + n]).lower()
+            if n == 1 and span in STOPWORDS:
+                continue
+            spans.append(span)
+    return list(dict.fromkeys(spans))
+
+
+def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
+    """Longest found spans first, skipping spans that overlap an already chosen one; per span the candidate of
+    highest degree (ties: name, id)."""
+    chosen: list[tuple[str, dict]] = []
+    taken: list[tuple[int, int]] = []
+    text = question.lower().replace("[", " ").replace("]", " ")
+    for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s)):
+        pos = text.find(span)
+        if pos < 0:
+            continue
+        end = pos + len(span)
+        if any(pos < e and s < end for s, e in taken):
+            continue
+        best = sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0]
+        chosen.append((span, best))
+        taken.append((pos, end))
+    return chosen
+
+
+def _ref(row: dict) -> NodeRef:
+    return NodeRef(id=row["id"], name=row["name"], type=row.get("type"),
+                   importance=float(row.get("degree") or 0))
+
+
+async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str]) -> list[NodeRef]:
+    """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
+    by_id = {r["id"]: r for r in await store.read("graph/entities_by_id", graph=graph, ids=list(starts))}
+    names = [s.strip().lower() for s in starts if s not in by_id]
+    by_name: dict[str, list[dict]] = {}
+    for row in await store.read("search/exact_names", graph=graph, names=names) if names else []:
+        by_name.setdefault(row["span"], []).append(row)
+    out: list[NodeRef] = []
+    for s in starts:
+        if s in by_id:
+            out.append(_ref(by_id[s]))
+        elif s.strip().lower() in by_name:
+            out.append(_ref(sorted(by_name[s.strip().lower()], key=lambda r: (-r["degree"], r["id"]))[0]))
+        else:
+            hits = await search_entities(store, graph, s, k=5)
+            hint = f"; did you mean: {', '.join(repr(h.name) for h in hits)}" if hits else ""
+            raise LinkingError(f"no entity named or with id {s!r} in graph {graph!r}{hint}")
+    return out
+
+
+async def link_question(
+    store: GraphStore,
+    graph: str,
+    question: str,
+    *,
+    embedder: Embedder | None = None,
+    backend: DecisionBackend | None = None,
+    choose: bool = False,
+    max_candidates: int = 8,
+) -> Linking:
+    spans = question_spans(question)
+    rows = await store.read("search/exact_names", graph=graph, names=spans) if spans else []
+    found: dict[str, list[dict]] = {}
+    for row in rows:
+        found.setdefault(row["span"], []).append(row)
+    mentions = pick_mentions(question, found)
+    if mentions and not choose:
+        best = mentions[0]
+        return Linking(start=[_ref(best[1])], method="exact", mentions=[m for m, _ in mentions],
+                       candidates=[_ref(r) for _, r in mentions])
+    candidates = [_ref(r) for _, r in mentions]
+    if len(candidates) < max_candidates:
+        hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder)
+        known = {c.id for c in candidates}
+        candidates += [NodeRef(id=h.id, name=h.name, type=h.type) for h in hits if h.id not in known]
+    candidates = candidates[:max_candidates]
+    if not candidates:
+        raise LinkingError(f"no entity of graph {graph!r} is mentioned in the question, and search found none; "
+                           "give the start with --start NAME")
+    if not choose or backend is None or len(candidates) == 1:
+        return Linking(start=[candidates[0]], method="exact" if mentions else "search", candidates=candidates,
+                       mentions=[m for m, _ in mentions])
+    labels = {f"c{i + 1}": c for i, c in enumerate(candidates)}
+    request = DecisionRequest(state=question, questions=[ChoiceQuestion(
+        key="entry",
+        instructions="Which entity is the question about? Pick the entity the question starts from.",
+        options={label: f"{c.name}" + (f" ({c.type})" if c.type else "") for label, c in labels.items()},
+    )])
+    response = await backend.decide(request)
+    top = response.results["entry"].top
+    return Linking(start=[labels[top]], method="choice", candidates=candidates,
+                   mentions=[m for m, _ in mentions], decision_calls=response.calls)

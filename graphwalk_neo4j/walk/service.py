@@ -1,0 +1,101 @@
+"""The walk as a service over one graph: entry (given or linked) → engine over the Neo4j expander → trace in Neo4j.
+
+This is the library call behind ``gw-neo4j walk``, the eval runner and the demo. It owns no connection: the caller
+passes a connected :class:`~graphwalk_neo4j.store.GraphStore`, a decision backend and (optionally) an embedder,
+and may run many walks concurrently through one service (the expander's embedding cache is shared).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graphwalk_neo4j.decide.base import DecisionBackend
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.errors import LinkingError
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.engine import WalkEngine
+from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
+from graphwalk_neo4j.walk.graph_expander import EmbeddingCache, Neo4jExpander
+from graphwalk_neo4j.walk.ports import TraceSink
+from graphwalk_neo4j.walk.result import WalkResult
+from graphwalk_neo4j.walk.trace import NullTraceSink
+
+
+@dataclass
+class WalkOutcome:
+    result: WalkResult
+    linking: Linking | None
+    round_trips: int
+
+    def bundle(self) -> dict[str, Any]:
+        data = self.result.context_bundle()
+        if self.linking is not None:
+            data["linking"] = {"method": self.linking.method, "start": [n.name for n in self.linking.start],
+                               "candidates": [n.name for n in self.linking.candidates],
+                               "decision_calls": self.linking.decision_calls}
+        data["cypher_round_trips"] = self.round_trips
+        return data
+
+
+class WalkService:
+    def __init__(
+        self,
+        store: GraphStore,
+        graph: str,
+        backend: DecisionBackend,
+        *,
+        embedder: Embedder | None = None,
+        trace: bool = True,
+    ) -> None:
+        self.store = store
+        self.graph = graph
+        self.backend = backend
+        self.embedder = embedder
+        self.trace = trace
+        self.cache = EmbeddingCache(store, graph)
+        self._types: list[str] | None = None
+
+    def _sink(self) -> TraceSink:
+        if not self.trace:
+            return NullTraceSink()
+        from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
+
+        return Neo4jTraceSink(self.store, self.graph)  # written by the trace module
+
+    async def answer_types(self) -> list[str]:
+        if self._types is None:
+            self._types = [r["type"] for r in await self.store.read("graph/entity_types", graph=self.graph)]
+        return self._types
+
+    async def walk(
+        self,
+        question: str,
+        config: WalkConfig,
+        *,
+        start: Sequence[str] | None = None,
+        choose_start: bool = False,
+        walk_id: str | None = None,
+    ) -> WalkOutcome:
+        """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
+        entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception)."""
+        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)
+        engine = WalkEngine(expander, self.backend, self._sink(), config)
+        linking: Linking | None = None
+        try:
+            if start:
+                starts = await resolve_starts(self.store, self.graph, start)
+                linking = Linking(start=starts, method="given", candidates=starts)
+            else:
+                linking = await link_question(self.store, self.graph, question, embedder=self.embedder,
+                                              backend=self.backend, choose=choose_start)
+        except LinkingError as exc:
+            result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
+            result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})
+            return WalkOutcome(result=result, linking=None, round_trips=expander.round_trips)
+        types = await self.answer_types() if config.answer_type == "hint" else None
+        result = await engine.run(question, linking.start, answer_types=types, walk_id=walk_id)
+        return WalkOutcome(result=result, linking=linking, round_trips=expander.round_trips)
