@@ -1,0 +1,290 @@
+"""Shared pieces of the text-ingest tests: an OpenAI-compatible extraction stand-in, the corpus, a scripted decider.
+
+:class:`ExtractionStandIn` serves ``POST /v1/chat/completions`` on 127.0.0.1 so the real litellm client is used.
+An extraction request (the system prompt of :mod:`graphwalk_neo4j.ingest.extraction`) is answered with the first
+script whose ``needle`` occurs in the passage (``{"entities": [], "relations": []}`` when none does). Faults:
+``garbage[needle] = n`` answers that passage with prose ``n`` times; ``status`` answers every call with an HTTP
+error; ``delay_s`` sleeps before answering (to measure overlap). A decision request (from ``LLMBackend`` acting as
+adjudicator) is answered by ``decide(payload)`` with a JSON distribution.
+
+The module holds no tests; the test modules import from it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+DOCS = CORPUS / "docs"
+MODEL = "openai/standin-extractor"
+
+# The decider reads like a person would: these mentions are other names of existing entities.
+SAME_AS = {"harrow point light": "harrow point lighthouse", "m. quill": "marta quill"}
+UNSURE = {"m. quill"}  # answered with p = 0.55, below the 0.6 threshold, so the adjudicator decides
+
+
+def load_scripts() -> list[dict[str, Any]]:
+    return json.loads((CORPUS / "extractions.json").read_text(encoding="utf-8"))["scripts"]
+
+
+def reader_answer(unsure: bool = True) -> Callable[[ChoiceQuestion, Any], Any]:
+    def answer(question: ChoiceQuestion, state: Any) -> Any:
+        mention = question.instructions["mention"]["name"].casefold()  # type: ignore[index]
+        wanted = SAME_AS.get(mention, mention)
+        for label, card in question.options.items():
+            if label != "NEW" and isinstance(card, dict) and card["name"].casefold() == wanted:
+                return {label: 0.55, "NEW": 0.45} if unsure and mention in UNSURE else label
+        return "NEW"
+
+    return answer
+
+
+def scripted_decider() -> FakeBackend:
+    return FakeBackend(answer=reader_answer(unsure=True), model="fake-router")
+
+
+def scripted_adjudicator() -> FakeBackend:
+    return FakeBackend(answer=reader_answer(unsure=False), model="fake-adjudicator")
+
+
+class ExtractionStandIn:
+    def __init__(self, scripts: list[dict[str, Any]] | None = None) -> None:
+        self.scripts = scripts if scripts is not None else load_scripts()
+        self._server: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        self.garbage: dict[str, int] = {}
+        self.status: int | None = None
+        self.delay_s = 0.0
+        self.decide: Callable[[dict[str, Any]], dict[str, float]] | None = None
+        self.requests: list[dict[str, Any]] = []
+        self.passages: list[str] = []  # the passage of every extraction call, in arrival order
+        self.in_flight = 0
+        self.max_in_flight = 0
+
+    @property
+    def extraction_calls(self) -> int:
+        return len(self.passages)
+
+    def start(self) -> ExtractionStandIn:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        threading.Thread(target=server.serve_forever, name="extraction-standin", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    @property
+    def api_base(self) -> str:
+        assert self._server is not None
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def _extraction(self, passage: str) -> str:
+        for script in self.scripts:
+            if script["needle"] in passage:
+                with self._lock:
+                    left = self.garbage.get(script["needle"], 0)
+                    if left:
+                        self.garbage[script["needle"]] = left - 1
+                        return "Sure! The passage is about a lighthouse and some people."
+                reply = script["reply"]
+                return reply if isinstance(reply, str) else json.dumps(reply)
+        return json.dumps({"entities": [], "relations": []})
+
+    def content(self, body: dict[str, Any]) -> str:
+        messages = body.get("messages") or []
+        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
+        user = next((m["content"] for m in messages if m.get("role") == "user"), "")
+        if system == SYSTEM_PROMPT:
+            passage = user.split("\n\n", 1)[1] if "\n\n" in user else user
+            with self._lock:
+                self.passages.append(passage)
+            return self._extraction(passage)
+        if body.get("logprobs"):
+            return "A"  # no logprobs offered: LLMBackend falls back to JSON
+        payload = json.loads(user.split("\n\n", 1)[0])
+        labels = [o["label"] for o in payload.get("options", [])]
+        dist = self.decide(payload) if self.decide else {label: 1.0 / len(labels) for label in labels}
+        return json.dumps(dist)
+
+
+def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            return
+
+        def _send(self, status: int, payload: Any) -> None:
+            data = json.dumps(payload).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            with standin._lock:
+                standin.requests.append(body)
+                standin.in_flight += 1
+                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
+            try:
+                if standin.delay_s:
+                    time.sleep(standin.delay_s)
+                if standin.status is not None:
+                    self._send(standin.status, {"error": {"message": "stand-in failure", "type": "server_error"}})
+                    return
+                content = standin.content(body)
+                self._send(200, {
+                    "id": f"chatcmpl-{len(standin.requests)}", "object": "chat.completion", "created": 1_790_000_000,
+                    "model": body.get("model", "standin"),
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                 "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 100, "completion_tokens": max(1, len(content) // 4),
+                              "total_tokens": 100 + max(1, len(content) // 4)},
+                })
+            finally:
+                with standin._lock:
+                    standin.in_flight -= 1
+
+    return Handler
+
+
+# ---- reading the graph back ---------------------------------------------------------------------------------
+
+ENTITY_KEYS = {"uid", "id", "graph", "name", "name_lc", "aliases", "aliases_text", "sources", "confidence",
+               "created_at", "created_run", "updated_at", "type", "conflict_keys", "claims", "summary", "embedding",
+               "embed_hash"}
+
+
+def doc_of(key: str) -> str:
+    return key.split("|", 2)[2]
+
+
+async def entities(store: Any, graph: str) -> dict[str, dict[str, Any]]:
+    """name -> {type, labels, aliases, sources (doc ids), attributes, conflicts {key: {value: [doc ids]}}}."""
+    rows = await store.query("MATCH (n:Entity {graph: $g}) RETURN properties(n) AS p, labels(n) AS labels",
+                             {"g": graph}, read=True)
+    out = {}
+    for row in rows:
+        p = row["p"]
+        conflicts: dict[str, dict[Any, list[str]]] = {}
+        for text in p["claims"]:
+            claim = json.loads(text)
+            if claim["key"] in p["conflict_keys"]:
+                conflicts.setdefault(claim["key"], {}).setdefault(claim["value"], []).append(doc_of(claim["source"]))
+        out[p["name"]] = {
+            "type": p.get("type"), "labels": sorted(row["labels"]), "aliases": p["aliases"],
+            "sources": sorted(doc_of(s) for s in p["sources"]),
+            "attributes": {k: v for k, v in p.items() if k not in ENTITY_KEYS},
+            "conflicts": conflicts,
+        }
+    return out
+
+
+async def relations(store: Any, graph: str) -> set[tuple[str, str, str, tuple[str, ...], tuple[str, ...]]]:
+    """(source name, type, target name, doc ids, chunk keys as 'doc#index') of every relationship."""
+    rows = await store.query(
+        "MATCH (a:Entity {graph: $g})-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b, "
+        "r.sources AS sources, r.chunks AS chunks", {"g": graph}, read=True)
+    return {(r["a"], r["t"], r["b"], tuple(sorted(doc_of(s) for s in r["sources"])),
+             tuple(sorted(doc_of(c) for c in (r["chunks"] or [])))) for r in rows}
+
+
+async def from_chunks(store: Any, graph: str) -> set[tuple[str, str]]:
+    """(entity name, 'doc#index') for every FROM_CHUNK link that reaches a document through HAS_CHUNK."""
+    rows = await store.query(
+        "MATCH (n:Entity {graph: $g})-[:FROM_CHUNK]->(c:Chunk)<-[:HAS_CHUNK]-(d:Document) "
+        "RETURN n.name AS n, d.doc_id + '#' + toString(c.index) AS c", {"g": graph}, read=True)
+    return {(r["n"], r["c"]) for r in rows}
+
+
+S, H, Q, R, C = ("01-saltmere.md", "02-harrow-light.txt", "03-quill-family.md", "04-renn-letters.json",
+                 "05-harbour-register.csv")
+
+
+def entity(type_: str | None, sources: list[str], aliases: list[str] | None = None,
+           attributes: dict[str, Any] | None = None, conflicts: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": type_, "labels": sorted(["Entity", *([type_] if type_ else [])]), "aliases": aliases or [],
+            "sources": sorted(sources), "attributes": attributes or {}, "conflicts": conflicts or {}}
+
+
+def expected_entities() -> dict[str, dict[str, Any]]:
+    """The corpus graph with the reader-like decider: two alias merges, one attribute conflict."""
+    return {
+        "Saltmere": entity("Town", [S, Q], attributes={"charter_year": 1642, "population": 4100}),
+        "Brackwater Estuary": entity("Estuary", [S]),
+        "Harrow Point Lighthouse": entity(
+            "Lighthouse", [S, H, R], aliases=["Harrow Point Light"], attributes={"completed": 1873, "height_m": 31},
+            conflicts={"completed": {1873: [S], 1875: [H]}}),
+        "Marta Quill": entity("Person", [S, Q, R], aliases=["M. Quill"],
+                              attributes={"years_as_keeper": 31, "born": 1841, "died": 1919}),
+        "Saltmere Regatta": entity("Event", [S], attributes={"month": "August"}),
+        "Quill & Daughters": entity("Organization", [S, Q, C]),
+        "Saltmere Rowing Club": entity(None, [S]),
+        "Tobias Renn": entity("Person", [H, R]),
+        "Kestle Quarry": entity("Quarry", [H]),
+        "Ilse Quill": entity("Person", [Q]),
+        "Gannet": entity("Vessel", [C], attributes={"launched": 1884}),
+        "Curlew": entity("Vessel", [C], attributes={"launched": 1891}),
+    }
+
+
+def expected_relations() -> set[tuple[str, str, str, tuple[str, ...], tuple[str, ...]]]:
+    def rel(a: str, t: str, b: str, *chunks: str) -> tuple[str, str, str, tuple[str, ...], tuple[str, ...]]:
+        return (a, t, b, tuple(sorted({c.split("#")[0] for c in chunks})), tuple(sorted(chunks)))
+
+    return {
+        rel("Saltmere", "located_on", "Brackwater Estuary", f"{S}#0"),
+        rel("Harrow Point Lighthouse", "located_in", "Saltmere", f"{S}#0"),
+        rel("Marta Quill", "keeper_of", "Harrow Point Lighthouse", f"{S}#0"),
+        rel("Saltmere Regatta", "held_in", "Saltmere", f"{S}#1"),
+        rel("Quill & Daughters", "builds_boats_for", "Saltmere Regatta", f"{S}#1"),
+        rel("Marta Quill", "founded", "Quill & Daughters", f"{S}#1", f"{Q}#0"),
+        rel("Saltmere Rowing Club", "organises", "Saltmere Regatta", f"{S}#1"),
+        rel("Tobias Renn", "designed", "Harrow Point Lighthouse", f"{H}#0", f"{R}#0"),
+        rel("Harrow Point Lighthouse", "built_with_granite_from", "Kestle Quarry", f"{H}#0"),
+        rel("Ilse Quill", "daughter_of", "Marta Quill", f"{Q}#0"),
+        rel("Ilse Quill", "managed", "Quill & Daughters", f"{Q}#0"),
+        rel("Quill & Daughters", "located_in", "Saltmere", f"{Q}#0"),
+        rel("Tobias Renn", "wrote_to", "Marta Quill", f"{R}#0"),
+        rel("Gannet", "built_by", "Quill & Daughters", f"{C}#0"),
+        rel("Curlew", "built_by", "Quill & Daughters", f"{C}#0"),
+    }
+
+
+def expected_from_chunks() -> set[tuple[str, str]]:
+    return {
+        ("Saltmere", f"{S}#0"), ("Saltmere", f"{S}#1"), ("Saltmere", f"{Q}#0"),
+        ("Brackwater Estuary", f"{S}#0"),
+        ("Harrow Point Lighthouse", f"{S}#0"), ("Harrow Point Lighthouse", f"{H}#0"),
+        ("Harrow Point Lighthouse", f"{R}#0"),
+        ("Marta Quill", f"{S}#0"), ("Marta Quill", f"{S}#1"), ("Marta Quill", f"{Q}#0"), ("Marta Quill", f"{R}#0"),
+        ("Saltmere Regatta", f"{S}#1"), ("Saltmere Rowing Club", f"{S}#1"),
+        ("Quill & Daughters", f"{S}#1"), ("Quill & Daughters", f"{Q}#0"), ("Quill & Daughters", f"{C}#0"),
+        ("Tobias Renn", f"{H}#0"), ("Tobias Renn", f"{R}#0"), ("Kestle Quarry", f"{H}#0"),
+        ("Ilse Quill", f"{Q}#0"), ("Gannet", f"{C}#0"), ("Curlew", f"{C}#0"),
+    }
