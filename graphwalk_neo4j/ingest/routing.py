@@ -10,7 +10,7 @@ aliases, summary and up to 8 relations (``cypher/ingest/candidate_cards.cypher``
   LLM decision backend) and its answer stands; without one, or when it fails, the decider's choice stands.
 * With no decider, with ``mode="exact"`` (the no-call baseline), or when the decider fails (the error is kept
   in :attr:`RoutingStats.warnings`), a mention merges only into a candidate whose name or an alias equals its
-  own (ignoring case) and whose type does not contradict it (same type, or either untyped).
+  own, ignoring case (preferring a candidate of the same type, then a name over an alias match).
 
 Routing reads the graph; it never writes. :mod:`graphwalk_neo4j.ingest.resolution` applies the result.
 """
@@ -94,10 +94,9 @@ def _same(a: str, b: str) -> bool:
 
 
 def exact_match(mention: Mention, candidates: Sequence[Candidate]) -> Candidate | None:
-    """The candidate named (or aliased) exactly like the mention with a compatible type; same type first."""
+    """The candidate named (or aliased) exactly like the mention, ignoring case; same type, then name, first."""
     matches = [c for c in candidates
-               if (_same(c.name, mention.name) or any(_same(a, mention.name) for a in c.aliases))
-               and (c.type is None or mention.type is None or c.type == mention.type)]
+               if _same(c.name, mention.name) or any(_same(a, mention.name) for a in c.aliases)]
     if not matches:
         return None
     return sorted(matches, key=lambda c: (c.type != mention.type, not _same(c.name, mention.name)))[0]

@@ -18,12 +18,12 @@ from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.resolution import new_entity_id
 from graphwalk_neo4j.ingest.routing import Router
 from tests.integration.test_text_ingest_support import (
-    C,
     DOCS,
     MODEL,
+    C,
+    ExtractionStandIn,
     H,
     S,
-    ExtractionStandIn,
     entities,
     expected_entities,
     expected_from_chunks,
