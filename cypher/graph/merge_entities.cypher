@@ -12,11 +12,7 @@ WITH n, e, had_doc, this_run AND NOT had_doc AS created
 SET n.sources = CASE WHEN had_doc THEN n.sources ELSE n.sources + $doc END,
     n.type = coalesce(n.type, e.type),
     n.updated_at = CASE WHEN had_doc THEN n.updated_at ELSE $now END
-WITH n, e, created, had_doc
-CALL (n, e) {
-  WITH n, e WHERE e.type IS NOT NULL
-  SET n:$(e.type)
-}
+SET n:$(coalesce(e.type, 'Entity'))
 RETURN sum(CASE WHEN created THEN 1 ELSE 0 END) AS created,
        sum(CASE WHEN NOT created AND NOT had_doc THEN 1 ELSE 0 END) AS updated,
        sum(CASE WHEN had_doc THEN 1 ELSE 0 END) AS unchanged

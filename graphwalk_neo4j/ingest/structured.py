@@ -14,6 +14,7 @@ Progress is reported through an optional callback so the CLI can draw a rich bar
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 import uuid
@@ -30,7 +31,7 @@ from graphwalk_neo4j.graph.ledger import (
     get_document,
     retract_document,
 )
-from graphwalk_neo4j.graph.writes import WriteCounts, prepare_batch, write_batch
+from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, prepare_batch, write_batch
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.ingest.parsers import OnError, ParseProblem, parse_file
 from graphwalk_neo4j.store import GraphStore
@@ -118,19 +119,30 @@ async def ingest_file(
         result.resumed_from_batch = done_before
     run = uuid.uuid4().hex
     batches, _report = parse_file(p, fmt, on_error=on_error, batch_size=batch_size)
-    rows_done = 0
     written: set[tuple[str, str | None]] = set()
-    for number, records in enumerate(batches, start=1):
-        rows_done += len(records)
-        if number <= done_before:
-            continue
-        prepared = prepare_batch(records, graph, key, type_map, written)
+    counter = {"rows": 0, "number": 0}
+
+    def next_prepared() -> tuple[int, int, PreparedBatch] | None:
+        """Parse and prepare the next batch to write (runs in a worker thread, overlapping the Neo4j write)."""
+        for records in batches:
+            counter["number"] += 1
+            counter["rows"] += len(records)
+            if counter["number"] > done_before:
+                prepared = prepare_batch(records, graph, key, type_map, written)
+                return counter["number"], counter["rows"], prepared
+        return None
+
+    pending = asyncio.create_task(asyncio.to_thread(next_prepared))
+    while (item := await pending) is not None:
+        number, rows_done, prepared = item
+        pending = asyncio.create_task(asyncio.to_thread(next_prepared))
         counts = await write_batch(store, prepared, graph=graph, doc=key, now=now_iso(), run=run,
                                    batch_number=number)
         result.counts.add(counts)
         result.batches += 1
         if progress:
             progress(str(p), rows_done, total)
+    rows_done = counter["rows"]
     result.rows = rows_done
     await complete_document(store, key=key, rows=rows_done, skipped=result.skipped, now=now_iso())
     result.seconds = time.perf_counter() - started

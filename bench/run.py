@@ -1,0 +1,236 @@
+"""``make bench``: ingest, embedding and walk-orchestration benchmarks against the real local Neo4j.
+
+Sections (``python -m bench.run [--only ingest,embed,walk] [--kb PATH] [--walks N]``):
+
+* ingest — the MetaQA KB into a fresh graph, schema included (triples/s wall), then re-ingested unchanged;
+  peak RSS of this process and of the Neo4j JVM.
+* embed — raw MiniLM throughput (encode only, the same texts, same batch size) against ``embed_graph`` end to end
+  (encode + Neo4j writes); the ratio is what the issue asks for.
+* walk — a zero-latency decider (the seeded fake) walks from MetaQA dev topic entities; per-depth orchestration
+  overhead (expansion + prompt building + trace write, i.e. everything between two decisions) p50/p95, Cypher round
+  trips and decision calls per walk, hub walks reported apart, and 32 walks at once.
+
+Results are appended to docs/benchmarks.md with the command, machine and date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.embed.factory import make_embedder
+from graphwalk_neo4j.eval.metaqa import load_questions
+from graphwalk_neo4j.graph.embeddings import embed_graph, pending_texts
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.localserver import LocalServer
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.service import WalkService
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "datasets" / "metaqa"
+TYPES = {k: tuple(v) for k, v in json.loads((ROOT / "graphwalk_neo4j/data/metaqa_types.json").read_text()).items()}
+GRAPH = "bench_metaqa"
+
+
+def jvm_peak_rss_mb() -> float | None:
+    pid = LocalServer().pid()
+    if pid is None:
+        return None
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
+def self_peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+async def bench_ingest(store: GraphStore, kb: Path) -> dict[str, Any]:
+    await drop_graph(store, GRAPH)
+    started = time.perf_counter()
+    await apply_schema(store)
+    first = await ingest_file(store, kb, graph=GRAPH, type_map=TYPES)  # type: ignore[arg-type]
+    load_s = time.perf_counter() - started
+    started = time.perf_counter()
+    again = await ingest_file(store, kb, graph=GRAPH, type_map=TYPES)  # type: ignore[arg-type]
+    reingest_s = time.perf_counter() - started
+    return {
+        "rows": first.rows, "load_s": round(load_s, 2), "triples_per_s": round(first.rows / load_s),
+        "nodes_created": first.counts.nodes_created, "rels_created": first.counts.rels_created,
+        "reingest_status": again.status, "reingest_s": round(reingest_s, 3),
+        "python_peak_rss_mb": round(self_peak_rss_mb()), "neo4j_peak_rss_mb": jvm_peak_rss_mb(),
+    }
+
+
+async def bench_embed(store: GraphStore, settings: Settings) -> dict[str, Any]:
+    embedder = make_embedder(settings)
+    await store.query("MATCH (n:Entity {graph: $g}) REMOVE n.embedding, n.embed_hash", {"g": GRAPH})
+    todo, _ = await pending_texts(store, GRAPH, embedder.model_id)
+    texts = sorted((t for _, t, _ in todo), key=len)
+    batch = settings.embed_batch_size
+    embedder.encode(texts[:batch])  # load the model outside the timings
+    started = time.perf_counter()
+    for i in range(0, len(texts), batch):
+        embedder.encode(texts[i:i + batch])
+    raw_s = time.perf_counter() - started
+    report = await embed_graph(store, embedder, GRAPH, batch_size=batch)
+    raw_rate = len(texts) / raw_s
+    return {
+        "nodes": len(texts), "batch_size": batch, "raw_encode_s": round(raw_s, 1),
+        "raw_nodes_per_s": round(raw_rate, 1), "end_to_end_s": round(report.seconds, 1),
+        "end_to_end_nodes_per_s": round(report.rate, 1), "ratio": round(report.rate / raw_rate, 3),
+    }
+
+
+class TimedBackend:
+    """Wraps the zero-latency fake and records when each decision starts and ends (monotonic seconds)."""
+
+    def __init__(self, inner: FakeBackend) -> None:
+        self.inner = inner
+        self.events: list[tuple[float, float]] = []
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def max_options(self) -> int:
+        return self.inner.max_options
+
+    async def decide(self, request: DecisionRequest) -> DecisionResponse:
+        start = time.perf_counter()
+        response = await self.inner.decide(request)
+        self.events.append((start, time.perf_counter()))
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def one_walk(service: WalkService, backend: TimedBackend, question: str, topic: str,
+                   preset: str) -> dict[str, Any]:
+    backend.events.clear()
+    backend.inner.requests.clear()
+    t0 = time.perf_counter()
+    outcome = await service.walk(question, get_preset(preset), start=[entity_id(topic)])
+    t1 = time.perf_counter()
+    marks = [t0] + [e for pair in backend.events for e in pair] + [t1]
+    # gaps between decisions: [t0 -> first call], [end of call i -> start of call i+1], [last end -> return]
+    gaps = [marks[i + 1] - marks[i] for i in range(0, len(marks) - 1, 2)]
+    return {"gaps": gaps, "round_trips": outcome.round_trips, "calls": outcome.result.totals.decision_calls,
+            "status": outcome.result.status, "depths": outcome.result.totals.depths}
+
+
+async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str, Any]:
+    embedder = make_embedder(settings)
+    backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
+    service = WalkService(store, GRAPH, backend, embedder=embedder, trace=True)  # type: ignore[arg-type]
+    questions = []
+    for hops in (1, 2, 3):
+        qs = load_questions(DATA, "dev", hops, with_qtype=False)
+        questions += [(q.text_without_brackets, q.topic) for q in qs[: n // 3]]
+    hub_questions = [("which movies are dramas", "Drama"), ("which films are in English", "English"),
+                     ("what films came out in 2008", "2008")]
+    out: dict[str, Any] = {}
+    await one_walk(service, backend, *questions[0], "relation")  # warm caches and query plans
+    for preset in ("greedy", "relation"):
+        gaps: list[float] = []
+        rts: list[int] = []
+        calls: list[int] = []
+        for q, topic in questions:
+            r = await one_walk(service, backend, q, topic, preset)
+            gaps += r["gaps"]
+            rts.append(r["round_trips"])
+            calls.append(r["calls"])
+        hub_gaps: list[float] = []
+        for q, topic in hub_questions * 3:
+            hub_gaps += (await one_walk(service, backend, q, topic, preset))["gaps"]
+        out[preset] = {
+            "walks": len(questions), "depth_gaps": len(gaps),
+            "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1), "overhead_ms_p95": round(pct(gaps, 95) * 1000, 1),
+            "hub_overhead_ms_p50": round(pct(hub_gaps, 50) * 1000, 1),
+            "hub_overhead_ms_p95": round(pct(hub_gaps, 95) * 1000, 1),
+            "round_trips_per_walk": round(statistics.mean(rts), 2), "calls_per_walk": round(statistics.mean(calls), 2),
+        }
+    # 32 walks at once through one store and one service
+    concurrent = [questions[i % len(questions)] for i in range(32)]
+    started = time.perf_counter()
+    results = await asyncio.gather(*(service.walk(q, get_preset("relation"), start=[entity_id(t)])
+                                     for q, t in concurrent), return_exceptions=True)
+    errors = [r for r in results if isinstance(r, BaseException) or r.result.status == "error"]
+    out["concurrent_32"] = {"wall_s": round(time.perf_counter() - started, 2), "errors": len(errors)}
+    return out
+
+
+def machine() -> str:
+    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                if ln.startswith("model name")), platform.processor())
+    mem = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30)
+    return f"{os.cpu_count()} cores ({cpu}), {mem} GiB RAM, {platform.system()} {platform.release()}"
+
+
+def write_report(results: dict[str, Any], command: str) -> Path:
+    path = ROOT / "docs" / "benchmarks.md"
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout
+    block = [f"\n## Run of {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}", "",
+             f"- command: `{command}`", f"- machine: {machine()}", f"- revision: {rev.strip()}",
+             "- Neo4j 5.26.5 community (local launcher: heap 2g, page cache 1g), Python "
+             f"{platform.python_version()}", "", "```json", json.dumps(results, indent=2), "```", ""]
+    if not path.exists():
+        path.write_text("# Benchmarks\n\nAppended by `make bench` (bench/run.py); newest last.\n")
+    with path.open("a") as fh:
+        fh.write("\n".join(block))
+    return path
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="ingest,embed,walk")
+    parser.add_argument("--kb", default=str(DATA / "kb.txt"))
+    parser.add_argument("--walks", type=int, default=150)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    sections = set(args.only.split(","))
+    settings = Settings()
+    results: dict[str, Any] = {}
+    async with GraphStore(settings) as store:
+        if "ingest" in sections:
+            results["ingest"] = await bench_ingest(store, Path(args.kb))
+            print("ingest", results["ingest"], flush=True)
+        if "embed" in sections:
+            results["embed"] = await bench_embed(store, settings)
+            print("embed", results["embed"], flush=True)
+        if "walk" in sections:
+            results["walk"] = await bench_walks(store, settings, args.walks)
+            print("walk", results["walk"], flush=True)
+    if not args.no_write:
+        print("written to", write_report(results, "make bench  # python -m bench.run " + " ".join(
+            f"--{k} {v}" for k, v in (("only", args.only), ("walks", args.walks)))))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
