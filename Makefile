@@ -49,7 +49,7 @@ lint: venv
 bench: setup
 	$(BIN)/python -m bench.run
 
-demo: setup
+demo: setup  ## the README's first command
 	$(BIN)/python -m graphwalk_neo4j.demo
 
 eval: setup
