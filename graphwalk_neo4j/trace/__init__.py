@@ -1,0 +1,21 @@
+"""Stored walk traces: typed read access to the :Walk / :Step / :Call nodes that
+:class:`~graphwalk_neo4j.walk.trace_writer.Neo4jTraceSink` writes (schema in ``docs/trace-schema.md``).
+
+``list_walks`` / ``get_walk`` return :class:`StoredWalk` models; ``replay_snippet`` gives the Browser commands
+that draw one walk. Ready-to-paste analysis queries live in ``cypher/recipes/`` (``docs/cypher-recipes.md``).
+"""
+
+from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredOption, StoredStep, StoredWalk
+from graphwalk_neo4j.trace.read import WalkNotFoundError, get_walk, list_walks, replay_snippet
+
+__all__ = [
+    "StoredAnswer",
+    "StoredCall",
+    "StoredOption",
+    "StoredStep",
+    "StoredWalk",
+    "WalkNotFoundError",
+    "get_walk",
+    "list_walks",
+    "replay_snippet",
+]

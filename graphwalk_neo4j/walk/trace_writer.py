@@ -1,0 +1,219 @@
+"""The Neo4j :class:`~graphwalk_neo4j.walk.ports.TraceSink`: every walk written back as ``:Walk`` / ``:Step`` /
+``:Call`` nodes next to the entities it walked (schema: ``docs/trace-schema.md``).
+
+Owns the mapping from trace records to property rows and the three writes, one Cypher round trip each:
+
+* ``start_walk``  -> ``trace/start_walk``: the :Walk (status ``running``), ``-[:STARTED_AT]->`` its start entities;
+* ``record_depth`` -> ``trace/record_depth``: ONE statement (so one transaction) per depth: the :Call and every
+  :Step with ``HAS_STEP`` / ``FIRST_STEP`` / ``NEXT`` / ``AT`` / ``CHOSE`` / ``DECIDED_BY`` / ``HAS_CALL``;
+* ``finish_walk`` -> ``trace/finish_walk``: status, stop reason, totals, answers ``-[:ANSWERED]->``.
+
+Everything is MERGEd by id, so a retried transaction writes nothing twice. Rows are built here, before the
+transaction opens; nested data (offered options, distributions, config) travels as JSON strings, and the parts
+worth querying without JSON are flattened into parallel lists (``option_labels``, ``option_relations``, ``probs``
+...). Large lists are capped: option targets at :data:`MAX_OPTION_TARGETS`, AT/CHOSE links and the id lists
+behind them at :data:`MAX_STEP_LINKS`, answers at :data:`MAX_ANSWERS`; the full sizes are kept as counts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
+from graphwalk_neo4j.walk.result import WalkResult
+
+MAX_OPTION_TARGETS = 20  # target ids kept per offered option in Step.options
+MAX_STEP_LINKS = 50  # AT / CHOSE relationships (and node_ids / chosen_target_ids) per step
+MAX_ANSWERS = 100  # ANSWERED relationships (and answer_names / answer_ids) per walk
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON, as stored in string properties (``config``, ``options``, distributions)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def walk_row(meta: WalkMeta) -> dict[str, Any]:
+    """The :Walk properties written when a walk starts."""
+    return {
+        "id": meta.walk_id,
+        "question": meta.question,
+        "status": "running",
+        "strategy": meta.strategy,
+        "hop_mode": meta.hop_mode,
+        "model": meta.model,
+        "config": to_json(meta.config),
+        "started_at": meta.started_at,
+        "start_ids": list(meta.start_ids),
+        "start_names": list(meta.start_names),
+    }
+
+
+def call_row(call: CallInfo, record: DepthRecord, graph: str) -> dict[str, Any]:
+    """The :Call properties of one decision request."""
+    return {
+        "id": call.call_id,
+        "graph": graph,
+        "walk_id": record.walk_id,
+        "depth": record.depth,
+        "latency_s": call.latency_s,
+        "input_tokens": call.input_tokens,
+        "output_tokens": call.output_tokens,
+        "cost_usd": call.cost_usd,
+        "request_id": call.request_id,
+        "model": call.model,
+        "provider": call.provider,
+        "wire_calls": call.wire_calls,
+        "n_questions": call.n_questions,
+        "answer_type": to_json(record.answer_type) if record.answer_type is not None else None,
+    }
+
+
+def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
+    """``{id, parent, call_id, at, chose, props}`` for one step; ``props`` are the :Step properties."""
+    offered = [o for o in step.options if not o.is_stop]
+    options = [
+        {
+            "label": o.label,
+            "description": o.description,
+            "is_stop": o.is_stop,
+            "relation": o.relation,
+            "direction": o.direction,
+            "target_ids": o.target_ids[:MAX_OPTION_TARGETS],
+            "target_names": o.target_names[:MAX_OPTION_TARGETS],
+            "count": o.count,
+        }
+        for o in step.options
+    ]
+    pruned = [
+        {"relation": p.relation, "direction": p.direction, "reason": p.reason, "count": len(p.target_ids)}
+        for p in step.pruned
+    ]
+    at = step.node_ids[:MAX_STEP_LINKS]
+    chose = step.chosen_target_ids[:MAX_STEP_LINKS]
+    props: dict[str, Any] = {
+        "id": step.step_id,
+        "graph": graph,
+        "walk_id": step.walk_id,
+        "depth": step.depth,
+        "beam": step.beam,
+        "seq": seq,
+        "decision_id": step.decision_id,
+        "parent_step_id": step.parent_step_id,
+        "call_id": step.call_id,
+        "kind": step.kind,
+        "kept": step.kept,
+        "node_ids": at,
+        "node_names": step.node_names[:MAX_STEP_LINKS],
+        "n_nodes": len(step.node_ids),
+        "options": to_json(options),
+        "option_labels": [o.label for o in step.options],
+        "option_relations": [o.relation or "" for o in step.options],
+        "option_directions": [o.direction or "" for o in step.options],
+        "option_counts": [o.count for o in step.options],
+        "pruned": to_json(pruned),
+        "pruned_count": max(0, step.total_count - len(offered)),
+        "total_count": step.total_count,
+        "raw_distribution": to_json(step.raw_distribution),
+        "distribution": to_json(step.distribution),
+        "used_distribution": to_json(step.used_distribution),
+        "probs": [float(step.distribution.get(o.label, 0.0)) for o in step.options] if step.distribution else [],
+        "chosen": step.chosen,
+        "is_stop": step.is_stop,
+        "chosen_relation": step.chosen_relation,
+        "chosen_direction": step.chosen_direction,
+        "chosen_target_ids": chose,
+        "n_chosen_targets": len(step.chosen_target_ids),
+        "p": step.p,
+        "step_logp": step.step_logp,
+        "cum_logp": step.cum_logp,
+        "score": step.score,
+        "confidence": step.confidence,
+        "n_decisions": step.n_decisions,
+        "n_choices": step.n_choices,
+    }
+    return {
+        "id": step.step_id,
+        "parent": step.parent_step_id,
+        "call_id": step.call_id,
+        "at": at,
+        "chose": chose,
+        "props": props,
+    }
+
+
+def finish_row(result: WalkResult, finished_at: datetime) -> dict[str, Any]:
+    """The :Walk properties written when a walk ends (status, totals, answers, best path)."""
+    totals = result.totals
+    answers = result.answers[:MAX_ANSWERS]
+    best = result.best_path
+    return {
+        "status": result.status,
+        "stop_reason": result.stop_reason,
+        "finished_at": finished_at,
+        "answer_names": [a.name for a in answers],
+        "answer_ids": [a.node_id for a in answers],
+        "n_answers": len(result.answers),
+        "best_path": best.describe() if best is not None else None,
+        "best_score": answers[0].score if answers else None,
+        "n_steps": len(result.steps),
+        "depths": totals.depths,
+        "decision_calls": totals.decision_calls,
+        "decision_requests": totals.decision_requests,
+        "questions": totals.questions,
+        "expansions": totals.expansions,
+        "input_tokens": totals.input_tokens,
+        "output_tokens": totals.output_tokens,
+        "cost_usd": totals.cost_usd,
+        "decision_latency_s": totals.decision_latency_s,
+        "wall_s": totals.wall_s,
+        "answer_type": to_json(result.answer_type) if result.answer_type is not None else None,
+    }
+
+
+def answer_rows(result: WalkResult) -> list[dict[str, Any]]:
+    return [
+        {"id": a.node_id, "rank": a.rank, "score": a.score, "votes": a.votes, "terminated_by": a.terminated_by}
+        for a in result.answers[:MAX_ANSWERS]
+    ]
+
+
+class Neo4jTraceSink:
+    """Writes the walks of graph ``graph`` into Neo4j through ``store``; one round trip per call.
+
+    ``write_seconds`` keeps the wall time of every write by kind (``start``, ``depth``, ``finish``) so callers
+    and benchmarks can see what tracing costs.
+    """
+
+    def __init__(self, store: GraphStore, graph: str) -> None:
+        self.store = store
+        self.graph = graph
+        self.write_seconds: dict[str, list[float]] = {"start": [], "depth": [], "finish": []}
+
+    async def start_walk(self, meta: WalkMeta) -> None:
+        started = time.perf_counter()
+        await self.store.write("trace/start_walk", graph=self.graph, walk=walk_row(meta))
+        self.write_seconds["start"].append(time.perf_counter() - started)
+
+    async def record_depth(self, record: DepthRecord) -> None:
+        started = time.perf_counter()
+        calls = [call_row(record.call, record, self.graph)] if record.call is not None else []
+        steps = [step_row(step, seq, self.graph) for seq, step in enumerate(record.steps)]
+        await self.store.write(
+            "trace/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps
+        )
+        self.write_seconds["depth"].append(time.perf_counter() - started)
+
+    async def finish_walk(self, result: WalkResult) -> None:
+        started = time.perf_counter()
+        await self.store.write(
+            "trace/finish_walk",
+            graph=self.graph,
+            walk_id=result.walk_id,
+            props=finish_row(result, datetime.now(UTC)),
+            answers=answer_rows(result),
+        )
+        self.write_seconds["finish"].append(time.perf_counter() - started)
