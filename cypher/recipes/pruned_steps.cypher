@@ -1,5 +1,5 @@
-// Steps where the expander pruned options before the decider saw them (hubs over the neighbour limit, or a relation
-// frontier over max_frontier), most pruned first: were the right moves ever offered?
+// Steps where the expander pruned options before the decider saw them (hubs over max_neighbors in entity hops, too
+// many relation kinds in relation hops), most pruned first: were the right moves ever offered?
 // Browser: :param graph => 'default'
 // params: graph
 // returns: walk_id, question, depth, beam, stood_on, total_count, offered, pruned_count, pruned_share, chosen_relation

@@ -1,0 +1,238 @@
+"""Trace commands: ``trace list`` and ``trace show`` over the walks that
+:class:`~graphwalk_neo4j.walk.trace_writer.Neo4jTraceSink` stored (schema: ``docs/trace-schema.md``).
+
+Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of :func:`graphwalk_neo4j.trace.list_walks`
+/ :func:`~graphwalk_neo4j.trace.get_walk`, render (rich on stdout, or ``--json``). An unknown walk id is a
+:class:`~graphwalk_neo4j.trace.WalkNotFoundError` (exit code 1).
+"""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from graphwalk_neo4j.cli.common import (
+    connected,
+    emit_json,
+    err,
+    graph_option,
+    handle_errors,
+    json_option,
+    load_settings,
+    out,
+    run,
+)
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.trace import StoredOption, StoredStep, StoredWalk, get_walk, list_walks, replay_snippet
+
+STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start"]
+STATUS_STYLE = {"ok": "green", "running": "cyan", "budget": "yellow", "error": "red", "dead_end": "magenta",
+                "no_start": "magenta"}
+MAX_OPTIONS_SHOWN = 12  # per step in `trace show`; the rest are summarised (all of them are in --json)
+SUMMARY_FIELDS = {"steps", "calls", "answers"}
+
+
+@click.group("trace")
+def trace() -> None:
+    """Inspect stored walk traces (written by the Neo4j trace sink)."""
+
+
+async def _list(settings: Settings, graph: str, limit: int, status: str | None) -> list[StoredWalk]:
+    async with connected(settings) as store:
+        return await list_walks(store, graph, limit=limit, status=status)
+
+
+async def _get(settings: Settings, graph: str, walk_id: str) -> StoredWalk:
+    async with connected(settings) as store:
+        return await get_walk(store, graph, walk_id)
+
+
+@trace.command("list")
+@graph_option
+@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True, help="Walks to list.")
+@click.option("--status", type=click.Choice(STATUSES), default=None, help="Only walks with this status.")
+@json_option
+@click.pass_context
+@handle_errors
+def list_command(ctx: click.Context, graph: str, limit: int, status: str | None, as_json: bool) -> None:
+    """List stored walks, newest first."""
+    settings = load_settings(ctx)
+    walks = run(_list(settings, graph, limit, status))
+    if as_json:
+        emit_json([w.model_dump(mode="json", exclude=SUMMARY_FIELDS) for w in walks])
+        return
+    if not walks:
+        err.print(f"no stored walks in graph {graph!r}" + (f" with status {status!r}" if status else ""))
+        return
+    table = Table(title=f"walks of graph {graph!r}")
+    table.add_column("walk / started", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("question → answers", overflow="fold")
+    for col in ("depths", "tokens", "cost $"):
+        table.add_column(col, justify="right")
+    for w in walks:
+        t = w.totals
+        walk = Text(w.id)
+        if w.started_at:
+            walk.append("\n" + w.started_at.strftime("%Y-%m-%d %H:%M:%S"), style="dim")
+        answers = ", ".join(w.answer_names[:3]) + (f" (+{len(w.answer_names) - 3})" if len(w.answer_names) > 3 else "")
+        question = Text(w.question)
+        question.append(f" [{w.strategy}/{w.hop_mode}]", style="dim")
+        question.append(f"\n→ {answers or '-'}", style="bold")
+        table.add_row(
+            walk,
+            Text(w.status, style=STATUS_STYLE.get(w.status, "")),
+            question,
+            str(t.depths),
+            str(t.input_tokens + t.output_tokens),
+            f"{t.cost_usd:.4f}" if t.cost_usd is not None else "",
+        )
+    out.print(table)
+
+
+@trace.command("show")
+@click.argument("walk_id")
+@graph_option
+@json_option
+@click.pass_context
+@handle_errors
+def show_command(ctx: click.Context, walk_id: str, graph: str, as_json: bool) -> None:
+    """Show one stored walk: depths and steps with their options and probabilities, answers, totals, and the
+    Cypher that replays it in Neo4j Browser."""
+    settings = load_settings(ctx)
+    walk = run(_get(settings, graph, walk_id))
+    replay = {"browser_url": settings.resolved_browser_url(), "cypher": replay_snippet(walk.id)}
+    if as_json:
+        emit_json({"walk": walk.model_dump(mode="json"), "replay": replay})
+        return
+    out.print(_header(walk))
+    out.print(_tree(walk))
+    if walk.answers:
+        out.print(_answers(walk))
+    out.print(_totals(walk))
+    out.print(Text(f"Replay in Neo4j Browser ({replay['browser_url']}), paste:", style="bold"))
+    out.print(replay["cypher"], markup=False, highlight=False)
+
+
+def _header(walk: StoredWalk) -> Text:
+    text = Text()
+    text.append(f"walk {walk.id}", style="bold")
+    text.append("  ")
+    text.append(walk.status, style=f"bold {STATUS_STYLE.get(walk.status, '')}")
+    text.append(f"  {walk.stop_reason or ''}\n")
+    text.append(f"question: {walk.question}\n")
+    text.append(f"start: {', '.join(walk.start_names) or '-'}   strategy: {walk.strategy}/{walk.hop_mode}   "
+                f"model: {walk.model}\n")
+    started = walk.started_at.isoformat(timespec="seconds") if walk.started_at else "?"
+    finished = walk.finished_at.isoformat(timespec="seconds") if walk.finished_at else "not finished"
+    text.append(f"started: {started}   finished: {finished}")
+    if walk.best_path:
+        text.append(f"\nbest path: {walk.best_path}")
+    return text
+
+
+def _tree(walk: StoredWalk) -> Tree:
+    tree = Tree(Text(f"{len(walk.steps)} steps over {len(walk.depths())} depths", style="bold"))
+    for depth, steps in walk.depths().items():
+        label = Text(f"depth {depth}", style="bold")
+        for c in (c for c in walk.calls if c.depth == depth):
+            label.append(f"  call {c.id} ({c.n_questions} q, {c.latency_s:.2f}s, "
+                         f"{c.input_tokens}+{c.output_tokens} tok", style="dim")
+            label.append(f", ${c.cost_usd:.4f})" if c.cost_usd is not None else ")", style="dim")
+        branch = tree.add(label)
+        shown: set[str] = set()
+        for step in steps:
+            node = branch.add(_step_text(step))
+            if step.decision_id in shown and step.options:
+                node.add(Text("options as above (same decision)", style="dim"))
+                continue
+            shown.add(step.decision_id)
+            for option in _shown_options(step):
+                node.add(_option_text(option, chosen=option.label == step.chosen))
+            hidden = len(step.options) - MAX_OPTIONS_SHOWN
+            if hidden > 0:
+                node.add(Text(f"… {hidden} more options (see --json)", style="dim"))
+            if step.pruned_count:
+                node.add(Text(f"{step.pruned_count} of {step.total_count} options pruned before the decision",
+                              style="dim"))
+    return tree
+
+
+def _step_text(step: StoredStep) -> Text:
+    style = "" if step.kept else "dim"
+    text = Text(style=style)
+    text.append(f"[{step.beam}] ", style="cyan")
+    text.append(step.kind, style="bold" if step.kind == "decision" else "yellow")
+    at = ", ".join(step.node_names[:3]) + (f" (+{step.n_nodes - 3})" if step.n_nodes > 3 else "")
+    text.append(f" at {at or '-'}")
+    if step.chosen is None:
+        text.append(" → nowhere to go", style="magenta")
+        return text
+    text.append(" → ")
+    chosen = step.chosen_option
+    text.append(_move(chosen) if chosen is not None else step.chosen, style="bold green" if step.kept else "")
+    numbers = [f"p={step.p:.3f}" if step.p is not None else "forced", f"score={step.score:.3f}"]
+    if step.confidence is not None:
+        numbers.insert(1, f"conf={step.confidence:.2f}")
+    if not step.kept:
+        numbers.append("not kept")
+    text.append("\n" + "  ".join(numbers), style="dim")
+    return text
+
+
+def _shown_options(step: StoredStep) -> list[StoredOption]:
+    if len(step.options) <= MAX_OPTIONS_SHOWN:
+        return step.options
+    ranked = sorted(step.options, key=lambda o: -(o.p or 0.0))[:MAX_OPTIONS_SHOWN]
+    keep = {o.label for o in ranked} | ({step.chosen} if step.chosen else set())
+    return [o for o in step.options if o.label in keep]
+
+
+def _move(option: StoredOption) -> str:
+    if option.is_stop:
+        return "STOP"
+    arrow = f"--{option.relation}-->" if option.direction == "out" else f"<--{option.relation}--"
+    names = ", ".join(option.target_names[:3])
+    more = f" (+{option.count - min(3, len(option.target_names))})" if option.count > 3 else ""
+    return f"{arrow} {names}{more}"
+
+
+def _option_text(option: StoredOption, *, chosen: bool) -> Text:
+    text = Text()
+    text.append("✓ " if chosen else "  ", style="green")
+    text.append(f"{option.label:<6}", style="bold" if chosen else "")
+    if option.p is not None:
+        text.append(f"{option.p:6.3f} ")
+        text.append("█" * round(option.p * 20), style="green" if chosen else "blue")
+        text.append(" ")
+    if not (option.is_stop and option.label == "STOP"):
+        text.append(_move(option), style="bold" if chosen else "")
+    return text
+
+
+def _answers(walk: StoredWalk) -> Table:
+    table = Table(title="answers")
+    for col in ("rank", "name", "type", "score", "votes", "ended by", "id"):
+        table.add_column(col)
+    for a in walk.answers:
+        table.add_row(str(a.rank), a.name, a.type or "", f"{a.score:.4f}", str(a.votes), a.terminated_by or "",
+                      a.id)
+    return table
+
+
+def _totals(walk: StoredWalk) -> Text:
+    t = walk.totals
+    parts = [
+        f"depths {t.depths}", f"expansions {t.expansions}", f"requests {t.decision_requests}",
+        f"wire calls {t.decision_calls}", f"questions {t.questions}",
+        f"tokens {t.input_tokens} in / {t.output_tokens} out",
+        f"cost ${t.cost_usd:.4f}" if t.cost_usd is not None else "cost n/a",
+        f"decision latency {t.decision_latency_s:.2f}s", f"wall {t.wall_s:.2f}s",
+    ]
+    return Text("totals: " + " · ".join(parts))
+
+
+def register(group: click.Group) -> None:
+    group.add_command(trace)

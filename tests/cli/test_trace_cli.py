@@ -1,0 +1,111 @@
+"""``gw-neo4j trace list`` / ``trace show`` against walks the real engine stored in the real Neo4j."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.cli.trace import trace
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore, template
+from tests.integration.test_trace_writer import ID, QUESTION, load_kb, run_walk
+
+
+def cli() -> click.Group:
+    """``gw-neo4j`` itself once ``trace`` is registered there; until then the same root options around it."""
+    if "trace" in main.commands:
+        return main
+    return click.Group("gw-neo4j", commands={"trace": trace}, callback=main.callback, params=main.params)
+
+
+def invoke(args: list[str], settings: Settings) -> Result:
+    return CliRunner().invoke(cli(), args, env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake"})
+
+
+@pytest.fixture
+async def walks(store: GraphStore, graph_name: str, tmp_path: Path) -> dict[str, str]:
+    """Two stored walks in the test graph: ``ok`` (3 depths) and, newer, ``error`` (the decider failed)."""
+    await load_kb(store, graph_name, tmp_path)
+    ok = await run_walk(store, graph_name, walk_id=f"{graph_name}-ok")
+    failed = await run_walk(store, graph_name, walk_id=f"{graph_name}-error", fail_on=[2])
+    return {"ok": ok.walk_id, "error": failed.walk_id}
+
+
+def test_list_json_newest_first_and_by_status(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
+    result = invoke(["trace", "list", "--graph", graph_name, "--json"], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["id"], r["status"]) for r in rows] == [(walks["error"], "error"), (walks["ok"], "ok")]
+    assert rows[1]["answer_names"] == ["The Blue Angel"] and rows[1]["totals"]["depths"] == 3
+    assert "steps" not in rows[0]
+
+    result = invoke(["trace", "list", "--graph", graph_name, "--status", "ok", "--limit", "5", "--json"],
+                    neo4j_settings)
+    assert [r["id"] for r in json.loads(result.stdout)] == [walks["ok"]]
+
+
+def test_list_table_and_empty_graph(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
+    result = invoke(["trace", "list", "--graph", graph_name], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    # ids never wrap; the question and answers fold into an 80-column terminal (CliRunner's width)
+    for text in (walks["ok"], walks["error"], " ok ", " error ", "Kismet"):
+        assert text in result.stdout, text
+    assert result.stdout.index(walks["error"]) < result.stdout.index(walks["ok"])
+    result = invoke(["trace", "list", "--graph", f"{graph_name}_empty"], neo4j_settings)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no stored walks in graph" in result.stderr
+    result = invoke(["trace", "list", "--status", "finished"], neo4j_settings)
+    assert result.exit_code == 2  # not a status
+
+
+def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
+    result = invoke(["trace", "show", walks["ok"], "--graph", graph_name, "--json"], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    walk = data["walk"]
+    assert (walk["id"], walk["status"], walk["question"]) == (walks["ok"], "ok", QUESTION)
+    assert [(s["depth"], s["chosen"], s["p"]) for s in walk["steps"]] == [(1, "o1", 0.7), (2, "o1", 0.6),
+                                                                          (3, "STOP", 0.9)]
+    assert [o["p"] for o in walk["steps"][1]["options"]] == [0.6, 0.4]
+    assert [c["id"] for c in walk["calls"]] == [f"{walks['ok']}/c{i}" for i in (1, 2, 3)]
+    assert [(a["rank"], a["id"]) for a in walk["answers"]] == [(1, ID["The Blue Angel"])]
+    assert walk["totals"]["input_tokens"] == 300
+    assert data["replay"]["browser_url"] == neo4j_settings.resolved_browser_url()
+    assert data["replay"]["cypher"] == (f':param walkId => "{walks["ok"]}"\n\n'
+                                        f"{template('recipes/replay_walk').body}\n")
+
+
+def test_show_renders_depths_options_answers_totals_and_replay(
+    walks: dict[str, str], graph_name: str, neo4j_settings: Settings
+) -> None:
+    result = invoke(["trace", "show", walks["ok"], "--graph", graph_name], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    for expected in (
+        f"walk {walks['ok']}", "ok", QUESTION, "start: Kismet",
+        "best path: Kismet --starred_actors--> Marlene Dietrich <--starred_actors-- The Blue Angel -> STOP",
+        "depth 1", "depth 2", "depth 3", f"call {walks['ok']}/c1",
+        "--starred_actors--> Marlene Dietrich", "p=0.700", "0.700", "<--starred_actors-- The Blue Angel",
+        "--written_by--> Edward Knoblock", "STOP", "answers", "The Blue Angel", "Movie",
+        "totals: depths 3", "tokens 300 in / 30 out", "cost $0.0030",
+        neo4j_settings.resolved_browser_url(), f':param walkId => "{walks["ok"]}"', "MATCH (w:Walk {id: $walkId})",
+    ):
+        assert expected in text, expected
+    failed = invoke(["trace", "show", walks["error"], "--graph", graph_name], neo4j_settings)
+    assert failed.exit_code == 0
+    assert "error" in failed.stdout and "decision_error: scripted failure on call 2" in failed.stdout
+
+
+def test_show_unknown_walk_fails_clearly(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
+    result = invoke(["trace", "show", "no-such-walk", "--graph", graph_name], neo4j_settings)
+    assert result.exit_code == 1
+    assert "no stored walk 'no-such-walk'" in result.stderr
+    assert f"gw-neo4j trace list --graph {graph_name}" in result.stderr
+    # a walk is only found in its own graph
+    result = invoke(["trace", "show", walks["ok"], "--graph", f"{graph_name}_other", "--json"], neo4j_settings)
+    assert result.exit_code == 1 and result.stdout == ""
