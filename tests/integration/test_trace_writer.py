@@ -264,6 +264,47 @@ async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str
     assert walk.answers[1].score == pytest.approx((L(0.7) + L(0.4)) / 2)
 
 
+async def test_relation_hops_store_frontiers(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    await load_kb(store, graph_name, tmp_path)
+    script = {
+        "1 node: Kismet (Movie)": {"starred actors": 1.0},
+        "1 node: Marlene Dietrich (Person)": {"movies starred actors this person": 0.7, "STOP": 0.3},
+        "1 node: The Blue Angel (Movie)": {"STOP": 1.0},
+    }
+    wid = f"{graph_name}-relation"
+    result = await run_walk(store, graph_name, walk_id=wid, script=script, config=WalkConfig(hop_mode="relation"))
+    assert result.status == "ok" and result.answer_names == ["The Blue Angel"]
+    walk = await get_walk(store, graph_name, wid)
+    assert walk.hop_mode == "relation"
+    s1, s2, s3 = walk.steps
+    assert sorted((o.relation, o.direction, o.count) for o in s1.options) == [
+        ("directed_by", "out", 1), ("release_year", "out", 1), ("starred_actors", "out", 1), ("written_by", "out", 1)]
+    assert (s1.chosen_relation, s1.chosen_target_ids, s1.p) == ("starred_actors", [ID["Marlene Dietrich"]], 1.0)
+    assert (s2.chosen_relation, s2.chosen_direction, s2.chosen_target_ids) == (
+        "starred_actors", "in", [ID["The Blue Angel"]])
+    assert [o.target_names for o in s2.options] == [["The Blue Angel"], []]
+    assert (s3.is_stop, s3.node_names, s3.p) == (True, ["The Blue Angel"], 1.0)
+
+
+async def test_sampled_walks_store_what_the_engine_recorded(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
+    await load_kb(store, graph_name, tmp_path)
+    wid = f"{graph_name}-sample"
+    config = WalkConfig(strategy="sample", n_samples=3, temperature=0.7, seed=7)
+    result = await run_walk(store, graph_name, walk_id=wid, config=config)
+    walk = await get_walk(store, graph_name, wid)
+    assert {s.beam for s in walk.steps} == {"s0", "s1", "s2"}
+    assert len(walk.steps) == len(result.steps)
+    recorded = {r.step_id: r for r in result.steps}
+    for stored in walk.steps:
+        rec = recorded[stored.id]
+        assert (stored.beam, stored.chosen, stored.p, stored.parent_step_id) == (
+            rec.beam, rec.chosen, rec.p, rec.parent_step_id)
+        assert stored.used_distribution == rec.used_distribution and stored.distribution == rec.distribution
+    assert [(a.name, a.votes) for a in walk.answers] == [(a.name, a.votes) for a in result.answers]
+
+
 # --- failures and odd walks ----------------------------------------------------------------------------------
 
 
