@@ -31,7 +31,7 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
     env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "graphwalk_neo4j.cli", "ingest", str(kb), "--graph", graph_name,
-        "--batch-size", "1000", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        "--batch-size", "1000", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     key = f"{graph_name}|files|big.txt"
     done = 0
@@ -41,6 +41,10 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
         done = (doc or {}).get("batches_done") or 0
         if done >= 3 or proc.returncode is not None:
             break
+    assert proc.returncode is None, (
+        f"the ingest ended (exit {proc.returncode}) before it could be killed: "
+        f"{(await proc.stderr.read()).decode()[-2000:]}"  # type: ignore[union-attr]
+    )
     proc.send_signal(signal.SIGKILL)
     await proc.wait()
     doc = await get_document(store, key)
