@@ -201,3 +201,25 @@ async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: E
         "MATCH (:Entity {graph: $g})-[r]->(:Entity) UNWIND r.chunks AS k RETURN DISTINCT k", {"g": graph_name},
         read=True)
     assert all(H not in r["k"] for r in chunk_refs)
+
+
+async def test_aliases_feed_search_and_embeddings_feed_routing(store: Any, graph_name: str,
+                                                               standin: ExtractionStandIn) -> None:
+    from graphwalk_neo4j.embed.fake import FakeEmbedder
+    from graphwalk_neo4j.graph.search import search_entities
+
+    embedder = FakeEmbedder()
+    extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0)
+    router = Router(store, graph_name, decider=scripted_decider(), adjudicator=scripted_adjudicator(),
+                    embedder=embedder)
+    report = await TextIngest(store, graph=graph_name, extractor=extractor, router=router,
+                              embedder=embedder).run([DOCS])
+    assert report.ok
+    assert await entities(store, graph_name) == expected_entities()
+    missing = await store.query("MATCH (n:Entity {graph: $g}) WHERE n.embedding IS NULL RETURN n.name AS n",
+                                {"g": graph_name}, read=True)
+    assert missing == []
+    hits = await search_entities(store, graph_name, "M. Quill", k=3)
+    assert hits[0].name == "Marta Quill" and "exact alias 'M. Quill'" in hits[0].reasons
+    hits = await search_entities(store, graph_name, "Harrow Point Light", k=3, embedder=embedder)
+    assert hits[0].name == "Harrow Point Lighthouse" and any(r.startswith("vector") for r in hits[0].reasons)
