@@ -48,7 +48,7 @@ async def main() -> int:
     async with GraphStore(settings) as store:
         await apply_schema(store)
         loaded = await ingest_file(store, data_file("demo_movies.txt"), graph=GRAPH, source="demo",
-                                   type_map=types)  # type: ignore[arg-type]
+                                   type_map=types)
         console.print(f"[bold]graph {GRAPH!r}[/]: {loaded.rows} triples ({loaded.status})")
         emb = await embed_graph(store, embedder, GRAPH)
         console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from functools import wraps
 from typing import Any, TypeVar
@@ -64,7 +64,7 @@ def emit_json(data: Any) -> None:
 
 
 @asynccontextmanager
-async def connected(settings: Settings, *, require_apoc: bool = True):  # type: ignore[no-untyped-def]
+async def connected(settings: Settings, *, require_apoc: bool = True) -> AsyncIterator[GraphStore]:
     store = GraphStore(settings)
     await store.connect(require_apoc=require_apoc)
     try:
