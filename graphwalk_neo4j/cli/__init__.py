@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.cli import admin, data, walk
+from graphwalk_neo4j.cli import admin, data, trace, walk
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,3 +22,4 @@ def main(ctx: click.Context, uri: str | None, user: str | None, database: str | 
 admin.register(main)
 data.register(main)
 walk.register(main)
+trace.register(main)

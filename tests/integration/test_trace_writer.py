@@ -429,11 +429,6 @@ async def test_record_depth_latency(store: GraphStore, graph_name: str, tmp_path
 # --- interaction with the expander ------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "walk/expand_entities ranks neighbours by COUNT { (m)--() }, which also counts the trace's incoming "
-    "AT / CHOSE / ANSWERED / STARTED_AT relationships, so stored walks change later walks' offer order. Fix "
-    "(O(1) degree lookups): COUNT { (m)--() } - COUNT { (m)<-[:AT|CHOSE|ANSWERED|STARTED_AT]-() }, also in "
-    "graph/entities_by_id and search/exact_names; then drop this marker."))
 async def test_stored_traces_do_not_change_the_offer_order(
     store: GraphStore, graph_name: str, tmp_path: Path
 ) -> None:
