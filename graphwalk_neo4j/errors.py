@@ -16,6 +16,8 @@ cause kept (``raise X(...) from exc``).
     │   ├── DecisionAuthError
     │   ├── DecisionRateLimitError
     │   └── DecisionResponseError
+    ├── ExtractionError              the LLM could not produce a valid extraction (after one retry)
+    ├── NotFoundError                a stored walk / document that does not exist
     ├── LinkingError                 no start entity could be found for a walk
     └── BudgetExceededError          a walk budget ran out (normally caught by the engine)
 """
@@ -96,6 +98,14 @@ class DecisionRateLimitError(DecisionError):
 
 class DecisionResponseError(DecisionError):
     pass
+
+
+class ExtractionError(GraphwalkError):
+    """The LLM could not produce a valid extraction (after one retry), or could not be reached."""
+
+
+class NotFoundError(GraphwalkError):
+    """A stored walk or document that does not exist."""
 
 
 class LinkingError(GraphwalkError):

@@ -24,7 +24,8 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.errors import ConfigError, InputError
-from graphwalk_neo4j.graph.ledger import document_key, list_documents, retract_document
+from graphwalk_neo4j.graph.ledger import document_key, list_documents
+from graphwalk_neo4j.ingest.documents import retract_text_document
 from graphwalk_neo4j.settings import Settings
 
 
@@ -262,7 +263,8 @@ def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: st
             done = []
             for d in doc_ids:
                 key = document_key(graph, source, Path(d).name)
-                done.append({"document": key, **await retract_document(store, graph=graph, key=key, forget=True)})
+                done.append({"document": key,
+                             **await retract_text_document(store, graph=graph, key=key, forget=True)})
             return done
 
     results = run(work())

@@ -37,7 +37,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
-from graphwalk_neo4j.errors import ConfigError, GraphwalkError, InvalidIdentifierError
+from graphwalk_neo4j.errors import ConfigError, ExtractionError, InvalidIdentifierError
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.identifiers import RESERVED_LABELS, property_key, relation_type, type_label
 from graphwalk_neo4j.ingest.records import canonical_name
@@ -63,9 +63,6 @@ RETRY_PROMPT = "Your reply was not valid: {error}. Reply again with the JSON obj
 
 Scalar = str | int | float | bool
 
-
-class ExtractionError(GraphwalkError):
-    """The LLM could not produce a valid extraction (after one retry), or could not be reached."""
 
 
 class ExtractedEntity(BaseModel):

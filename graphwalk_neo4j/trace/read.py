@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 
-from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.errors import NotFoundError
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
 REPLAY_RECIPE = "recipes/replay_walk"
 
 
-class WalkNotFoundError(GraphwalkError):
+class WalkNotFoundError(NotFoundError):
     """No stored walk has this id in this graph (exit code 1 in the CLI)."""
 
     exit_code = 1
