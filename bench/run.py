@@ -6,6 +6,7 @@ Sections (``python -m bench.run [--only ingest,embed,walk] [--kb PATH] [--walks 
   peak RSS of this process and of the Neo4j JVM.
 * embed — raw MiniLM throughput (encode only, the same texts, same batch size) against ``embed_graph`` end to end
   (encode + Neo4j writes); the ratio is what the issue asks for.
+* text — text-ingest throughput with the loopback LLM and decision stand-ins (bench/text_ingest.py).
 * walk — a zero-latency decider (the seeded fake) walks from MetaQA dev topic entities; per-depth orchestration
   overhead (expansion + prompt building + trace write, i.e. everything between two decisions) p50/p95, Cypher round
   trips and decision calls per walk, hub walks reported apart, and 32 walks at once.
@@ -209,7 +210,7 @@ def write_report(results: dict[str, Any], command: str) -> Path:
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", default="ingest,embed,walk")
+    parser.add_argument("--only", default="ingest,embed,walk,text")
     parser.add_argument("--kb", default=str(DATA / "kb.txt"))
     parser.add_argument("--walks", type=int, default=150)
     parser.add_argument("--no-write", action="store_true")
@@ -224,6 +225,14 @@ async def main() -> None:
         if "embed" in sections:
             results["embed"] = await bench_embed(store, settings)
             print("embed", results["embed"], flush=True)
+        if "text" in sections:
+            import tempfile
+
+            from bench.text_ingest import bench_text
+
+            with tempfile.TemporaryDirectory() as tmp:
+                results["text_ingest"] = await bench_text(store, Path(tmp))
+            print("text", results["text_ingest"], flush=True)
         if "walk" in sections:
             results["walk"] = await bench_walks(store, settings, args.walks)
             print("walk", results["walk"], flush=True)

@@ -9,8 +9,6 @@ latency. The small default run checks that extraction overlaps (wall time well u
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import time
 from pathlib import Path
@@ -87,12 +85,3 @@ async def test_extraction_runs_ahead(store: Any, graph_name: str, tmp_path: Path
     result = await measure(store, graph_name, tmp_path / "corpus", n_docs=12, delay_s=0.2, concurrency=8)
     assert result["max_in_flight"] > 1
     assert result["wall_s"] < 0.6 * result["extraction_call_s"], result
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("GW_NEO4J_BENCH") != "1", reason="benchmark: set GW_NEO4J_BENCH=1")
-@pytest.mark.parametrize(("n_docs", "delay_s", "concurrency"), [(200, 0.0, 8), (200, 0.5, 8), (200, 0.5, 32)])
-async def test_throughput_benchmark(store: Any, graph_name: str, tmp_path: Path, n_docs: int, delay_s: float,
-                                    concurrency: int) -> None:
-    result = await measure(store, graph_name, tmp_path / "corpus", n_docs, delay_s, concurrency)
-    print("BENCH " + json.dumps(result))

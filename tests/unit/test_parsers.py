@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -162,16 +161,13 @@ def test_bom_and_crlf(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not KB.exists(), reason="MetaQA kb.txt not available")
-def test_metaqa_kb_parses_fast() -> None:
-    start = time.perf_counter()
+def test_metaqa_kb_parses_whole() -> None:
     records, report = _all(KB)
-    elapsed = time.perf_counter() - start
     assert len(records) == report.records == report.lines == 130_173
     assert {r.relation for r in records} == {
         "directed_by", "written_by", "starred_actors", "release_year", "in_language", "has_tags",
         "has_genre", "has_imdb_votes", "has_imdb_rating",
     }
-    assert elapsed < 3.0  # about 0.4 s measured; generous for slow CI machines
 
 
 # --- bad input: whole file -----------------------------------------------------------------------------
