@@ -30,13 +30,14 @@ def data_file(name: str) -> Path:
 
 
 async def main() -> int:
-    from graphwalk_neo4j.cli.walk import REPLAY, render
+    from graphwalk_neo4j.cli.walk import render
     from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.graph.embeddings import embed_graph
     from graphwalk_neo4j.ingest.structured import ingest_file
     from graphwalk_neo4j.schema import apply_schema
     from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.trace.read import replay_snippet
     from graphwalk_neo4j.walk.config import get_preset
     from graphwalk_neo4j.walk.service import WalkService
 
@@ -64,7 +65,7 @@ async def main() -> int:
     console.rule("watch the walks in Neo4j Browser")
     console.print(f"open {settings.resolved_browser_url()} (user {settings.user}, password from GW_NEO4J_PASSWORD, "
                   "default 'graphwalk-local') and paste:")
-    console.print(REPLAY.format(walk_id=ids[-1]), markup=False, highlight=False)
+    console.print(replay_snippet(ids[-1]), markup=False, highlight=False)
     console.print("or list them: .venv/bin/gw-neo4j trace list --graph demo")
     return 0
 

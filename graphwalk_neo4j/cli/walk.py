@@ -12,10 +12,9 @@ from rich.tree import Tree
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.trace.read import replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig, get_preset, preset_names
 from graphwalk_neo4j.walk.service import WalkOutcome
-
-REPLAY = ":param walkId => '{walk_id}'\n" "MATCH p = (w:Walk {{id: $walkId}})-[:FIRST_STEP|NEXT*]->(s:Step) RETURN p"
 
 
 def build_config(preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None,
@@ -86,7 +85,7 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
               f"wall {t.wall_s:.2f}s")
     out.print(f"walk id: [bold]{result.walk_id}[/]  model: {result.model}")
     out.print(f"replay in Neo4j Browser ({settings.resolved_browser_url()}):")
-    out.print(REPLAY.format(walk_id=result.walk_id), markup=False, highlight=False)
+    out.print(replay_snippet(result.walk_id), markup=False, highlight=False)
 
 
 @click.command()
