@@ -13,16 +13,16 @@ The module holds no tests; the test modules import from it.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT
+from tests.standins.http import JSONHandler, LoopbackStandIn
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 DOCS = CORPUS / "docs"
@@ -57,11 +57,12 @@ def scripted_adjudicator() -> FakeBackend:
     return FakeBackend(answer=reader_answer(unsure=False), model="fake-adjudicator")
 
 
-class ExtractionStandIn:
+class ExtractionStandIn(LoopbackStandIn):
+    thread_name = "extraction-standin"
+
     def __init__(self, scripts: list[dict[str, Any]] | None = None) -> None:
+        super().__init__()
         self.scripts = scripts if scripts is not None else load_scripts()
-        self._server: ThreadingHTTPServer | None = None
-        self._lock = threading.Lock()
         self.reset()
 
     def reset(self) -> None:
@@ -78,25 +79,12 @@ class ExtractionStandIn:
     def extraction_calls(self) -> int:
         return len(self.passages)
 
-    def start(self) -> ExtractionStandIn:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        threading.Thread(target=server.serve_forever, name="extraction-standin", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler(self)
 
     @property
     def api_base(self) -> str:
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return self.url + "/v1"
 
     def _extraction(self, passage: str) -> str:
         for script in self.scripts:
@@ -128,25 +116,9 @@ class ExtractionStandIn:
 
 
 def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            return
-
-        def _send(self, status: int, payload: Any) -> None:
-            data = json.dumps(payload).encode("utf-8")
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
+    class Handler(JSONHandler):
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            body = self._read_json()
             with standin._lock:
                 standin.requests.append(body)
                 standin.in_flight += 1

@@ -24,11 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.standins.http import JSONHandler, LoopbackStandIn
 
 OPENROUTER_PRICE_PER_INPUT_TOKEN = 0.042e-6
 OPENROUTER_DATED_SUFFIX = "-20260917"
@@ -55,14 +56,14 @@ def standin_distribution(state: Any, key: str, question: dict[str, Any], prefer:
     return {label: round(w / total, 2) for label, w in weights.items()}
 
 
-class JevStandIn:
+class JevStandIn(LoopbackStandIn):
+    thread_name = "jev-standin"
+
     def __init__(self, *, api_key: str | None = "test-key") -> None:
+        super().__init__()
         self.api_key = api_key
         self.requests: list[RecordedRequest] = []
         self.usages: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
         self._counter = 0
         self.reset()
 
@@ -94,33 +95,8 @@ class JevStandIn:
 
     # -- lifecycle ------------------------------------------------------------------------------------------
 
-    def start(self) -> JevStandIn:
-        handler = _make_handler(self)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="jev-standin", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> JevStandIn:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "stand-in not started"
-        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
-        return f"http://{host}:{port}"
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _make_handler(self)
 
     @property
     def typesafe_base_url(self) -> str:
@@ -199,25 +175,9 @@ def _decode_body(raw: bytes, encoding: str | None) -> bytes:
 
 
 def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            return
-
-        def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("x-typesafe-request-id", f"req-{standin._next_id()}")
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+    class Handler(JSONHandler):
+        def _extra_headers(self) -> dict[str, str]:
+            return {"x-typesafe-request-id": f"req-{standin._next_id()}"}
 
         def _authorized(self) -> bool:
             if standin.api_key is None:
@@ -254,8 +214,7 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": "not found"})
 
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
+            raw = self._read_body()
             try:
                 decoded = _decode_body(raw, self.headers.get("Content-Encoding"))
                 body = json.loads(decoded or b"null")

@@ -19,15 +19,17 @@ import hashlib
 import json
 import math
 import random
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tests.standins.http import JSONHandler, LoopbackStandIn
 
-class OpenAIStandIn:
+
+class OpenAIStandIn(LoopbackStandIn):
+    thread_name = "openai-standin"
+
     def __init__(self) -> None:
-        self._server: ThreadingHTTPServer | None = None
-        self._lock = threading.Lock()
+        super().__init__()
         self.reset()
 
     def reset(self) -> None:
@@ -42,31 +44,12 @@ class OpenAIStandIn:
 
     # -- lifecycle ------------------------------------------------------------------------------------------
 
-    def start(self) -> OpenAIStandIn:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        threading.Thread(target=server.serve_forever, name="openai-standin", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> OpenAIStandIn:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _make_handler(self)
 
     @property
     def api_base(self) -> str:
-        assert self._server is not None, "stand-in not started"
-        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
-        return f"http://{host}:{port}/v1"
+        return self.url + "/v1"
 
     # -- behaviour ------------------------------------------------------------------------------------------
 
@@ -147,26 +130,9 @@ class OpenAIStandIn:
 
 
 def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            return
-
-        def _send(self, status: int, payload: Any) -> None:
-            data = json.dumps(payload).encode("utf-8")
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
+    class Handler(JSONHandler):
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
-            length = int(self.headers.get("Content-Length") or 0)
-            body = json.loads(self.rfile.read(length) or b"{}")
+            body = self._read_json()
             with standin._lock:
                 standin.requests.append(body)
                 standin.authorizations.append(self.headers.get("Authorization"))

@@ -1,0 +1,86 @@
+"""The loopback HTTP plumbing the test stand-ins share.
+
+:class:`LoopbackStandIn` runs a :class:`ThreadingHTTPServer` on ``127.0.0.1`` (a free port) from a daemon thread:
+``start()``/``stop()``, or use it as a context manager; ``url`` is ``http://host:port``. A subclass says which
+handler serves the requests (:meth:`LoopbackStandIn.handler`) and names its thread (``thread_name``).
+
+:class:`JSONHandler` is the handler base: HTTP/1.1, no request logging, ``_send`` answers with a JSON body (or raw
+bytes) and its ``Content-Length``, ``_read_body``/``_read_json`` read the request body.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+
+class JSONHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        return
+
+    def _extra_headers(self) -> dict[str, str]:
+        """Headers sent with every answer, before the per-answer ones (none by default)."""
+        return {}
+
+    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        """Answer ``payload`` as JSON (bytes are sent as they are); a client that hung up is ignored."""
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in [*self._extra_headers().items(), *(headers or {}).items()]:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _read_body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _read_json(self) -> Any:
+        """The request body as JSON; an empty body reads as ``{}``."""
+        return json.loads(self._read_body() or b"{}")
+
+
+class LoopbackStandIn:
+    thread_name = "standin"
+
+    def __init__(self) -> None:
+        self._server: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
+
+    def start(self) -> Self:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        threading.Thread(target=server.serve_forever, name=self.thread_name, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "stand-in not started"
+        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
+        return f"http://{host}:{port}"
