@@ -45,6 +45,9 @@ async def run_walk(settings: Settings, graph: str, question: str, config: WalkCo
     embedder = make_embedder(settings)
     backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)
     try:
+        verify = getattr(backend, "verify", None)
+        if verify is not None:  # Jev: the pinned model id must be listed by the provider before any walk
+            await verify()
         async with connected(settings) as store:
             service = WalkService(store, graph, backend, embedder=embedder)
             return await service.walk(question, config, start=start or None, choose_start=choose_start)
