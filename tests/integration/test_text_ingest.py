@@ -6,7 +6,6 @@ edited document touching only its own elements, the extraction cache, pruning an
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from tests.integration.test_text_ingest_support import (
     expected_from_chunks,
     expected_relations,
     from_chunks,
+    ingest,
     relations,
     scripted_adjudicator,
     scripted_decider,
@@ -40,29 +40,10 @@ READS = {"ledger/get_document", "ingest/orphan_chunk_documents", "ledger/list_do
 
 
 @pytest.fixture
-def standin() -> Iterator[ExtractionStandIn]:
-    server = ExtractionStandIn().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     shutil.copytree(DOCS, target)
     return target
-
-
-async def ingest(store: Any, graph: str, standin: ExtractionStandIn, paths: list[Path], **kwargs: Any
-                 ) -> TextIngestReport:
-    decider = kwargs.pop("decider", scripted_decider())
-    adjudicator = kwargs.pop("adjudicator", scripted_adjudicator())
-    mode = kwargs.pop("mode", "decide")
-    extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0)
-    router = Router(store, graph, decider=decider, adjudicator=adjudicator, mode=mode)
-    return await TextIngest(store, graph=graph, extractor=extractor, router=router, **kwargs).run(paths)
 
 
 def statuses(report: TextIngestReport) -> dict[str, str]:

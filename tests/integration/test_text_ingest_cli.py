@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +15,6 @@ from graphwalk_neo4j.cli import main
 from tests.integration.test_text_ingest_support import DOCS, MODEL, SAME_AS, ExtractionStandIn, entities
 
 pytestmark = pytest.mark.neo4j
-
-
-@pytest.fixture
-def standin() -> Iterator[ExtractionStandIn]:
-    server = ExtractionStandIn().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def gw(standin: ExtractionStandIn, *args: str, **env: str) -> Result:

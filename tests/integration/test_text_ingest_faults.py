@@ -7,7 +7,7 @@ documents in the ledger and its chunks exist, and nothing refers to a document t
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +15,8 @@ import pytest
 
 from graphwalk_neo4j.decide.jev import JevBackend
 from graphwalk_neo4j.errors import DecisionError
-from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
-from graphwalk_neo4j.ingest.extraction import Extractor
-from graphwalk_neo4j.ingest.routing import Router
 from tests.integration.test_text_ingest_support import (
     DOCS,
-    MODEL,
     ExtractionStandIn,
     H,
     R,
@@ -29,29 +25,14 @@ from tests.integration.test_text_ingest_support import (
     expected_entities,
     expected_relations,
     relations,
-    scripted_adjudicator,
     scripted_decider,
 )
+from tests.integration.test_text_ingest_support import ingest as ingest_text
 from tests.standins.jev_server import JevStandIn
 
 pytestmark = pytest.mark.neo4j
 
-
-@pytest.fixture
-def standin() -> Iterator[ExtractionStandIn]:
-    server = ExtractionStandIn().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-async def ingest(store: Any, graph: str, standin: ExtractionStandIn, paths: list[Path], **kwargs: Any
-                 ) -> TextIngestReport:
-    extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0, timeout_s=10)
-    router = Router(store, graph, decider=kwargs.pop("decider", scripted_decider()),
-                    adjudicator=kwargs.pop("adjudicator", scripted_adjudicator()), mode=kwargs.pop("mode", "decide"))
-    return await TextIngest(store, graph=graph, extractor=extractor, router=router, **kwargs).run(paths)
+ingest = partial(ingest_text, timeout_s=10)  # a stalled extraction fails fast
 
 
 async def assert_consistent(store: Any, graph: str) -> None:

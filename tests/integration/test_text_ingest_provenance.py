@@ -10,20 +10,8 @@ from typing import Any
 
 import pytest
 
-from graphwalk_neo4j.ingest.documents import TextIngest
-from graphwalk_neo4j.ingest.extraction import Extractor
-from graphwalk_neo4j.ingest.routing import Router
 from graphwalk_neo4j.ingest.sql import ingest_sql
-from tests.integration.test_text_ingest_support import (
-    DOCS,
-    MODEL,
-    ExtractionStandIn,
-    H,
-    R,
-    S,
-    scripted_adjudicator,
-    scripted_decider,
-)
+from tests.integration.test_text_ingest_support import DOCS, ExtractionStandIn, H, R, S, ingest
 
 pytestmark = pytest.mark.neo4j
 
@@ -37,13 +25,8 @@ def doc_queries() -> list[str]:
 async def test_documented_provenance_queries(store: Any, graph_name: str, tmp_path: Path) -> None:
     queries = doc_queries()
     assert len(queries) == 4
-    standin = ExtractionStandIn().start()
-    try:
-        extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0)
-        router = Router(store, graph_name, decider=scripted_decider(), adjudicator=scripted_adjudicator())
-        await TextIngest(store, graph=graph_name, extractor=extractor, router=router).run([DOCS])
-    finally:
-        standin.stop()
+    with ExtractionStandIn() as standin:
+        await ingest(store, graph_name, standin, [DOCS])
     db = tmp_path / "ships.db"
     with sqlite3.connect(db) as conn:
         conn.executescript("CREATE TABLE vessels (id INTEGER PRIMARY KEY, name TEXT, tons INTEGER);"

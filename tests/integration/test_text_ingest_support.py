@@ -7,7 +7,8 @@ script whose ``needle`` occurs in the passage (``{"entities": [], "relations": [
 error; ``delay_s`` sleeps before answering (to measure overlap). A decision request (from ``LLMBackend`` acting as
 adjudicator) is answered by ``decide(payload)`` with a JSON distribution.
 
-The module holds no tests; the test modules import from it.
+:func:`ingest` runs text ingest with the stand-in and the scripted decider. The module holds no tests; the test
+modules import from it (the ``standin`` fixture is in ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from typing import Any
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
-from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT
+from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
+from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT, Extractor
+from graphwalk_neo4j.ingest.routing import Router
 from tests.standins.http import JSONHandler, LoopbackStandIn
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
@@ -143,6 +146,20 @@ def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
                     standin.in_flight -= 1
 
     return Handler
+
+
+async def ingest(store: Any, graph: str, standin: ExtractionStandIn, paths: list[Path], *,
+                 timeout_s: float | None = None, **kwargs: Any) -> TextIngestReport:
+    """Text-ingest ``paths``: ``standin`` extracts (no retries; ``timeout_s`` replaces the extractor's default), the
+    scripted decider and adjudicator route in "decide" mode (``decider``, ``adjudicator``, ``mode`` replace them);
+    other keywords go to :class:`TextIngest`."""
+    decider = kwargs.pop("decider", scripted_decider())
+    adjudicator = kwargs.pop("adjudicator", scripted_adjudicator())
+    mode = kwargs.pop("mode", "decide")
+    timeout = {} if timeout_s is None else {"timeout_s": timeout_s}
+    extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0, **timeout)
+    router = Router(store, graph, decider=decider, adjudicator=adjudicator, mode=mode)
+    return await TextIngest(store, graph=graph, extractor=extractor, router=router, **kwargs).run(paths)
 
 
 # ---- reading the graph back ---------------------------------------------------------------------------------

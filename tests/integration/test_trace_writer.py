@@ -2,8 +2,8 @@
 the stored trace checked exactly (walk node, steps, NEXT chain, AT/CHOSE, calls, ANSWERED) through get_walk and
 plain Cypher; beam siblings; an error walk; idempotent rewrites; caps; the per-depth write latency.
 
-The scenario helpers here (``load_kb``, ``run_walk``, ``ScriptedDecider``) are shared with the recipe and CLI
-trace tests.
+The scenario helpers here (``load_kb``, ``run_walk``) are shared with the recipe and CLI trace tests; the scripted
+decider is :class:`tests.helpers.ScriptedBackend`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.ingest.records import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.store import GraphStore
@@ -28,6 +26,7 @@ from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef
 from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, OfferedOption, StepRecord
 from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace_writer import MAX_OPTION_TARGETS, MAX_STEP_LINKS, Neo4jTraceSink
+from tests.helpers import ScriptedBackend
 
 L = math.log
 
@@ -58,51 +57,6 @@ def node(name: str) -> NodeRef:
     return NodeRef(id=ID[name], name=name, type=KIND[name])
 
 
-class ScriptedDecider:
-    """A DecisionBackend answering from ``script[current node text]``: {target name prefix or label: p}.
-    Usage per request: 100 input / 10 output tokens and $0.001 per question; ``fail_on`` lists failing calls."""
-
-    def __init__(self, script: Mapping[str, Mapping[str, float]], fail_on: Sequence[int] = ()) -> None:
-        self.script = script
-        self.fail_on = set(fail_on)
-        self.requests: list[DecisionRequest] = []
-
-    @property
-    def model_id(self) -> str:
-        return "scripted-1"
-
-    @property
-    def max_options(self) -> int:
-        return 255
-
-    async def aclose(self) -> None:
-        return None
-
-    def _distribution(self, question: ChoiceQuestion) -> dict[str, float]:
-        assert isinstance(question.instructions, dict)
-        wanted = self.script[question.instructions["current"]]
-        return {
-            label: next((p for key, p in wanted.items() if key == label or str(text or "").startswith(key)), 0.0)
-            for label, text in question.options.items()
-        }
-
-    async def decide(self, request: DecisionRequest) -> DecisionResponse:
-        self.requests.append(request)
-        n = len(self.requests)
-        if n in self.fail_on:
-            raise DecisionError(f"scripted failure on call {n}")
-        results = {}
-        for q in request.questions:
-            probs = self._distribution(q)
-            top = max(probs, key=lambda k: probs[k])
-            results[q.key] = ChoiceResult(key=q.key, probabilities=probs, raw_probabilities=probs, top=top)
-        k = len(request.questions)
-        return DecisionResponse(
-            results=results, usage=Usage(input_tokens=100 * k, output_tokens=10 * k, cost_usd=0.001 * k),
-            latency_s=0.25, model="scripted-1-20260917", request_id=f"req-{n}", provider="scripted",
-        )
-
-
 async def load_kb(store: GraphStore, graph: str, tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
@@ -114,7 +68,7 @@ async def run_walk(
     script: Mapping[str, Mapping[str, float]] = CO_STAR, config: WalkConfig | None = None,
     question: str = QUESTION, fail_on: Sequence[int] = (), sink: Neo4jTraceSink | None = None,
 ) -> WalkResult:
-    engine = WalkEngine(Neo4jExpander(store, graph), ScriptedDecider(script, fail_on),
+    engine = WalkEngine(Neo4jExpander(store, graph), ScriptedBackend(script, fail_on=fail_on),
                         sink or Neo4jTraceSink(store, graph), config or WalkConfig())
     starts = [node(s) if s in KIND else NodeRef(id=s, name=s) for s in start]
     return await engine.run(question, starts, walk_id=walk_id)

@@ -10,27 +10,21 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.errors import ConfigError, DecisionError, StoreError
+from graphwalk_neo4j.decide.base import ChoiceResult, DecisionRequest, DecisionResponse
+from graphwalk_neo4j.errors import ConfigError, StoreError
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import ExpanderContractError, ExpandRequest, Expansion, NodeRef, Option
 from graphwalk_neo4j.walk.records import DepthRecord
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend
 
 L = math.log
 FLOOR = 1e-3
 
 NODES: list[NodeRef] = [
-    NodeRef(id="memento", name="Memento", type="film"),
-    NodeRef(id="inception", name="Inception", type="film"),
-    NodeRef(id="nolan", name="Christopher Nolan", type="person"),
-    NodeRef(id="jnolan", name="Jonathan Nolan", type="person"),
-    NodeRef(id="pearce", name="Guy Pearce", type="person"),
-    NodeRef(id="dicaprio", name="Leonardo DiCaprio", type="person"),
-    NodeRef(id="y2000", name="2000", type="year"),
-    NodeRef(id="y2010", name="2010", type="year"),
+    *FILM_NODES,
     NodeRef(id="lonely", name="Lonely", type="film"),
     NodeRef(id="a", name="A", type="t"),
     NodeRef(id="b", name="B", type="t"),
@@ -39,91 +33,18 @@ NODES: list[NodeRef] = [
     NodeRef(id="leaf_start", name="Leaf start", type="t"),
     NodeRef(id="leaf", name="Leaf", type="t"),
 ]
-BY_ID = {}
+BY_ID = {n.id: n for n in NODES}
 EDGES = [
-    ("memento", "directed_by", "nolan"),
-    ("memento", "written_by", "jnolan"),
-    ("memento", "starred_actors", "pearce"),
-    ("memento", "release_year", "y2000"),
-    ("inception", "directed_by", "nolan"),
-    ("inception", "starred_actors", "dicaprio"),
-    ("inception", "release_year", "y2010"),
+    *FILM_EDGES,
     ("a", "has", "b"),  # a has exactly one neighbour: a forced move
     ("b", "x", "c"),
     ("b", "y", "d"),
     ("leaf_start", "has", "leaf"),  # forced move, then a dead end
 ]
-BY_ID.update({n.id: n for n in NODES})
 
 
 def start(*ids: str) -> list[NodeRef]:
     return [BY_ID[i] for i in ids]
-
-
-class ScriptedBackend:
-    """Answers each question from ``script[key or current text]``: {label | description prefix: p}."""
-
-    def __init__(
-        self,
-        script: Mapping[str, Mapping[str, float]],
-        *,
-        max_options: int = 255,
-        fail_on: Sequence[int] = (),
-    ) -> None:
-        self.script = script
-        self._max_options = max_options
-        self.fail_on = set(fail_on)
-        self.requests: list[DecisionRequest] = []
-
-    @property
-    def model_id(self) -> str:
-        return "scripted-1"
-
-    @property
-    def max_options(self) -> int:
-        return self._max_options
-
-    async def aclose(self) -> None:
-        return None
-
-    def distribution(self, question: ChoiceQuestion) -> dict[str, float]:
-        wanted = self.script.get(question.key)
-        if wanted is None and isinstance(question.instructions, dict):
-            wanted = self.script.get(question.instructions["current"])
-        labels = list(question.options)
-        assert wanted is not None, f"unscripted question: {question.instructions}"
-        probs = {}
-        for label in labels:
-            text = str(question.options[label] or "")
-            probs[label] = next(
-                (p for key, p in wanted.items() if key == label or text.startswith(key)),
-                0.0,
-            )
-        total = sum(probs.values())
-        assert abs(total - 1.0) < 1e-9, (question.instructions, probs)
-        return probs
-
-    async def decide(self, request: DecisionRequest) -> DecisionResponse:
-        self.requests.append(request)
-        n = len(self.requests)
-        if n in self.fail_on:
-            raise DecisionError(f"scripted failure on call {n}")
-        results = {}
-        for question in request.questions:
-            probs = self.distribution(question)
-            top = max(probs, key=lambda k: probs[k])
-            results[question.key] = ChoiceResult(
-                key=question.key, probabilities=probs, raw_probabilities=probs, top=top
-            )
-        k = len(request.questions)
-        return DecisionResponse(
-            results=results,
-            usage=Usage(input_tokens=100 * k, output_tokens=10 * k, cost_usd=0.001 * k),
-            latency_s=0.25,
-            model="scripted-1-20260917",
-            request_id=f"req-{n}",
-            provider="scripted",
-        )
 
 
 WHO_DIRECTED = {

@@ -8,26 +8,21 @@ from collections.abc import Mapping
 
 import pytest
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import NodeRef
 from graphwalk_neo4j.walk.sampling import walk_rng
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from tests import helpers
+from tests.helpers import FILM_EDGES, FILM_NODES
 
 L = math.log
 
 NOLAN = NodeRef(id="nolan", name="Christopher Nolan", type="person", summary="director", properties={"born": 1970})
 NODES = [
-    NodeRef(id="memento", name="Memento", type="film"),
-    NodeRef(id="inception", name="Inception", type="film"),
-    NOLAN,
-    NodeRef(id="jnolan", name="Jonathan Nolan", type="person"),
-    NodeRef(id="pearce", name="Guy Pearce", type="person"),
-    NodeRef(id="dicaprio", name="Leonardo DiCaprio", type="person"),
-    NodeRef(id="y2000", name="2000", type="year"),
-    NodeRef(id="y2010", name="2010", type="year"),
+    *(NOLAN if n.id == "nolan" else n for n in FILM_NODES),
     NodeRef(id="q1", name="Q", type="t"),
     NodeRef(id="x", name="X", type="t"),
     NodeRef(id="y", name="Y", type="t"),
@@ -35,13 +30,7 @@ NODES = [
 ]
 BY_ID = {n.id: n for n in NODES}
 EDGES = [
-    ("memento", "directed_by", "nolan"),
-    ("memento", "written_by", "jnolan"),
-    ("memento", "starred_actors", "pearce"),
-    ("memento", "release_year", "y2000"),
-    ("inception", "directed_by", "nolan"),
-    ("inception", "starred_actors", "dicaprio"),
-    ("inception", "release_year", "y2010"),
+    *FILM_EDGES,
     ("q1", "r1", "x"),
     ("q1", "r1", "y"),
     ("q1", "r2", "y"),
@@ -49,47 +38,10 @@ EDGES = [
 ]
 
 
-class ScriptedBackend:
-    """Answers from ``script[key or current text]``: {label | description prefix | "--rel-->" substring: p}."""
+class ScriptedBackend(helpers.ScriptedBackend):
+    """The shared scripted backend with a flat usage per request: 50 input / 5 output tokens, 0.1 s."""
 
-    def __init__(self, script: Mapping[str, Mapping[str, float]]) -> None:
-        self.script = script
-        self.requests: list[DecisionRequest] = []
-
-    @property
-    def model_id(self) -> str:
-        return "scripted-1"
-
-    @property
-    def max_options(self) -> int:
-        return 255
-
-    async def aclose(self) -> None:
-        return None
-
-    def distribution(self, question: ChoiceQuestion) -> dict[str, float]:
-        wanted = self.script.get(question.key)
-        if wanted is None and isinstance(question.instructions, dict):
-            wanted = self.script.get(question.instructions["current"])
-        assert wanted is not None, f"unscripted question: {question.instructions}"
-
-        def matches(key: str, label: str, text: str) -> bool:
-            return key == label or text.startswith(key) or (key.startswith(("--", "<--")) and key in text)
-
-        probs = {
-            label: next((p for k, p in wanted.items() if matches(k, label, str(text or ""))), 0.0)
-            for label, text in question.options.items()
-        }
-        assert abs(sum(probs.values()) - 1.0) < 1e-9, (question.instructions, probs)
-        return probs
-
-    async def decide(self, request: DecisionRequest) -> DecisionResponse:
-        self.requests.append(request)
-        results = {}
-        for question in request.questions:
-            probs = self.distribution(question)
-            top = max(probs, key=lambda k: probs[k])
-            results[question.key] = ChoiceResult(key=question.key, probabilities=probs, top=top)
+    def response(self, results: dict[str, ChoiceResult], request: DecisionRequest) -> DecisionResponse:
         return DecisionResponse(results=results, usage=Usage(input_tokens=50, output_tokens=5), latency_s=0.1)
 
 

@@ -1,0 +1,16 @@
+"""Fixtures shared by the integration tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.integration.test_text_ingest_support import ExtractionStandIn
+
+
+@pytest.fixture
+def standin() -> Iterator[ExtractionStandIn]:
+    """A started extraction stand-in (the default corpus scripts), stopped after the test."""
+    with ExtractionStandIn() as server:
+        yield server
