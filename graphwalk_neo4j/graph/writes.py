@@ -15,7 +15,7 @@ from typing import Any
 
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
 from graphwalk_neo4j.ingest.records import TripleRecord, canonical_name, entity_id, relation_id
-from graphwalk_neo4j.store import GraphStore, run_template
+from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 # Properties the project owns on :Entity; an attribute may not overwrite them.
 RESERVED_KEYS = frozenset({
@@ -25,7 +25,7 @@ RESERVED_KEYS = frozenset({
 
 
 @dataclass
-class WriteCounts:
+class WriteCounts(Counters):
     nodes_created: int = 0
     nodes_updated: int = 0
     nodes_unchanged: int = 0
@@ -33,13 +33,6 @@ class WriteCounts:
     rels_updated: int = 0
     rels_unchanged: int = 0
     conflicts: int = 0
-
-    def add(self, other: WriteCounts) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def as_dict(self) -> dict[str, int]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 @dataclass

@@ -24,7 +24,7 @@ from graphwalk_neo4j.graph.writes import claim_text, uid
 from graphwalk_neo4j.ingest.extraction import Fact
 from graphwalk_neo4j.ingest.records import canonical_name, content_hash, relation_id
 from graphwalk_neo4j.ingest.routing import Route
-from graphwalk_neo4j.store import GraphStore, run_template
+from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 
 def new_entity_id(source: str, doc_id: str, name: str, type_: str | None) -> str:
@@ -46,19 +46,12 @@ class ChunkWrite:
 
 
 @dataclass
-class ApplyCounts:
+class ApplyCounts(Counters):
     entities_created: int = 0
     entities_updated: int = 0
     relations_created: int = 0
     relations_updated: int = 0
     conflicts: int = 0
-
-    def add(self, other: ApplyCounts) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def as_dict(self) -> dict[str, int]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 def resolve_chunk(

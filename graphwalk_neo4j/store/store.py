@@ -23,6 +23,7 @@ from graphwalk_neo4j.errors import (
     StoreUnavailableError,
 )
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store.counters import Counters
 from graphwalk_neo4j.store.registry import template
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
@@ -39,8 +40,8 @@ class ServerInfo:
 
 
 @dataclass
-class WriteStats:
-    """Counters summed over the statements a write ran."""
+class WriteStats(Counters):
+    """Counters summed over the statements a write ran (``add`` takes the driver's summary counters)."""
 
     nodes_created: int = 0
     nodes_deleted: int = 0
@@ -48,14 +49,6 @@ class WriteStats:
     relationships_deleted: int = 0
     properties_set: int = 0
     labels_added: int = 0
-
-    def add(self, counters: Any) -> None:
-        self.nodes_created += counters.nodes_created
-        self.nodes_deleted += counters.nodes_deleted
-        self.relationships_created += counters.relationships_created
-        self.relationships_deleted += counters.relationships_deleted
-        self.properties_set += counters.properties_set
-        self.labels_added += counters.labels_added
 
 
 @dataclass
