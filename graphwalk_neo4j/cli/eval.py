@@ -1,0 +1,132 @@
+"""``gw-neo4j eval``: evaluation commands. ``eval metaqa`` runs graphwalk and/or the vector baseline over MetaQA
+questions, with the path ceiling, and writes ``results/<run_id>/`` (see :mod:`graphwalk_neo4j.eval.runner`).
+Progress with an ETA goes to stderr, the results table to stdout (``--json``: the summary rows)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
+from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.walk.config import preset_names
+
+
+class ProgressObserver:
+    """Stage lines and one rich bar per label (ingest, embed, documents, questions) on stderr."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
+                            TimeRemainingColumn(), console=err, transient=False, disable=quiet)
+        self.tasks: dict[str, TaskID] = {}
+        self.last_line = 0.0
+
+    def __enter__(self) -> ProgressObserver:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def stage(self, message: str) -> None:
+        if not self.quiet:
+            self.bar.console.print(f"[dim]{message}[/]", highlight=False)
+
+    def progress(self, label: str, done: int, total: int, elapsed_s: float) -> None:
+        if self.quiet:
+            return
+        rate = f"{done / elapsed_s:.1f}/s" if elapsed_s > 0 else ""
+        if label not in self.tasks:
+            self.tasks[label] = self.bar.add_task(label, total=total, rate=rate)
+        self.bar.update(self.tasks[label], completed=done, total=total, rate=rate)
+        if not err.is_terminal and total and (time.monotonic() - self.last_line > 30 or done == total):
+            # Not a terminal (a log file): one plain line every 30 s instead of a redrawn bar.
+            self.last_line = time.monotonic()
+            eta = (total - done) * elapsed_s / done if done else float("nan")
+            err.print(f"{label}: {done}/{total} ({rate}), ETA {eta:.0f} s", highlight=False)
+
+
+def _hops(value: str) -> list[int]:
+    try:
+        hops = sorted({int(h) for h in value.split(",") if h.strip()})
+    except ValueError:
+        raise click.BadParameter("use a comma-separated list such as 1,2,3") from None
+    if not hops or any(h not in (1, 2, 3) for h in hops):
+        raise click.BadParameter("MetaQA has 1-, 2- and 3-hop questions")
+    return hops
+
+
+@click.group(name="eval")
+def eval_group() -> None:
+    """Evaluate graphwalk against baselines on question-answering datasets."""
+
+
+@eval_group.command()
+@click.option("--data", "data_dir", required=True, type=click.Path(file_okay=False, exists=True),
+              help="Folder with kb.txt and qa_<split>_<k>hop.txt (also looked for under <folder>/<split>/).")
+@click.option("--split", default="dev", show_default=True, help="Question split (dev, test, ...).")
+@click.option("--hops", default="1,2,3", show_default=True, help="Hop counts to evaluate, comma-separated.")
+@click.option("--n", type=click.IntRange(1), default=None, help="Seeded sample of N questions per hop (default all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
+@click.option("--system", type=click.Choice(["graphwalk", "vector", "all"]), default="graphwalk", show_default=True)
+@click.option("--model", default=None, help="Decision model: local, jev, jev-<version>, typesafe/<id> or litellm name.")
+@click.option("--preset", default="relation", show_default=True,
+              help=f"Walk preset(s), comma-separated, one system each: {', '.join(preset_names())}.")
+@click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
+@click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
+@click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
+@click.option("--linking", type=click.Choice(["gold", "resolve"]), default="gold", show_default=True,
+              help="gold: start at the [bracketed] topic; resolve: link from the text (accuracy reported apart).")
+@click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
+@click.option("--run-id", default=None, help="Results folder name; re-use it to resume (default: a new one).")
+@click.option("--graph", default="metaqa", show_default=True, help="Graph name holding the MetaQA KB.")
+@click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
+@click.option("--vector-k", type=click.IntRange(1, 20), default=None, help="Vector baseline cut-off (default: dev-chosen).")
+@click.option("--llm-model", default=None, help="Vector baseline reader (litellm name); without it, no reader.")
+@click.option("--results-dir", default="results", show_default=True, type=click.Path(file_okay=False))
+@json_option
+@click.pass_context
+@handle_errors
+def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | None, seed: int, system: str,
+           model: str | None, preset: str, strategy: str | None, beam_width: int | None, hop_mode: str | None,
+           linking: str, concurrency: int, run_id: str | None, graph: str, trace: bool, vector_k: int | None,
+           llm_model: str | None, results_dir: str, as_json: bool) -> None:
+    """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
+    from graphwalk_neo4j.eval.report import SummaryRow, rich_table
+    from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
+
+    settings = load_settings(ctx)
+    presets = [p.strip() for p in preset.split(",") if p.strip()]
+    unknown = [p for p in presets if p not in preset_names()]
+    if unknown:
+        raise ConfigError(f"unknown preset(s) {', '.join(unknown)}; valid presets: {', '.join(preset_names())}")
+    overrides: dict[str, Any] = {k: v for k, v in (("strategy", strategy), ("beam_width", beam_width),
+                                                    ("hop_mode", hop_mode)) if v is not None}
+    options = MetaQAOptions(
+        data_dir=data_dir, split=split, hops=_hops(hops), n=n, seed=seed, system=system, presets=presets,
+        overrides=overrides, model=model, linking=linking, concurrency=concurrency,
+        run_id=run_id or time.strftime("metaqa-%Y%m%d-%H%M%S"), graph=graph, trace=trace, vector_k=vector_k,
+        llm_model=llm_model, results_dir=results_dir,
+    )
+
+    async def work() -> dict[str, Any]:
+        async with connected(settings) as store:
+            with ProgressObserver(quiet=as_json) as observer:
+                return await run_metaqa(store, settings, options, observer)
+
+    results = run(work())
+    if as_json:
+        emit_json({"run_id": options.run_id, "summary": results["summary"], "paths": results["paths"]})
+        return
+    rows = [SummaryRow.model_validate(r) for r in results["summary"]]
+    out.print(rich_table(rows, title=f"MetaQA {split} — run {options.run_id}"))
+    out.print(f"results: {results['paths']['results']}\nsummary: {results['paths']['summary']}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(eval_group)

@@ -1,0 +1,378 @@
+"""The evaluation runner: the questions of a run, every system over them with bounded concurrency, one JSON line
+per answered question as it finishes, and resume.
+
+Layout of ``results/<run_id>/``:
+
+* ``run.json`` — the run's spec and every system's settings, written when the run starts. Re-running with the
+  same run id resumes only when these match (the concurrency, trace flag and progress do not count);
+  otherwise :class:`~graphwalk_neo4j.errors.ConfigError` names what differs.
+* ``questions.jsonl`` — one :class:`QuestionRecord` per (system, question), appended and flushed as each
+  finishes. On resume the records already there are kept and only the missing pairs run. A line cut short by
+  an interruption is dropped (the file is truncated back to its last complete line).
+* ``results.json`` and ``summary.md`` — written by :mod:`.report` when the run completes.
+
+Determinism: the question sample depends only on the seed (:func:`~.metaqa.sample`), and records are sorted
+before reporting, so the same seed gives the same numbers whatever the concurrency (latencies aside).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, StoreUnavailableError
+from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, load_questions, sample
+from graphwalk_neo4j.eval.metrics import answer_set, score_answers
+from graphwalk_neo4j.eval.systems import QASystem, SystemAnswer, count_round_trips
+
+Progress = Callable[[int, int, float], None]  # (done, total, elapsed seconds) for this session's work
+VOLATILE_SETTINGS = ("concurrency", "trace")
+
+
+class RunSpec(BaseModel):
+    """What questions a run asks and where: everything except the systems' own settings."""
+
+    run_id: str
+    dataset: str = "metaqa"
+    data_dir: str
+    split: str
+    hops: list[int]
+    n: int | None = None
+    seed: int = 0
+    graph: str
+    linking: str = "gold"
+    concurrency: int = 4
+    trace: bool = False
+
+
+class QuestionRecord(BaseModel):
+    """One system's answer to one question, scored."""
+
+    system: str
+    question_id: str
+    hops: int
+    line: int
+    qtype: str | None = None
+    text: str
+    topic: str
+    gold: list[str]
+    answers: list[str]
+    ranked: list[str] = Field(default_factory=list)
+    hits_at_1: float
+    exact_match: float
+    precision: float
+    recall: float
+    f1: float
+    answered: bool
+    linking_ok: bool | None = None
+    status: str
+    stop_reason: str = ""
+    path: str | None = None
+    walk_id: str | None = None
+    linked: list[str] | None = None
+    decision_calls: int = 0
+    llm_calls: int = 0
+    round_trips: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    latency_s: float = 0.0
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.system, self.question_id
+
+
+def make_record(system: str, question: MetaQAQuestion, answer: SystemAnswer, latency_s: float) -> QuestionRecord:
+    """Score ``answer`` against the question's gold answers. Linking counts as correct when the system started
+    from the topic entity (by normalised name); systems that report no start get ``linking_ok=None``."""
+    scores = score_answers(answer.answers, question.answers)
+    linking_ok = None
+    if answer.linked is not None:
+        linking_ok = bool(answer_set([question.topic]) & answer_set(answer.linked))
+    return QuestionRecord(
+        system=system, question_id=question.id, hops=question.hops, line=question.line, qtype=question.qtype,
+        text=question.text, topic=question.topic, gold=list(question.answers), answers=answer.answers,
+        ranked=answer.ranked, hits_at_1=scores.hits_at_1, exact_match=scores.exact_match,
+        precision=scores.precision, recall=scores.recall, f1=scores.f1, answered=bool(answer.answers),
+        linking_ok=linking_ok, status=answer.status, stop_reason=answer.stop_reason, path=answer.path,
+        walk_id=answer.walk_id, linked=answer.linked, decision_calls=answer.decision_calls,
+        llm_calls=answer.llm_calls, round_trips=answer.round_trips, input_tokens=answer.input_tokens,
+        output_tokens=answer.output_tokens, cost_usd=answer.cost_usd, latency_s=latency_s, extra=answer.extra,
+    )
+
+
+# -- questions -------------------------------------------------------------------------------------------------
+
+
+def select_questions(data_dir: str | Path, split: str, hops: Iterable[int], n: int | None, seed: int,
+                     ) -> list[MetaQAQuestion]:
+    """Every question of each hop file, or a seeded sample of ``n`` per hop; in (hops, line) order."""
+    out: list[MetaQAQuestion] = []
+    for k in hops:
+        pool = load_questions(data_dir, split, k)
+        out.extend(sample(pool, n, seed) if n is not None else pool)
+    return out
+
+
+# -- run directory ---------------------------------------------------------------------------------------------
+
+
+class RunDir:
+    """``results/<run_id>/`` and its files."""
+
+    def __init__(self, root: str | Path, run_id: str) -> None:
+        if not run_id or "/" in run_id or run_id.startswith("."):
+            raise ConfigError(f"invalid run id {run_id!r}: use letters, digits, '-' and '_'")
+        self.path = Path(root) / run_id
+        self.run_json = self.path / "run.json"
+        self.questions = self.path / "questions.jsonl"
+        self.results_json = self.path / "results.json"
+        self.summary_md = self.path / "summary.md"
+
+    def settings(self, spec: RunSpec, systems: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        return {"spec": spec.model_dump(mode="json"), "systems": systems}
+
+    def open(self, spec: RunSpec, systems: dict[str, dict[str, Any]], environment: dict[str, Any]) -> bool:
+        """Create the run, or check that an existing one has the same settings. True when resuming."""
+        current = self.settings(spec, systems)
+        if self.run_json.is_file():
+            stored = json.loads(self.run_json.read_text(encoding="utf-8"))
+            diff = settings_diff(stored, current)
+            if diff:
+                raise ConfigError(f"run {spec.run_id!r} exists with different settings ({'; '.join(diff[:5])}); "
+                                  "use another --run-id or the same options to resume")
+            return True
+        self.path.mkdir(parents=True, exist_ok=True)
+        payload = {**current, "environment": environment, "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        self.run_json.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return False
+
+    def load(self) -> dict[tuple[str, str], QuestionRecord]:
+        """Records already written; a partial last line (from an interruption) is cut off the file."""
+        if not self.questions.is_file():
+            return {}
+        data = self.questions.read_bytes()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            with self.questions.open("r+b") as fh:
+                fh.truncate(end)
+        records: dict[tuple[str, str], QuestionRecord] = {}
+        for line in data[:end].decode("utf-8").splitlines():
+            if line.strip():
+                record = QuestionRecord.model_validate_json(line)
+                records[record.key] = record
+        return records
+
+
+def settings_diff(stored: dict[str, Any], current: dict[str, Any], prefix: str = "") -> list[str]:
+    """Paths whose values differ between two settings trees, ignoring :data:`VOLATILE_SETTINGS`."""
+    diffs: list[str] = []
+    for key in sorted(set(stored) | set(current)):
+        if key in VOLATILE_SETTINGS or key in ("environment", "started_at"):
+            continue
+        a, b = stored.get(key), current.get(key)
+        where = f"{prefix}{key}"
+        if isinstance(a, dict) and isinstance(b, dict):
+            diffs.extend(settings_diff(a, b, where + "."))
+        elif a != b:
+            diffs.append(f"{where}: {a!r} -> {b!r}")
+    return diffs
+
+
+# -- running ---------------------------------------------------------------------------------------------------
+
+_FATAL = (StoreUnavailableError, StoreAuthError, ConfigError)
+
+
+async def answer_one(system: QASystem, question: MetaQAQuestion) -> QuestionRecord:
+    """Ask one question; a system failure becomes an ``error`` record (an unreachable store aborts the run)."""
+    started = time.perf_counter()
+    with count_round_trips() as trips:
+        try:
+            answer = await system.answer(question.system_input())
+        except _FATAL:
+            raise
+        except GraphwalkError as exc:
+            answer = SystemAnswer(answers=[], status="error", stop_reason=f"{type(exc).__name__}: {exc}")
+        if not answer.round_trips:
+            answer.round_trips = trips[0]
+    return make_record(system.name, question, answer, time.perf_counter() - started)
+
+
+async def run_systems(
+    systems: Sequence[QASystem],
+    questions: Sequence[MetaQAQuestion],
+    run_dir: RunDir,
+    *,
+    concurrency: int = 4,
+    progress: Progress | None = None,
+) -> list[QuestionRecord]:
+    """Answer every (system, question) pair not yet in ``questions.jsonl``; return all records, sorted."""
+    done = run_dir.load()
+    todo = [(s, q) for s in systems for q in questions if (s.name, q.id) not in done]
+    total, finished, started = len(todo), 0, time.perf_counter()
+    items = iter(todo)
+    with run_dir.questions.open("a", encoding="utf-8") as sink:
+
+        async def worker() -> None:
+            nonlocal finished
+            for system, question in items:
+                record = await answer_one(system, question)
+                sink.write(record.model_dump_json() + "\n")
+                sink.flush()
+                done[record.key] = record
+                finished += 1
+                if progress is not None:
+                    progress(finished, total, time.perf_counter() - started)
+
+        if progress is not None:
+            progress(0, total, 0.0)
+        await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, total or 1)))))
+    wanted = {q.id for q in questions}
+    names = {s.name for s in systems}
+    return sort_records(r for r in done.values() if r.question_id in wanted and r.system in names)
+
+
+def sort_records(records: Iterable[QuestionRecord]) -> list[QuestionRecord]:
+    return sorted(records, key=lambda r: (r.system, r.hops, r.line))
+
+
+def write_records(run_dir: RunDir, records: Iterable[QuestionRecord]) -> None:
+    """Append records computed outside :func:`run_systems` (the ceiling) unless already present."""
+    done = run_dir.load()
+    with run_dir.questions.open("a", encoding="utf-8") as sink:
+        for record in records:
+            if record.key not in done:
+                sink.write(record.model_dump_json() + "\n")
+                done[record.key] = record
+
+
+# -- MetaQA end to end -----------------------------------------------------------------------------------------
+
+
+class Observer:
+    """Where a run reports what it is doing; the CLI draws it on stderr. The default says nothing."""
+
+    def stage(self, message: str) -> None:
+        return None
+
+    def progress(self, label: str, done: int, total: int, elapsed_s: float) -> None:
+        return None
+
+
+def kb_file(data_dir: str | Path) -> Path:
+    path = Path(data_dir) / "kb.txt"
+    if not path.is_file():
+        raise ConfigError(f"no MetaQA knowledge base at {path}: --data must hold kb.txt and qa_<split>_<k>hop.txt")
+    return path
+
+
+async def prepare_graph(store: Any, data_dir: str | Path, graph: str, embedder: Any, observer: Observer,
+                        ) -> dict[str, Any]:
+    """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
+    holds this exact file and map), then embed entities whose vector is missing or stale."""
+    from graphwalk_neo4j.demo import data_file
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.schema import apply_schema
+
+    await apply_schema(store)
+    raw = json.loads(data_file("metaqa_types.json").read_text(encoding="utf-8"))
+    type_map = {k: (v[0], v[1]) for k, v in raw.items()}
+    observer.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
+    started = time.perf_counter()
+    loaded = await ingest_file(store, kb_file(data_dir), graph=graph, type_map=type_map,
+                               progress=lambda _f, done, total: observer.progress("ingest", done, total,
+                                                                                  time.perf_counter() - started))
+    observer.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
+    started = time.perf_counter()
+    embedded = await embed_graph(store, embedder, graph, progress=lambda done, total: observer.progress(
+        "embed", done, total, time.perf_counter() - started))
+    if embedded.embedded:
+        observer.stage(f"embedded {embedded.embedded} entities")
+    return {"ingest": loaded.as_dict(), "embed": embedded.as_dict()}
+
+
+class MetaQAOptions(BaseModel):
+    """Everything ``gw-neo4j eval metaqa`` decides (see the command's help)."""
+
+    data_dir: str
+    split: str = "dev"
+    hops: list[int] = Field(default_factory=lambda: [1, 2, 3])
+    n: int | None = None
+    seed: int = 0
+    system: str = "graphwalk"  # graphwalk | vector | all
+    presets: list[str] = Field(default_factory=lambda: ["relation"])
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    model: str | None = None
+    linking: str = "gold"
+    concurrency: int = 4
+    run_id: str
+    graph: str = "metaqa"
+    trace: bool = False
+    vector_k: int | None = None
+    llm_model: str | None = None
+    results_dir: str = "results"
+    cache_dir: str = ".cache/graphwalk/eval"
+
+
+def ceiling_record(question: MetaQAQuestion, answers: list[str], latency_s: float) -> QuestionRecord:
+    from graphwalk_neo4j.eval.report import CEILING
+
+    return make_record(CEILING, question, SystemAnswer(answers=answers, status="oracle"), latency_s)
+
+
+async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer: Observer | None = None,
+                     ) -> dict[str, Any]:
+    """Prepare the graph, answer the questions with every selected system (resuming a run with the same id),
+    compute the path ceiling, and write ``results.json`` and ``summary.md``. Returns the results document."""
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.eval.ceiling import follow_paths
+    from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
+    from graphwalk_neo4j.eval.systems import build_systems
+
+    observer = observer or Observer()
+    if options.linking not in ("gold", "resolve"):
+        raise ConfigError(f"unknown linking {options.linking!r}: use gold or resolve")
+    questions = select_questions(options.data_dir, options.split, options.hops, options.n, options.seed)
+    observer.stage(f"{len(questions)} questions ({options.split}, hops {options.hops}, seed {options.seed})")
+    embedder = make_embedder(settings)
+    preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, observer)
+    systems, closers = await build_systems(store, settings, options, embedder, observer)
+    try:
+        spec = RunSpec(run_id=options.run_id, data_dir=str(Path(options.data_dir).resolve()), split=options.split,
+                       hops=options.hops, n=options.n, seed=options.seed, graph=options.graph,
+                       linking=options.linking, concurrency=options.concurrency, trace=options.trace)
+        run_dir = RunDir(options.results_dir, options.run_id)
+        described = {s.name: s.describe() for s in systems}
+        resumed = run_dir.open(spec, described, await environment(store))
+        observer.stage(f"{'resuming' if resumed else 'starting'} run {options.run_id!r} in {run_dir.path}")
+        typed = [q for q in questions if q.qtype]
+        if typed:
+            started = time.perf_counter()
+            reached = await follow_paths(store, options.graph, typed)
+            per_question = (time.perf_counter() - started) / len(typed)
+            write_records(run_dir, [ceiling_record(q, reached.get(q.id, []), per_question) for q in typed])
+        await run_systems(systems, questions, run_dir, concurrency=options.concurrency,
+                          progress=lambda d, t, e: observer.progress("questions", d, t, e))
+    finally:
+        for close in closers:
+            await close()
+    wanted = {q.id for q in questions}
+    names = {s.name for s in systems} | {"ceiling"}
+    records = sort_records(r for r in run_dir.load().values() if r.question_id in wanted and r.system in names)
+    run = json.loads(run_dir.run_json.read_text(encoding="utf-8"))
+    run["preparation"] = preparation
+    results = build_results(run, records, sweep_ks=list(range(1, 21)))
+    run_dir.results_json.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    run_dir.summary_md.write_text(render_markdown(results), encoding="utf-8")
+    results["paths"] = {"results": str(run_dir.results_json), "summary": str(run_dir.summary_md)}
+    return results

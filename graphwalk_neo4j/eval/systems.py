@@ -1,0 +1,214 @@
+"""Systems under test for the evaluation: the :class:`QASystem` protocol, what one answer carries
+(:class:`SystemAnswer`), and the graphwalk adapter (:class:`GraphwalkSystem`).
+
+A system sees only :meth:`~graphwalk_neo4j.eval.metaqa.MetaQAQuestion.system_input` (id, text with and
+without brackets, topic), never the gold answers or the question type. ``linking="gold"`` lets it start from
+the bracketed topic; ``linking="resolve"`` makes it find its start in the text without brackets (and the
+runner then reports linking accuracy on its own line: a linking miss is not counted as a wrong walk).
+
+Answer sets (:func:`walk_answers`): in relation mode the prediction is the node set the best path stopped at
+(one path = one answer set); in entity mode each finished path ends at one node, so the prediction is the end
+nodes of every finished path in rank order (greedy: one node; beam k: up to k nodes).
+
+Per-question Cypher round trips are counted with a context variable (:func:`count_round_trips`): every
+question runs in its own asyncio task, so concurrent questions never mix their counts.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.result import WalkResult
+from graphwalk_neo4j.walk.service import WalkService
+
+Linking = Literal["gold", "resolve"]
+
+_TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gw_eval_round_trips", default=None)
+
+
+class SystemAnswer(BaseModel):
+    """One system's answer to one question, with what it cost. ``answers`` is ranked (best first) and is
+    also the predicted set. ``ranked`` may hold a longer ranking (the vector baseline keeps its top 20 so
+    the cut-off k can be chosen afterwards)."""
+
+    answers: list[str]
+    status: str = "ok"
+    stop_reason: str = ""
+    path: str | None = None
+    walk_id: str | None = None
+    linked: list[str] | None = None  # start entities the system used (names)
+    linking_method: str | None = None
+    decision_calls: int = 0
+    llm_calls: int = 0
+    round_trips: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    ranked: list[str] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class QASystem(Protocol):
+    """Anything that answers a question from its system input."""
+
+    name: str
+
+    def describe(self) -> dict[str, Any]:
+        """Settings that decide this system's answers (recorded in results.json; checked on resume)."""
+        ...
+
+    async def answer(self, question: Mapping[str, str]) -> SystemAnswer: ...
+
+
+@contextmanager
+def count_round_trips() -> Iterator[list[int]]:
+    """Count the :class:`CountingStore` round trips made in the current task while the block runs."""
+    box = [0]
+    token = _TRIPS.set(box)
+    try:
+        yield box
+    finally:
+        _TRIPS.reset(token)
+
+
+class CountingStore:
+    """A :class:`GraphStore` stand-in that forwards everything and counts reads and writes per task."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+
+    @staticmethod
+    def _tick() -> None:
+        box = _TRIPS.get()
+        if box is not None:
+            box[0] += 1
+
+    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self._tick()
+        return await self._store.read(name, **params)
+
+    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        self._tick()
+        return await self._store.write(name, **params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def walk_answers(result: WalkResult) -> list[str]:
+    """The predicted answer set of a walk, ranked (see the module docstring)."""
+    if not result.paths:
+        return []
+    if result.hop_mode == "relation":
+        return list(dict.fromkeys(n.name for n in result.paths[0].end))
+    ends = [n.name for p in result.paths if p.finished for n in p.end]
+    if not ends:  # nothing stopped on its own (budget): fall back to the best open path
+        ends = [n.name for n in result.paths[0].end]
+    return list(dict.fromkeys(ends))
+
+
+class GraphwalkSystem:
+    """graphwalk over one graph with one walk configuration."""
+
+    def __init__(self, name: str, service: WalkService, config: WalkConfig, *, linking: Linking = "gold",
+                 preset: str | None = None) -> None:
+        self.name = name
+        self.service = service
+        self.config = config
+        self.linking = linking
+        self.preset = preset
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "graphwalk",
+            "preset": self.preset,
+            "model": self.service.backend.model_id,
+            "decider": repr(self.service.backend),
+            "linking": self.linking,
+            "config": self.config.model_dump(mode="json"),
+        }
+
+    async def answer(self, question: Mapping[str, str]) -> SystemAnswer:
+        text = question["text_without_brackets"]
+        # Gold linking starts from the bracketed topic by its entity id (ids are the canonical name's hash, so
+        # "Kismet" the film never resolves to "kismet" the tag); a topic missing from the graph falls back to
+        # a name lookup inside the service, whose failure is a linking miss.
+        start = [entity_id(question["topic"])] if self.linking == "gold" else None
+        outcome = await self.service.walk(text, self.config, start=start)
+        result = outcome.result
+        if start is not None and result.status == "no_start":
+            outcome = await self.service.walk(text, self.config, start=[question["topic"]])
+            result = outcome.result
+        linking = outcome.linking
+        best = result.best_path
+        totals = result.totals
+        return SystemAnswer(
+            answers=walk_answers(result),
+            status=result.status,
+            stop_reason=result.stop_reason,
+            path=best.describe() if best is not None else None,
+            walk_id=result.walk_id,
+            linked=[n.name for n in linking.start] if linking is not None else [],
+            linking_method=linking.method if linking is not None else None,
+            decision_calls=totals.decision_calls + (linking.decision_calls if linking is not None else 0),
+            input_tokens=totals.input_tokens,
+            output_tokens=totals.output_tokens,
+            cost_usd=totals.cost_usd,
+            extra={"depths": totals.depths, "hops": sum(1 for s in best.steps if not s.is_stop) if best else 0},
+        )
+
+
+def system_name(preset: str, overrides: Mapping[str, Any]) -> str:
+    """``graphwalk:relation`` or, with overrides, ``graphwalk:relation+strategy=beam``."""
+    extra = "".join(f"+{k}={v}" for k, v in sorted(overrides.items()))
+    return f"graphwalk:{preset}{extra}"
+
+
+async def build_systems(store: GraphStore, settings: Any, options: Any, embedder: Any, observer: Any,
+                        ) -> tuple[list[Any], list[Any]]:
+    """The systems a MetaQA run asks for (``options`` is a :class:`~.runner.MetaQAOptions`), and the async
+    closers to call when it ends."""
+    from graphwalk_neo4j.decide.resolve import resolve_backend
+    from graphwalk_neo4j.errors import ConfigError
+    from graphwalk_neo4j.eval.baseline import DEFAULT_K, LLMReader, VectorSystem, build_index
+    from graphwalk_neo4j.walk.config import get_preset
+
+    if options.system not in ("graphwalk", "vector", "all"):
+        raise ConfigError(f"unknown system {options.system!r}: use graphwalk, vector or all")
+    systems: list[Any] = []
+    closers: list[Any] = []
+    if options.system in ("graphwalk", "all"):
+        backend = resolve_backend(settings, options.model, embedder_factory=lambda _s: embedder)
+        closers.append(backend.aclose)
+        service = WalkService(CountingStore(store), options.graph, backend, embedder=embedder,  # type: ignore[arg-type]
+                              trace=options.trace)
+        for preset in options.presets:
+            try:
+                config = get_preset(preset).with_overrides(**options.overrides)
+            except ValueError as exc:
+                raise ConfigError(f"invalid walk options for preset {preset!r}: {exc}") from exc
+            systems.append(GraphwalkSystem(system_name(preset, options.overrides), service, config,
+                                           linking=options.linking, preset=preset))
+    if options.system in ("vector", "all"):
+        observer.stage("loading (or building) the vector baseline's document index")
+        started = time.perf_counter()
+        index = await build_index(store, options.graph, embedder, options.cache_dir,
+                                  progress=lambda d, t: observer.progress("documents", d, t,
+                                                                          time.perf_counter() - started))
+        reader = None
+        if options.llm_model:
+            reader = LLMReader(options.llm_model, api_base=settings.llm_api_base, api_key=settings.llm_api_key,
+                               timeout_s=settings.decision_timeout_s)
+        k = options.vector_k or DEFAULT_K
+        systems.append(VectorSystem(index, embedder, k=k, reader=reader,
+                                    name="vector+reader" if reader else f"vector@{k}"))
+    return systems, closers
