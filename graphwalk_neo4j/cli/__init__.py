@@ -6,6 +6,7 @@ import click
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.cli import admin, data, trace, walk
+from graphwalk_neo4j.cli import eval as eval_cli
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,3 +24,4 @@ admin.register(main)
 data.register(main)
 walk.register(main)
 trace.register(main)
+eval_cli.register(main)
