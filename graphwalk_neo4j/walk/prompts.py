@@ -7,6 +7,17 @@ here with real descriptions (target name and type, a readable relation gloss wit
 plus a ``STOP`` option meaning "the current node(s) are the answer". Labels are deterministic: ``o1..oN`` in
 offer order (``labels="short"``) or readable, de-duplicated ``relation: target`` labels
 (``labels="readable"``).
+
+Layout contract (``relation_glosses=True``, the default), relied on by backends that read texts by similarity
+(:class:`~graphwalk_neo4j.decide.local.LocalDecider`):
+
+* ``start`` lists the start entities as ``name (type)``; ``path`` has one line per hop, in words: ``films directed by this person: 2 films`` (relation
+  mode: the gloss, then how many nodes of which type it reached) or ``directed by: Christopher Nolan (person)``
+  (entity mode);
+* each option description is ``HEAD — DETAILS``. Relation mode: the head is the move in the same words
+  (``film release year year (--release_year-->)``), the details are evidence (counts, sample names).
+  Entity mode: the head is the node it leads to (``Inception (film)``) and the details open with the move's
+  gloss up to the first ``;`` (``films directed by this person; edge: ...; summary``).
 """
 
 from __future__ import annotations
@@ -102,15 +113,52 @@ def common_type(nodes: Sequence[NodeRef]) -> str | None:
     return next(n.type for n in nodes if n.type and counts[n.type] == top)
 
 
+def hop_text(relation: str, direction: EdgeDirection, source_type: str | None, target_type: str | None,
+             show_types: bool = True) -> str:
+    """The hop as a typed reading of the edge: forward ``film directed by person`` (source type, relation words,
+    target type), inverse the gloss ``films directed by this person``; without types, the plain gloss."""
+    gloss = relation_gloss(relation, direction, source_type=source_type, target_type=target_type)
+    if direction == "out" and target_type and source_type and show_types:
+        return f"{source_type.lower()} {gloss} {target_type.lower()}"
+    return gloss
+
+
+def count_text(nodes: Sequence[NodeRef], show_types: bool = True) -> str:
+    """``1 film`` / ``2 films`` / ``3 nodes`` (the type plural when the nodes have one and types are shown)."""
+    kind = common_type(nodes) if show_types else None
+    noun = kind.lower() if kind else "node"
+    return f"{len(nodes)} {noun if len(nodes) == 1 else plural(noun)}"
+
+
+def start_names(start: Sequence[NodeRef], config: WalkConfig, limit: int = 10) -> list[str]:
+    """The start entities as ``name (type)`` strings (at most ``limit``; the count says if there are more)."""
+    names = [node_text(n, config.show_types) for n in start[:limit]]
+    if len(start) > limit:
+        names.append(f"(+{len(start) - limit} more)")
+    return names
+
+
 def path_lines(start: Sequence[NodeRef], steps: Sequence[PathStep], config: WalkConfig) -> list[str]:
-    """The path so far, one line per hop (``start: Memento (film)``, ``Memento --directed_by--> X``)."""
-    lines = [f"start: {_current_text(start, config)}"]
+    """The path so far from the start entities, one line per hop. With ``relation_glosses`` a hop reads as words
+    (``films directed by this person: 2 films``, ``directed by: Christopher Nolan (person)``); without, as the
+    stored edge (``Memento --directed_by--> Christopher Nolan``). Empty at the start."""
+    lines: list[str] = []
+    current: Sequence[NodeRef] = start
     for step in steps:
         if step.is_stop or step.relation is None or step.direction is None:
             continue
-        here = step.from_names[0] if len(step.from_names) == 1 else f"{len(step.from_names)} nodes"
-        there = step.nodes[0].name if len(step.nodes) == 1 else f"{len(step.nodes)} nodes"
-        lines.append(edge_text(step.relation, step.direction, here, there))
+        if config.relation_glosses:
+            gloss = hop_text(step.relation, step.direction, common_type(current), common_type(step.nodes),
+                             config.show_types)
+            if config.hop_mode == "entity" and len(step.nodes) == 1:
+                lines.append(f"{gloss}: {node_text(step.nodes[0], config.show_types)}")
+            else:
+                lines.append(f"{gloss}: {count_text(step.nodes, config.show_types)}")
+        else:
+            here = step.from_names[0] if len(step.from_names) == 1 else f"{len(step.from_names)} nodes"
+            there = step.nodes[0].name if len(step.nodes) == 1 else f"{len(step.nodes)} nodes"
+            lines.append(edge_text(step.relation, step.direction, here, there))
+        current = step.nodes or current
     return lines
 
 
@@ -147,7 +195,8 @@ def option_description(option: Option, current: Sequence[NodeRef], config: WalkC
             text += f"; {target.summary}"
     else:
         arrow = f"--{option.relation}-->" if option.direction == "out" else f"<--{option.relation}--"
-        head = f"{gloss} ({arrow})" if config.relation_glosses else arrow
+        hop = hop_text(option.relation, option.direction, source_type, target_type, config.show_types)
+        head = f"{hop} ({arrow})" if config.relation_glosses else arrow
         text = f"{head} — leads to {names_text(option.targets, config.sample_names, config.show_types)}"
         if option.count > len(option.targets):
             text += f" (of {option.count} in all)"
@@ -179,6 +228,7 @@ def build_question(
     instructions: dict[str, Any] = {"task": _ENTITY_TASK if entity else _RELATION_TASK}
     if stop_allowed:
         instructions["stop"] = _ENTITY_STOP if entity else _RELATION_STOP
+    instructions["start"] = start_names(start, config)
     instructions["path"] = path_lines(start, steps, config)
     instructions["current"] = _current_text(current, config)
     if answer_type_hint:

@@ -12,12 +12,15 @@ from graphwalk_neo4j.walk.prompts import (
     build_question,
     build_request,
     common_type,
+    count_text,
+    hop_text,
     names_text,
     option_labels,
     path_lines,
     plural,
     relation_gloss,
     relation_words,
+    start_names,
 )
 from graphwalk_neo4j.walk.result import PathStep
 
@@ -128,7 +131,8 @@ def test_entity_question_exact() -> None:
             "Judge only this one step from the current node."
         ),
         "stop": "Choose STOP only if the current node itself is the answer to the question.",
-        "path": ["start: Memento (film)", "Memento --directed_by--> Christopher Nolan"],
+        "start": ["Memento (film)"],
+        "path": ["film directed by person: Christopher Nolan (person)"],
         "current": "Christopher Nolan (person)",
     }
     assert question.options == {
@@ -178,12 +182,14 @@ def test_relation_question_exact() -> None:
     instructions = question.instructions
     assert isinstance(instructions, dict)
     assert instructions["stop"] == "Choose STOP only if the current nodes themselves are the answer to the question."
-    assert instructions["path"] == ["start: 1 node: Christopher Nolan (person)"]
+    assert instructions["start"] == ["Christopher Nolan (person)"]
+    assert instructions["path"] == []
     assert instructions["current"] == "2 nodes: Memento (film), Inception (film)"
     assert instructions["expected_answer_type"] == "The answer is probably a year."
     assert question.options == {
-        "o1": "release year (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) (of 5 in all)",
-        "o2": "directed by (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
+        "o1": "film release year year (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) "
+        "(of 5 in all)",
+        "o2": "film directed by person (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
         "STOP": "Stop here: the current 2 nodes: Memento (film), Inception (film) are themselves the answer.",
     }
     assert list(mapping) == ["o1", "o2", "STOP"]
@@ -203,9 +209,30 @@ def test_path_lines_in_relation_mode_count_nodes() -> None:
     )
     stop = PathStep(step_id="t", depth=2, kind="decision", label="STOP", is_stop=True)
     assert path_lines([NOLAN], [step, stop], WalkConfig(hop_mode="relation")) == [
-        "start: 1 node: Christopher Nolan (person)",
+        "films directed by this person: 2 films",
+    ]
+    assert path_lines([NOLAN], [step, stop], WalkConfig(hop_mode="relation", show_types=False)) == [
+        "films directed by this person: 2 nodes",  # the inverse gloss names kinds either way
+    ]
+    assert path_lines([NOLAN], [step], WalkConfig(hop_mode="relation", relation_glosses=False)) == [
         "2 nodes --directed_by--> Christopher Nolan",
     ]
+    assert path_lines([MEMENTO], [step.model_copy(update={"direction": "out", "nodes": [NOLAN]})],
+                      WalkConfig()) == ["film directed by person: Christopher Nolan (person)"]
+
+
+def test_hop_text_and_count_text() -> None:
+    assert hop_text("release_year", "out", "Film", "Year") == "film release year year"
+    assert hop_text("release_year", "out", "Film", "Year", show_types=False) == "release year"
+    assert hop_text("release_year", "out", None, "Year") == "release year"
+    assert hop_text("directed_by", "in", "person", "film") == "films directed by this person"
+    assert count_text([MEMENTO, INCEPTION]) == "2 films"
+    assert count_text([NOLAN]) == "1 person"
+    assert count_text([NodeRef(id="x", name="x"), NodeRef(id="y", name="y")]) == "2 nodes"
+    assert count_text([MEMENTO], show_types=False) == "1 node"
+    assert start_names([MEMENTO, NOLAN], WalkConfig()) == ["Memento (film)", "Christopher Nolan (person)"]
+    many = [NodeRef(id=str(i), name=f"n{i}") for i in range(12)]
+    assert start_names(many, WalkConfig(), limit=2) == ["n0", "n1", "(+10 more)"]
 
 
 def test_names_text_and_common_type() -> None:
