@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
@@ -22,7 +23,7 @@ class ProgressObserver:
         self.quiet = quiet
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                            TimeRemainingColumn(), console=err, transient=False, disable=quiet)
+                            TimeRemainingColumn(), console=err, transient=False, disable=quiet or not err.is_terminal)
         self.tasks: dict[str, TaskID] = {}
         self.last_line = 0.0
 
@@ -89,13 +90,15 @@ def eval_group() -> None:
 @click.option("--vector-k", type=click.IntRange(1, 20), default=None, help="Vector baseline cut-off (default: dev-chosen).")
 @click.option("--llm-model", default=None, help="Vector baseline reader (litellm name); without it, no reader.")
 @click.option("--results-dir", default="results", show_default=True, type=click.Path(file_okay=False))
+@click.option("--cache-dir", default=".cache/graphwalk/eval", show_default=True, type=click.Path(file_okay=False),
+              help="Where the vector baseline caches its document vectors.")
 @json_option
 @click.pass_context
 @handle_errors
 def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | None, seed: int, system: str,
            model: str | None, preset: str, strategy: str | None, beam_width: int | None, hop_mode: str | None,
            linking: str, concurrency: int, run_id: str | None, graph: str, trace: bool, vector_k: int | None,
-           llm_model: str | None, results_dir: str, as_json: bool) -> None:
+           llm_model: str | None, results_dir: str, cache_dir: str, as_json: bool) -> None:
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
     from graphwalk_neo4j.eval.report import SummaryRow, rich_table
     from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
@@ -111,7 +114,7 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
         data_dir=data_dir, split=split, hops=_hops(hops), n=n, seed=seed, system=system, presets=presets,
         overrides=overrides, model=model, linking=linking, concurrency=concurrency,
         run_id=run_id or time.strftime("metaqa-%Y%m%d-%H%M%S"), graph=graph, trace=trace, vector_k=vector_k,
-        llm_model=llm_model, results_dir=results_dir,
+        llm_model=llm_model, results_dir=results_dir, cache_dir=cache_dir,
     )
 
     async def work() -> dict[str, Any]:
@@ -124,7 +127,9 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
         emit_json({"run_id": options.run_id, "summary": results["summary"], "paths": results["paths"]})
         return
     rows = [SummaryRow.model_validate(r) for r in results["summary"]]
-    out.print(rich_table(rows, title=f"MetaQA {split} — run {options.run_id}"))
+    # Piped to a file, a 14-column table needs more than the default 80 columns.
+    console = out if out.is_terminal else Console(width=220, soft_wrap=True)
+    console.print(rich_table(rows, title=f"MetaQA {split} — run {options.run_id}"))
     out.print(f"results: {results['paths']['results']}\nsummary: {results['paths']['summary']}")
 
 
