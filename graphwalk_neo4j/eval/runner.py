@@ -324,6 +324,12 @@ class MetaQAOptions(BaseModel):
     cache_dir: str = ".cache/graphwalk/eval"
 
 
+def run_spec(options: MetaQAOptions) -> RunSpec:
+    return RunSpec(run_id=options.run_id, data_dir=str(Path(options.data_dir).resolve()), split=options.split,
+                   hops=options.hops, n=options.n, seed=options.seed, graph=options.graph, linking=options.linking,
+                   concurrency=options.concurrency, trace=options.trace)
+
+
 def ceiling_record(question: MetaQAQuestion, answers: list[str], latency_s: float) -> QuestionRecord:
     from graphwalk_neo4j.eval.report import CEILING
 
@@ -348,12 +354,9 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
     preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, observer)
     systems, closers = await build_systems(store, settings, options, embedder, observer)
     try:
-        spec = RunSpec(run_id=options.run_id, data_dir=str(Path(options.data_dir).resolve()), split=options.split,
-                       hops=options.hops, n=options.n, seed=options.seed, graph=options.graph,
-                       linking=options.linking, concurrency=options.concurrency, trace=options.trace)
         run_dir = RunDir(options.results_dir, options.run_id)
         described = {s.name: s.describe() for s in systems}
-        resumed = run_dir.open(spec, described, await environment(store))
+        resumed = run_dir.open(run_spec(options), described, environment(store))
         observer.stage(f"{'resuming' if resumed else 'starting'} run {options.run_id!r} in {run_dir.path}")
         typed = [q for q in questions if q.qtype]
         if typed:

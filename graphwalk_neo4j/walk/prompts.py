@@ -11,9 +11,9 @@ offer order (``labels="short"``) or readable, de-duplicated ``relation: target``
 Layout contract (``relation_glosses=True``, the default), relied on by backends that read texts by similarity
 (:class:`~graphwalk_neo4j.decide.local.LocalDecider`):
 
-* ``start`` lists the start entities as ``name (type)``; ``path`` has one line per hop, in words: ``films directed by this person: 2 films`` (relation
-  mode: the gloss, then how many nodes of which type it reached) or ``directed by: Christopher Nolan (person)``
-  (entity mode);
+* ``start`` lists the start entities as ``name (type)``; ``path`` has one line per hop, in words, as
+  ``MOVE: REACHED``: ``films directed by this person: 2 films`` (relation mode: the gloss, then how many nodes
+  of which kind it reached) or ``film directed by person: Christopher Nolan (person)`` (entity mode);
 * each option description is ``HEAD — DETAILS``. Relation mode: the head is the move in the same words
   (``film release year year (--release_year-->)``), the details are evidence (counts, sample names).
   Entity mode: the head is the node it leads to (``Inception (film)``) and the details open with the move's

@@ -60,7 +60,8 @@ def test_summary_rows_exact() -> None:
 
 def test_qtype_rows_exact() -> None:
     rows = [(r.system, r.hops, r.qtype, r.n, r.f1, r.ceiling_f1) for r in qtype_rows(RECORDS)]
-    assert rows == [("gw", 1, "a_to_b", 1, 1.0, 1.0), ("gw", 1, "c_to_d", 1, 0.5, 1.0), ("gw", 2, "a_to_b", 1, 0.0, 0.5)]
+    assert rows == [("gw", 1, "a_to_b", 1, 1.0, 1.0), ("gw", 1, "c_to_d", 1, 0.5, 1.0),
+                    ("gw", 2, "a_to_b", 1, 0.0, 0.5)]
 
 
 def test_k_sweep_picks_the_smallest_best_k() -> None:
