@@ -13,9 +13,9 @@ Layout contract (``relation_glosses=True``, the default), relied on by backends 
 
 * ``start`` lists the start entities as ``name (type)``; ``path`` has one line per hop, in words, as
   ``MOVE: REACHED``: ``films directed by this person: 2 films`` (relation mode: the gloss, then how many nodes
-  of which kind it reached) or ``film directed by person: Christopher Nolan (person)`` (entity mode);
+  of which kind it reached) or ``directed by (film to person): Christopher Nolan (person)`` (entity mode);
 * each option description is ``HEAD — DETAILS``. Relation mode: the head is the move in the same words
-  (``film release year year (--release_year-->)``), the details are evidence (counts, sample names).
+  (``release year (film to year) (--release_year-->)``), the details are evidence (counts, sample names).
   Entity mode: the head is the node it leads to (``Inception (film)``) and the details open with the move's
   gloss up to the first ``;`` (``films directed by this person; edge: ...; summary``).
 """
@@ -115,11 +115,12 @@ def common_type(nodes: Sequence[NodeRef]) -> str | None:
 
 def hop_text(relation: str, direction: EdgeDirection, source_type: str | None, target_type: str | None,
              show_types: bool = True) -> str:
-    """The hop as a typed reading of the edge: forward ``film directed by person`` (source type, relation words,
-    target type), inverse the gloss ``films directed by this person``; without types, the plain gloss."""
+    """The hop in words with the kinds it joins: forward ``directed by (film to person)`` (the relation words
+    first, so a description still starts with them), inverse the gloss ``films directed by this person``;
+    without types, the plain gloss."""
     gloss = relation_gloss(relation, direction, source_type=source_type, target_type=target_type)
     if direction == "out" and target_type and source_type and show_types:
-        return f"{source_type.lower()} {gloss} {target_type.lower()}"
+        return f"{gloss} ({source_type.lower()} to {target_type.lower()})"
     return gloss
 
 

@@ -132,7 +132,7 @@ def test_entity_question_exact() -> None:
         ),
         "stop": "Choose STOP only if the current node itself is the answer to the question.",
         "start": ["Memento (film)"],
-        "path": ["film directed by person: Christopher Nolan (person)"],
+        "path": ["directed by (film to person): Christopher Nolan (person)"],
         "current": "Christopher Nolan (person)",
     }
     assert question.options == {
@@ -187,9 +187,9 @@ def test_relation_question_exact() -> None:
     assert instructions["current"] == "2 nodes: Memento (film), Inception (film)"
     assert instructions["expected_answer_type"] == "The answer is probably a year."
     assert question.options == {
-        "o1": "film release year year (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) "
+        "o1": "release year (film to year) (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) "
         "(of 5 in all)",
-        "o2": "film directed by person (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
+        "o2": "directed by (film to person) (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
         "STOP": "Stop here: the current 2 nodes: Memento (film), Inception (film) are themselves the answer.",
     }
     assert list(mapping) == ["o1", "o2", "STOP"]
@@ -218,11 +218,11 @@ def test_path_lines_in_relation_mode_count_nodes() -> None:
         "2 nodes --directed_by--> Christopher Nolan",
     ]
     assert path_lines([MEMENTO], [step.model_copy(update={"direction": "out", "nodes": [NOLAN]})],
-                      WalkConfig()) == ["film directed by person: Christopher Nolan (person)"]
+                      WalkConfig()) == ["directed by (film to person): Christopher Nolan (person)"]
 
 
 def test_hop_text_and_count_text() -> None:
-    assert hop_text("release_year", "out", "Film", "Year") == "film release year year"
+    assert hop_text("release_year", "out", "Film", "Year") == "release year (film to year)"
     assert hop_text("release_year", "out", "Film", "Year", show_types=False) == "release year"
     assert hop_text("release_year", "out", None, "Year") == "release year"
     assert hop_text("directed_by", "in", "person", "film") == "films directed by this person"
