@@ -353,6 +353,7 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
     embedder = make_embedder(settings)
     preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, observer)
     systems, closers = await build_systems(store, settings, options, embedder, observer)
+    await embedder.embed(["warm-up"])  # load the model now, so the first question's latency does not pay for it
     try:
         run_dir = RunDir(options.results_dir, options.run_id)
         described = {s.name: s.describe() for s in systems}
