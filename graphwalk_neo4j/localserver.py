@@ -139,7 +139,6 @@ class LocalServer:
             "dbms.security.procedures.unrestricted": "apoc.*",
             "dbms.security.procedures.allowlist": "apoc.*,db.*,dbms.*,gds.*",
             "dbms.usage_report.enabled": "false",
-            "browser.allow_outgoing_connections": "false",
             "client.allow_telemetry": "false",
             "db.tx_log.rotation.retention_policy": "2 files",
             "server.logs.gc.enabled": "false",
