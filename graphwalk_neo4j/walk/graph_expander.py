@@ -21,12 +21,37 @@ from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option
 
 
 class EmbeddingCache:
-    """Entity id -> stored unit vector, for one graph. Ids without a stored vector are remembered as missing."""
+    """Per graph and process: entity id -> stored unit vector (ids without one are remembered as missing), and
+    the :class:`NodeRef` objects of targets already seen, since relation hops over big frontiers would otherwise
+    build thousands of them on every pass through the same hub."""
 
     def __init__(self, store: GraphStore, graph: str, max_size: int = 500_000) -> None:
         self.store, self.graph, self.max_size = store, graph, max_size
         self._vectors: dict[str, np.ndarray | None] = {}
+        self._refs: dict[tuple[str, str, str | None], NodeRef] = {}
         self.fetches = 0
+
+    def ref(self, node_id: str, name: str, type_: str | None) -> NodeRef:
+        key = (node_id, name, type_)
+        found = self._refs.get(key)
+        if found is None:
+            if len(self._refs) >= self.max_size:
+                self._refs.clear()
+            found = self._refs[key] = NodeRef(id=node_id, name=name, type=type_)
+        return found
+
+    async def preload(self, page: int = 10_000) -> int:
+        """Fetch every stored vector of the graph at once (for long-running services and evals: walks then never
+        wait on a cache miss). Returns how many vectors were loaded."""
+        after, loaded = "", 0
+        while True:
+            rows = await self.store.read("walk/embeddings_page", graph=self.graph, after=after, limit=page)
+            if not rows:
+                return loaded
+            for r in rows:
+                self._vectors[r["id"]] = np.asarray(r["embedding"], dtype=np.float32)
+            loaded += len(rows)
+            after = rows[-1]["uid"]
 
     async def get_many(self, ids: Sequence[str]) -> list[np.ndarray | None]:
         missing = [i for i in dict.fromkeys(ids) if i not in self._vectors]
@@ -101,9 +126,9 @@ class Neo4jExpander:
             for row in rows:
                 by_key[row["beam_key"]] = await self._entity_expansion(row, reqs[row["beam_key"]])
         if relation:
+            # Visited nodes are dropped here, not in Cypher: `NOT m.id IN list` costs frontier x visited there.
             rows = await self.store.read("walk/expand_relations", graph=self.graph, requests=[
-                {"beam_key": r.beam_key, "node_ids": list(r.node_ids), "exclude": list(r.exclude_ids),
-                 "direction": r.direction} for r in relation
+                {"beam_key": r.beam_key, "node_ids": list(r.node_ids), "direction": r.direction} for r in relation
             ])
             self.round_trips += 1
             reqs = {r.beam_key: r for r in relation}
@@ -131,9 +156,12 @@ class Neo4jExpander:
 
     async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest) -> Expansion:
         raw = sorted(row["options"], key=lambda o: (o["relation"], o["direction"]))
+        excluded = set(req.exclude_ids)
         options: list[Option] = []
         for o in raw:
-            targets = o["targets"]
+            targets = [t for t in o["targets"] if t[0] not in excluded]
+            if not targets:
+                continue
             kept, cut = targets, []
             if len(targets) > req.max_frontier:
                 order = await self._order(req.query, [t[0] for t in targets])
@@ -141,8 +169,7 @@ class Neo4jExpander:
                 cut = [targets[i][0] for i in order[req.max_frontier:]]
             options.append(Option(
                 relation=o["relation"], direction=o["direction"],
-                targets=tuple(NodeRef.model_construct(id=i, name=name, type=t, summary=None, importance=None,
-                                                      properties={}) for i, name, t in kept),
+                targets=tuple(self.cache.ref(i, name, t) for i, name, t in kept),
                 total_targets=len(targets), pruned_target_ids=tuple(cut),
             ))
         pruned: list[PrunedOption] = []
@@ -153,4 +180,5 @@ class Neo4jExpander:
             pruned = [PrunedOption(relation=o.relation, direction=o.direction, target_ids=o.target_ids,
                                    reason="truncated") for o in options if (o.relation, o.direction) not in keep]
             options = [o for o in options if (o.relation, o.direction) in keep]
-        return Expansion(beam_key=req.beam_key, options=tuple(options), pruned=tuple(pruned), total_count=len(raw))
+        return Expansion(beam_key=req.beam_key, options=tuple(options), pruned=tuple(pruned),
+                         total_count=len(options) + len(pruned))

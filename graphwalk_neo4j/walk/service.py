@@ -7,6 +7,7 @@ and may run many walks concurrently through one service (the expander's embeddin
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class WalkService:
         *,
         embedder: Embedder | None = None,
         trace: bool = True,
+        preload_embeddings: bool = False,
     ) -> None:
         self.store = store
         self.graph = graph
@@ -58,6 +60,17 @@ class WalkService:
         self.trace = trace
         self.cache = EmbeddingCache(store, graph)
         self._types: list[str] | None = None
+        self._preload = preload_embeddings and embedder is not None
+        self._preloaded: asyncio.Task[int] | None = None
+
+    async def ready(self) -> None:
+        """With ``preload_embeddings``, load every stored vector once (shared by concurrent walks), so hub
+        prefiltering never waits on a cache miss. Long-running callers (eval, benchmarks) want it; a one-off
+        CLI walk does not."""
+        if self._preload:
+            if self._preloaded is None:
+                self._preloaded = asyncio.ensure_future(self.cache.preload())
+            await self._preloaded
 
     def _sink(self) -> TraceSink:
         if not self.trace:
@@ -82,6 +95,7 @@ class WalkService:
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
         entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception)."""
+        await self.ready()
         expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)
         engine = WalkEngine(expander, self.backend, self._sink(), config)
         linking: Linking | None = None
