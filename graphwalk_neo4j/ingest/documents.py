@@ -253,6 +253,8 @@ class TextIngest:
                                    extraction_key=cache_key(chunk.hash, self.extractor.model),
                                    now=now_iso(), run=self.run_id)
         plan.result.counts.add(counts)
+        if write.entities:  # routing of the next chunks searches the (eventually consistent) fulltext index
+            await self.store.write("schema/await_fulltext_refresh")
         if self.embedder is not None and write.entities:
             await self._embed([e["uid"] for e in write.entities])
         self.report.timings["apply"] += time.perf_counter() - started

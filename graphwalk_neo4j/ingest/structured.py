@@ -145,6 +145,7 @@ async def ingest_file(
     rows_done = counter["rows"]
     result.rows = rows_done
     await complete_document(store, key=key, rows=rows_done, skipped=result.skipped, now=now_iso())
+    await store.write("schema/await_fulltext_refresh")  # the name index is eventually consistent
     result.seconds = time.perf_counter() - started
     return result
 
