@@ -210,7 +210,7 @@ def write_report(results: dict[str, Any], command: str) -> Path:
              "- Neo4j 5.26.5 community (local launcher: heap 2g, page cache 1g), Python "
              f"{platform.python_version()}", "", "```json", json.dumps(results, indent=2), "```", ""]
     if not path.exists():
-        path.write_text("# Benchmarks\n\nAppended by `make bench` (bench/run.py); newest last.\n")
+        path.write_text("# Benchmarks\n\nAppended by `make bench` (bench/run.py); newest last.\n\n## Runs\n")
     with path.open("a") as fh:
         fh.write("\n".join(block))
     return path
