@@ -158,7 +158,7 @@ async def test_unsure_steps(store: GraphStore, graph_name: str, tmp_path: Path) 
     assert (row["walk_id"], row["depth"], row["beam"], row["stood_on"], row["chosen"], row["kept"]) == (
         stored["unsure"].id, 1, "b0", ["Kismet"], "o1", True)
     assert row["max_p"] == 0.4 and row["chosen_relation"] == "starred_actors"
-    # options in offer order (which depends on degrees, see test_trace_writer's xfail), with the scripted p
+    # options in offer order (which depends on data degrees only), with the scripted p
     [step] = [s for s in stored["unsure"].steps if s.depth == 1]
     assert row["options"] == [f"{o.label} {o.relation}" for o in step.options]
     assert [o.label for o in step.options] == ["o1", "o2", "o3", "o4"]

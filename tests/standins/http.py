@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+from abc import ABC, abstractmethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -49,15 +50,16 @@ class JSONHandler(BaseHTTPRequestHandler):
         return json.loads(self._read_body() or b"{}")
 
 
-class LoopbackStandIn:
+class LoopbackStandIn(ABC):
     thread_name = "standin"
 
     def __init__(self) -> None:
         self._server: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
 
+    @abstractmethod
     def handler(self) -> type[BaseHTTPRequestHandler]:
-        raise NotImplementedError
+        """The request handler class bound to this stand-in."""
 
     def start(self) -> Self:
         server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
