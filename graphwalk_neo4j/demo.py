@@ -20,7 +20,7 @@ GRAPH = "demo"
 QUESTIONS = [
     ("1 hop", "which movies did Christopher Nolan direct", "relation"),
     ("2 hops", "what genres are the films starring Keanu Reeves", "relation"),
-    ("3 hops", "who directed the films that share actors with Memento", "relation"),
+    ("3 hops", "what genres are the films whose director also directed Memento", "relation"),
 ]
 console = Console()
 
