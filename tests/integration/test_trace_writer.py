@@ -363,21 +363,22 @@ async def test_list_walks_newest_first_with_status_filter(store: GraphStore, gra
 # --- cost ---------------------------------------------------------------------------------------------------
 
 
-async def test_record_depth_latency(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
-    """p50 of record_depth over 3-depth walks. The walk's per-depth overhead budget is ~10 ms p50; measured
-    ~2-4 ms on the local server (docs/trace-schema.md). The bound here is looser so a busy shared machine does
-    not make it flaky; it still catches a write that went per-row (tens of ms)."""
+async def test_one_round_trip_per_depth(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    """Every depth is written with ONE statement, whatever the number of steps (a per-row write would show up as
+    more round trips). The latency itself is a benchmark, not a test: measured 2-5 ms p50 (docs/trace-schema.md);
+    the timings are printed for the log."""
     await load_kb(store, graph_name, tmp_path)
     sink = Neo4jTraceSink(store, graph_name)
+    before = dict(store.metrics.by_template)
     for i in range(12):
         await run_walk(store, graph_name, walk_id=f"{graph_name}-lat{i}", sink=sink)
-    depth = sink.write_seconds["depth"][3:]  # the first walk warms the plan cache
-    assert len(depth) == 33
-    p50 = statistics.median(depth)
-    print(f"record_depth p50 {p50 * 1000:.1f} ms, max {max(depth) * 1000:.1f} ms; "
+    used = {k: v - before.get(k, 0) for k, v in store.metrics.by_template.items() if k.startswith("trace/")}
+    assert used == {"trace/start_walk": 12, "trace/record_depth": 36, "trace/finish_walk": 12}
+    depth = sink.write_seconds["depth"]
+    assert len(depth) == 36
+    print(f"record_depth p50 {statistics.median(depth[3:]) * 1000:.1f} ms, max {max(depth) * 1000:.1f} ms; "
           f"start p50 {statistics.median(sink.write_seconds['start']) * 1000:.1f} ms; "
           f"finish p50 {statistics.median(sink.write_seconds['finish']) * 1000:.1f} ms")
-    assert p50 < 0.025
 
 
 # --- interaction with the expander ------------------------------------------------------------------------------
