@@ -17,6 +17,7 @@ from graphwalk_neo4j.store import GraphStore
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
+CANDIDATE_CAP = 10_000
 
 
 @dataclass
@@ -87,6 +88,19 @@ def merge_hits(
     return sorted(hits.values(), key=lambda h: (-h.score, h.name))[:k]
 
 
+async def _widening(store: GraphStore, name: str, k: int, *, pool_param: str = "pool",
+                    **params: Any) -> list[dict[str, Any]]:
+    """The fulltext and vector indexes span every graph of the database and are filtered to one graph afterwards,
+    so a small graph beside a big one may need a wider net: read 5k candidates, then 10x more, until k hits of
+    this graph or the cap."""
+    pool = k * 5
+    while True:
+        rows = await store.read(name, limit=k, **{pool_param: pool}, **params)
+        if len(rows) >= k or pool >= CANDIDATE_CAP:
+            return rows
+        pool = min(pool * 10, CANDIDATE_CAP)
+
+
 async def search_entities(
     store: GraphStore,
     graph: str,
@@ -100,9 +114,9 @@ async def search_entities(
         return []
     exact = await store.read("search/exact", graph=graph, text_lc=text.lower(), limit=k)
     lucene = lucene_query(text)
-    fulltext = await store.read("search/fulltext", graph=graph, lucene=lucene, limit=k) if lucene else []
+    fulltext = await _widening(store, "search/fulltext", k, graph=graph, lucene=lucene) if lucene else []
     vector: list[dict[str, Any]] = []
     if embedder is not None:
-        vec = (await embedder.embed([text]))[0]
-        vector = await store.read("search/vector", graph=graph, vector=vec.tolist(), k=k * 5, limit=k)
+        vec = (await embedder.embed([text]))[0].tolist()
+        vector = await _widening(store, "search/vector", k, pool_param="k", graph=graph, vector=vec)
     return merge_hits(exact, fulltext, vector, text, k)

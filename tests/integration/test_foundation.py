@@ -46,6 +46,7 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
     ])
     await store.write("schema/await_indexes", seconds=60)
     query = (vectors[1] + 0.05 * vectors[0]).tolist()
+    # The index is shared by every graph in the database; the template filters to this test's graph.
     rows = await store.read("search/vector", graph=graph_name, vector=query, k=50, limit=3)
-    assert [r["id"] for r in rows][0] == "e1"
-    assert rows[0]["score"] > rows[1]["score"]
+    assert rows[0]["id"] == "e1" and rows[0]["score"] > 0.99
+    assert all(r["score"] < 0.2 for r in rows[1:])  # the other two vectors are unrelated to the query
