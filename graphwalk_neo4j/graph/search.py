@@ -92,12 +92,14 @@ async def _widening(store: GraphStore, name: str, k: int, *, pool_param: str = "
                     **params: Any) -> list[dict[str, Any]]:
     """The fulltext and vector indexes span every graph of the database and are filtered to one graph afterwards,
     so a small graph beside a big one may need a wider net: read 5k candidates, then 10x more, until k hits of
-    this graph or the cap."""
+    this graph, a wider net finds nothing more (the graph has no more matches), or the cap."""
     pool = k * 5
+    rows: list[dict[str, Any]] = []
     while True:
-        rows = await store.read(name, limit=k, **{pool_param: pool}, **params)
-        if len(rows) >= k or pool >= CANDIDATE_CAP:
-            return rows
+        found = await store.read(name, limit=k, **{pool_param: pool}, **params)
+        if len(found) >= k or pool >= CANDIDATE_CAP or (pool > k * 5 and len(found) == len(rows)):
+            return found
+        rows = found
         pool = min(pool * 10, CANDIDATE_CAP)
 
 
