@@ -49,4 +49,5 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
     # The index is shared by every graph in the database; the template filters to this test's graph.
     rows = await store.read("search/vector", graph=graph_name, vector=query, k=50, limit=3)
     assert rows[0]["id"] == "e1" and rows[0]["score"] > 0.99
-    assert all(r["score"] < 0.2 for r in rows[1:])  # the other two vectors are unrelated to the query
+    # Neo4j reports cosine as (1 + cos) / 2: unrelated random vectors score near 0.5, well under e1's.
+    assert all(0.3 < r["score"] < 0.65 for r in rows[1:])
