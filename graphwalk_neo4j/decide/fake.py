@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.normalize import check_request, make_result
+from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.text import compact_json
 
 Answer = str | Mapping[str, float]
@@ -118,8 +118,7 @@ class FakeBackend:
                 raw = answer
             result = make_result(question, raw)
             if self.report_confidence:
-                n = len(question.options)
-                result.confidence = (n * result.probabilities[result.top] - 1) / (n - 1)
+                result.confidence = top_confidence(result.probabilities, result.top)
             results[question.key] = result
         n_questions = len(request.questions)
         usage = Usage(

@@ -49,7 +49,7 @@ from typing import Any, Literal
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.normalize import check_request, make_result
+from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.text import values_text
 from graphwalk_neo4j.embed.base import Embedder, VectorCache
 
@@ -406,8 +406,7 @@ class LocalDecider:
             probs = softmax(await self._scores(state_text, question), self.temperature)
             raw = {label: float(p) for label, p in zip(question.options, probs, strict=True)}
             result = make_result(question, raw)
-            n = len(raw)
-            result.confidence = (n * result.probabilities[result.top] - 1) / (n - 1)
+            result.confidence = top_confidence(result.probabilities, result.top)
             results[question.key] = result
         return DecisionResponse(
             results=results,

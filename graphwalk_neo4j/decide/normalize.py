@@ -91,6 +91,12 @@ def top_label(probabilities: Mapping[str, float], offered: Sequence[str] | None 
     return best
 
 
+def top_confidence(probabilities: Mapping[str, float], top: str) -> float:
+    """Jev's Choice confidence from a distribution: ``(n * p_top - 1) / (n - 1)``, 0 when uniform, 1 when certain."""
+    n = len(probabilities)
+    return (n * probabilities[top] - 1) / (n - 1)
+
+
 def make_result(
     question: ChoiceQuestion,
     raw: Mapping[str, Any],
