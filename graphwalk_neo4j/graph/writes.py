@@ -159,8 +159,9 @@ def claim_state(claims: list[str]) -> tuple[dict[str, Any], list[str]]:
 
 def recompute_attributes(claims: list[str], drop_source: str) -> dict[str, Any]:
     """After removing ``drop_source``'s claims: the surviving claims, values, keys to remove and conflict keys."""
-    kept = [text for text in claims if json.loads(text)["source"] != drop_source]
-    dropped_keys = {json.loads(text)["key"] for text in claims}
+    parsed = [(text, json.loads(text)) for text in claims]
+    kept = [text for text, claim in parsed if claim["source"] != drop_source]
+    dropped_keys = {claim["key"] for _, claim in parsed}
     values, conflicts = claim_state(kept)
     remove = sorted(dropped_keys - set(values))
     return {"claims": kept, "values": values, "remove": remove, "conflict_keys": conflicts}
