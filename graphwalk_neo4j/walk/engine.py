@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 
 import numpy as np
@@ -40,11 +40,13 @@ from graphwalk_neo4j.walk.ports import (
     Option,
 )
 from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepKind, StepRecord, WalkMeta
-from graphwalk_neo4j.walk.result import Status, WalkResult
+from graphwalk_neo4j.walk.result import DepthEvent, Status, WalkResult
 from graphwalk_neo4j.walk.sampling import adjust, draw, walk_rng
 from graphwalk_neo4j.walk.scoring import confidence as choice_confidence
 from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
 from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter, TraceSink
+
+DepthObserver = Callable[[DepthEvent], None]
 
 
 class WalkEngine:
@@ -80,13 +82,16 @@ class WalkEngine:
         start_types: Mapping[str, str] | None = None,
         answer_types: Sequence[str] | None = None,
         walk_id: str | None = None,
+        on_depth: DepthObserver | None = None,
     ) -> WalkResult:
         """Walk from ``start_ids`` toward the answer to ``question``.
 
         ``start_ids`` are node ids or full :class:`NodeRef` s (with name and type, as entity linking returns
         them). ``start_names`` / ``start_types`` name and type plain ids (``start_names`` may also be a list in
         ``start_ids`` order). ``answer_types`` are the graph's node types for the answer-type hint
-        (``config.answer_type="hint"``; needs at least two).
+        (``config.answer_type="hint"``; needs at least two). ``on_depth`` is called synchronously after every
+        depth with a :class:`DepthEvent` (for streaming a walk as it happens); it must return quickly and must not
+        raise.
         """
         ids = [s.id if isinstance(s, NodeRef) else s for s in start_ids]
         if isinstance(start_names, Mapping) or start_names is None:
@@ -100,6 +105,7 @@ class WalkEngine:
             update = {k: v for k, v in (("name", names.get(node.id)), ("type", types.get(node.id))) if v}
             start.setdefault(node.id, node.model_copy(update=update) if update else node)
         walk = _Walk(self, question, list(start.values()), list(answer_types or ()), walk_id or uuid.uuid4().hex)
+        walk.on_depth = on_depth
         return await walk.run()
 
 
@@ -123,6 +129,7 @@ class _Walk:
         self.answer_type_depth: int | None = None
         self.writer = OrderedTraceWriter(engine.trace_sink)
         self.rngs: dict[int, np.random.Generator] = {}
+        self.on_depth: DepthObserver | None = None
 
     async def run(self) -> WalkResult:
         t0 = time.perf_counter()
@@ -186,6 +193,7 @@ class _Walk:
             active = [i for i, b in enumerate(state.pool) if not b.finished]
             if not active:
                 break
+            depth_started = time.perf_counter()
             keys = {i: (state.pool[i].key if cfg.strategy == "sample" else f"b{n}") for n, i in enumerate(active)}
             try:
                 expansions = await self._expand(keys)
@@ -202,7 +210,11 @@ class _Walk:
                     call = await self._decide(plans, questions, depth)
                 except DecisionError as exc:
                     return "error", f"decision_error: {exc}"
-            self._advance(plans, depth, call)
+            record = self._advance(plans, depth, call)
+            if self.on_depth is not None:
+                self.on_depth(DepthEvent(walk_id=state.walk_id, depth=depth, record=record,
+                                         seconds=time.perf_counter() - depth_started,
+                                         answers=state.answers_so_far()))
             if not state.pool:
                 break
         if not state.pool and not state.finished:
@@ -337,8 +349,8 @@ class _Walk:
             only = draw(plan.used, self.rngs[sample])
         return decision_candidates(plan.beam, plan.key, plan.labelled, plan.dist, plan.confidence, cfg, only=only)
 
-    def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> None:
-        """Score every candidate, keep the survivors, write the depth record."""
+    def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> DepthRecord:
+        """Score every candidate, keep the survivors, write (and return) the depth record."""
         state, cfg = self.state, self.config
         by_key = {p.key: p for p in plans}
         candidates = {p.index: self._candidates(p) for p in plans}
@@ -373,6 +385,6 @@ class _Walk:
         state.totals.depths = depth
         state.steps.extend(records)
         answer_type = state.answer_type if self.answer_type_depth == depth else None
-        self.writer.depth(
-            DepthRecord(walk_id=state.walk_id, depth=depth, call=call, steps=records, answer_type=answer_type)
-        )
+        record = DepthRecord(walk_id=state.walk_id, depth=depth, call=call, steps=records, answer_type=answer_type)
+        self.writer.depth(record)
+        return record

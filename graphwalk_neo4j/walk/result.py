@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.walk.ports import EdgeDirection, NodeRef
-from graphwalk_neo4j.walk.records import StepKind, StepRecord
+from graphwalk_neo4j.walk.records import DepthRecord, StepKind, StepRecord
 
 Status = Literal["ok", "budget", "error", "dead_end", "no_start"]
 Termination = Literal["stop", "forced_stop", "max_depth", "budget", "error"]
@@ -186,6 +186,18 @@ class WalkResult(BaseModel):
             "stopped": f"{self.status}: {self.stop_reason}",
             "usage": self.totals.model_dump(),
         }
+
+
+class DepthEvent(BaseModel):
+    """What a walk observer hears after each depth (``WalkEngine.run(on_depth=...)``): the depth's trace record
+    (options offered, the distribution, what was chosen), the answers of the walks finished so far (ranked as the
+    final result would rank them), and the depth's wall time (expand + decide + advance)."""
+
+    walk_id: str
+    depth: int
+    seconds: float
+    record: DepthRecord
+    answers: list[Answer] = Field(default_factory=list)
 
 
 def _names(items: list[NodeRef] | list[str], limit: int = 3) -> str:

@@ -18,7 +18,7 @@ from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.engine import WalkEngine
+from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import EmbeddingCache, Neo4jExpander
 from graphwalk_neo4j.walk.ports import TraceSink
@@ -92,9 +92,11 @@ class WalkService:
         start: Sequence[str] | None = None,
         choose_start: bool = False,
         walk_id: str | None = None,
+        on_depth: DepthObserver | None = None,
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
-        entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception)."""
+        entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception).
+        ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`)."""
         await self.ready()
         expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)
         engine = WalkEngine(expander, self.backend, self._sink(), config)
@@ -111,5 +113,5 @@ class WalkService:
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})
             return WalkOutcome(result=result, linking=None, round_trips=expander.round_trips)
         types = await self.answer_types() if config.answer_type == "hint" else None
-        result = await engine.run(question, linking.start, answer_types=types, walk_id=walk_id)
+        result = await engine.run(question, linking.start, answer_types=types, walk_id=walk_id, on_depth=on_depth)
         return WalkOutcome(result=result, linking=linking, round_trips=expander.round_trips)

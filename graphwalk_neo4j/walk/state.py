@@ -10,7 +10,7 @@ from graphwalk_neo4j.walk.beams import Beam, Candidate, rank_answers, rank_paths
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import Expansion, Option
 from graphwalk_neo4j.walk.records import CallInfo, OfferedOption, StepKind, StepRecord
-from graphwalk_neo4j.walk.result import Status, Termination, Totals, WalkResult
+from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkResult
 
 
 @dataclass
@@ -72,6 +72,11 @@ class WalkState:
             provider=response.provider,
             wire_calls=max(1, response.calls),
         )
+
+    def answers_so_far(self) -> list[Answer]:
+        """The answers of the walks that have finished, ranked as :meth:`result` would rank them."""
+        paths = rank_paths([b.to_path(self.config) for b in self.finished])
+        return rank_answers(paths, voting=self.config.strategy == "sample")
 
     def result(self, question: str, status: Status, reason: str, wall_s: float) -> WalkResult:
         cfg = self.config
