@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 NEO4J_STAMP := neo4j/dist/.fetched
 PYTEST_ARGS ?=
 
-.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint bench demo eval clean
+.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint bench demo eval serve clean
 
 setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
 
@@ -51,6 +51,9 @@ bench: setup
 
 demo: setup  ## the README's first command
 	$(BIN)/python -m graphwalk_neo4j.demo
+
+serve: setup  ## the HTTP + MCP service on 127.0.0.1:8765 (docs/service.md); HOST=/PORT= override
+	$(BIN)/gw-neo4j serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 eval: setup
 	$(BIN)/gw-neo4j eval metaqa --data ../shared/datasets/metaqa --split dev --hops 1,2,3 --n 1000 --system all

@@ -46,6 +46,16 @@ class Settings(BaseSettings):
     llm_api_base: str | None = None
     llm_api_key: SecretStr | None = None
 
+    # Service (`gw-neo4j serve`, see docs/service.md)
+    service_host: str = "127.0.0.1"
+    service_port: int = Field(default=8765, ge=0, le=65535)
+    service_token: SecretStr | None = None  # GW_NEO4J_SERVICE_TOKEN: bearer token; required off loopback
+    service_max_walks: int = Field(default=64, ge=1)  # walks in flight; more are answered 429 + Retry-After
+    service_timeout_s: float = Field(default=120.0, gt=0)  # per request
+    service_max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    service_graphs: str | None = None  # comma-separated graphs to warm at start (default: every graph found)
+    service_drain_s: float = Field(default=60.0, ge=0)  # SIGTERM: how long in-flight work may take to finish
+
     def resolved_browser_url(self) -> str:
         if self.browser_url:
             return self.browser_url

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.cli import admin, data, trace, walk
+from graphwalk_neo4j.cli import admin, data, serve, trace, walk
 from graphwalk_neo4j.cli import eval as eval_cli
 
 
@@ -25,3 +25,4 @@ data.register(main)
 walk.register(main)
 trace.register(main)
 eval_cli.register(main)
+serve.register(main)

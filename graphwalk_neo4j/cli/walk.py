@@ -10,17 +10,16 @@ import click
 from rich.tree import Tree
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
-from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.trace.read import replay_snippet
-from graphwalk_neo4j.walk.config import WalkConfig, get_preset, preset_names
+from graphwalk_neo4j.walk.config import WalkConfig, preset_names
+from graphwalk_neo4j.walk.config import build_config as config_from
 from graphwalk_neo4j.walk.service import WalkOutcome
 
 
 def build_config(preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None,
                  max_depth: int | None) -> WalkConfig:
     """A preset (default: ``relation`` for relation hops, else ``greedy``) with the command-line overrides."""
-    name = preset or ("relation" if hop_mode == "relation" else "greedy")
     overrides: dict[str, Any] = {}
     if strategy:
         overrides["strategy"] = strategy
@@ -30,10 +29,7 @@ def build_config(preset: str | None, strategy: str | None, beam_width: int | Non
         overrides["hop_mode"] = hop_mode
     if max_depth:
         overrides["budget"] = {"max_depth": max_depth}
-    try:
-        return get_preset(name).with_overrides(**overrides)
-    except ValueError as exc:
-        raise ConfigError(f"invalid walk options: {exc}") from exc
+    return config_from(preset, overrides)
 
 
 async def run_walk(settings: Settings, graph: str, question: str, config: WalkConfig, start: list[str],

@@ -6,6 +6,7 @@ set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -153,3 +154,15 @@ def get_preset(name: str, **overrides: Any) -> WalkConfig:
         raise ConfigError(f"unknown walk preset {name!r}; valid presets: {', '.join(PRESETS)}") from None
     config = WalkConfig.model_validate(base)
     return config.with_overrides(**overrides) if overrides else config
+
+
+def build_config(preset: str | None, overrides: Mapping[str, Any] | None = None) -> WalkConfig:
+    """A preset with field overrides, as callers (CLI, service) ask for a walk. Without a preset: ``relation``
+    when the overrides ask for relation hops, else ``greedy``. A bad name or value is a :class:`ConfigError`
+    that names it."""
+    changes = dict(overrides or {})
+    name = preset or ("relation" if changes.get("hop_mode") == "relation" else "greedy")
+    try:
+        return get_preset(name).with_overrides(**changes)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise ConfigError(f"invalid walk options: {exc}") from exc

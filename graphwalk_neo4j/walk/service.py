@@ -93,13 +93,16 @@ class WalkService:
         choose_start: bool = False,
         walk_id: str | None = None,
         on_depth: DepthObserver | None = None,
+        backend: DecisionBackend | None = None,
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
         entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception).
-        ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`)."""
+        ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`); ``backend`` replaces the
+        service's own for this walk (a long-running service keeps one backend per model)."""
         await self.ready()
+        backend = backend or self.backend
         expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)
-        engine = WalkEngine(expander, self.backend, self._sink(), config)
+        engine = WalkEngine(expander, backend, self._sink(), config)
         linking: Linking | None = None
         try:
             if start:
@@ -107,7 +110,7 @@ class WalkService:
                 linking = Linking(start=starts, method="given", candidates=starts)
             else:
                 linking = await link_question(self.store, self.graph, question, embedder=self.embedder,
-                                              backend=self.backend, choose=choose_start)
+                                              backend=backend, choose=choose_start)
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})

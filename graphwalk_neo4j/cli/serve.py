@@ -1,0 +1,30 @@
+"""``gw-neo4j serve``: the long-running HTTP service (API v1, MCP at /mcp, metrics); ``gw-neo4j mcp``: the same
+MCP tools over stdio for an agent that starts its tools as subprocesses. See docs/service.md."""
+
+from __future__ import annotations
+
+import click
+
+from graphwalk_neo4j.cli.common import handle_errors, load_settings
+
+
+@click.command()
+@click.option("--host", default=None, help="Address to bind (default GW_NEO4J_SERVICE_HOST or 127.0.0.1). "
+                                           "Anything but loopback needs GW_NEO4J_SERVICE_TOKEN.")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Port (default GW_NEO4J_SERVICE_PORT or 8765).")
+@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
+              show_default=True)
+@click.pass_context
+@handle_errors
+def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str) -> None:
+    """Serve walks over HTTP (JSON, Server-Sent Events) and MCP until SIGTERM; logs are JSON lines on stderr."""
+    from graphwalk_neo4j.service.server import serve as run_server
+
+    settings = load_settings(ctx)
+    run_server(settings, host or settings.service_host, settings.service_port if port is None else port,
+               log_level=log_level)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(serve)

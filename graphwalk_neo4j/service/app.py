@@ -1,0 +1,274 @@
+"""The ASGI application: :func:`create_app` wires the warm :class:`ServiceContext`, the guard middleware, the
+routes of HTTP API v1, the MCP endpoint and the Browser router into one FastAPI app.
+
+Routes stay thin: parse (pydantic) → one context call (the same library call the CLI makes) → a response model.
+Every error leaves as ``application/problem+json`` (see :mod:`.problems`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from graphwalk_neo4j import __version__
+from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.service.context import ServiceContext, WalkCall
+from graphwalk_neo4j.service.guard import Guard
+from graphwalk_neo4j.service.logs import walk_id_var
+from graphwalk_neo4j.service.metrics import CONTENT_TYPE, Metrics
+from graphwalk_neo4j.service.models import (
+    GRAPH_PATTERN,
+    GraphInfo,
+    GraphsResponse,
+    Health,
+    Problem,
+    Readiness,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+    WalkRequest,
+    WalkResponse,
+    depth_payload,
+)
+from graphwalk_neo4j.service.problems import (
+    MEDIA_TYPE,
+    RequestTimeoutError,
+    from_exception,
+    problem_body,
+    retry_headers,
+)
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.walk.config import build_config
+from graphwalk_neo4j.walk.result import DepthEvent
+from graphwalk_neo4j.walk.service import WalkOutcome
+
+T = TypeVar("T")
+log = logging.getLogger("graphwalk_neo4j.service")
+BROWSER_ROUTER = "graphwalk_neo4j.service.browser"
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {"model": Problem, "content": {MEDIA_TYPE: {}}} for code in (400, 401, 404, 413, 422, 429, 502, 503, 504)
+}
+
+
+def problem_response(request: Request, exc: BaseException) -> JSONResponse:
+    status, body = from_exception(exc, instance=request.url.path, request_id=request.state.request_id)
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=retry_headers(status))
+
+
+async def timed(ctx: ServiceContext, work: Awaitable[T]) -> T:
+    """``work`` under the per-request timeout (``GW_NEO4J_SERVICE_TIMEOUT_S``)."""
+    limit = ctx.settings.service_timeout_s
+    try:
+        return await asyncio.wait_for(work, timeout=limit)
+    except TimeoutError:
+        raise RequestTimeoutError(
+            f"the request took longer than {limit:g} s (GW_NEO4J_SERVICE_TIMEOUT_S); ask for a smaller walk "
+            "(max_depth, beam_width) or raise the limit"
+        ) from None
+
+
+def sse(event: str, data: Any) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data, default=str, ensure_ascii=False)}\n\n".encode()
+
+
+def create_app(settings: Settings, *, context: ServiceContext | None = None) -> FastAPI:
+    """The service app. ``context`` (tests, benchmarks) replaces the one built from ``settings``; either way the
+    app's lifespan starts and closes it."""
+    ctx = context or ServiceContext(settings)
+    metrics = Metrics(ctx)
+    background: set[asyncio.Task[Any]] = set()
+    mcp_app, mcp_lifespan = _mcp(ctx)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            await ctx.start()
+            stack.push_async_callback(ctx.close)
+            if mcp_lifespan is not None:
+                await stack.enter_async_context(mcp_lifespan())
+            yield
+            ctx.draining = True
+            await ctx.wait_idle()
+
+    app = FastAPI(
+        title="graphwalk-neo4j",
+        version=__version__,
+        summary="Answer questions by walking a Neo4j knowledge graph hop by hop with a decision model.",
+        lifespan=lifespan,
+        responses=PROBLEM_RESPONSES,
+    )
+    app.state.ctx = ctx
+    app.state.metrics = metrics
+    app.state.background = background
+
+    @app.exception_handler(GraphwalkError)
+    async def graphwalk_error(request: Request, exc: GraphwalkError) -> JSONResponse:
+        return problem_response(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        body = problem_body(422, f"invalid request: {problems}", instance=request.url.path,
+                            request_id=request.state.request_id)
+        return JSONResponse(body, status_code=422, media_type=MEDIA_TYPE)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"no route {request.url.path}; the API is described at /docs and /openapi.json"
+        body = problem_body(exc.status_code, detail, instance=request.url.path, request_id=request.state.request_id)
+        return JSONResponse(body, status_code=exc.status_code, media_type=MEDIA_TYPE, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        return problem_response(request, exc)
+
+    # ---- probes and metrics -------------------------------------------------------------------------------
+    @app.get("/healthz", response_model=Health, tags=["ops"])
+    async def healthz() -> Health:
+        """The process is alive (answers even while draining)."""
+        return Health(version=__version__)
+
+    @app.get("/readyz", response_model=Readiness, tags=["ops"], responses={503: {"model": Readiness}})
+    async def readyz() -> JSONResponse:
+        """Neo4j reachable, every index online, the embedder loaded, every warm graph's embeddings loaded, not
+        draining. 503 otherwise (so a load balancer stops routing here)."""
+        report = await ctx.readiness()
+        return JSONResponse(report, status_code=200 if report["ready"] else 503)
+
+    @app.get("/metrics", tags=["ops"], response_class=Response)
+    async def metrics_text() -> Response:
+        """Prometheus text exposition."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    # ---- walks ---------------------------------------------------------------------------------------------
+    @app.post("/v1/walk", response_model=WalkResponse, tags=["walks"],
+              responses={200: {"content": {"text/event-stream": {}}}})
+    async def walk(body: WalkRequest, request: Request) -> Any:
+        """Walk the graph toward the answer. The trace is committed in Neo4j before the answer is sent. With
+        ``"stream": true`` (or ``Accept: text/event-stream``) the answer is a stream of Server-Sent Events: one
+        ``depth`` event per depth, then one ``result`` event with this same response body (or ``error``)."""
+        config = build_config(body.preset, body.config)
+        call = WalkCall(question=body.question, graph=body.graph, config=config, start=body.start_list(),
+                        model=body.model, choose_start=body.choose_start)
+        await ctx.walker_for(body.graph)  # an unknown graph is a 404 before a slot is taken
+        walk_id = _new_walk_id()
+        request.state.walk_id = walk_id
+        walk_id_var.set(walk_id)
+        stream = body.stream or "text/event-stream" in request.headers.get("accept", "")
+        ctx.admit()
+        if not stream:
+            try:
+                outcome = await timed(ctx, ctx.walk(call, walk_id=walk_id))
+            finally:
+                ctx.release()
+            return WalkResponse.of(body.graph, outcome)
+        return StreamingResponse(_stream(call, walk_id, request), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    async def _stream(call: WalkCall, walk_id: str, request: Request) -> AsyncIterator[bytes]:
+        queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()
+
+        async def run() -> WalkOutcome:
+            try:
+                return await timed(ctx, ctx.walk(call, walk_id=walk_id, on_depth=queue.put_nowait))
+            finally:
+                ctx.release()
+                queue.put_nowait(None)
+
+        task = asyncio.ensure_future(run())
+        background.add(task)  # finishes (and completes its trace) even if the client goes away
+        task.add_done_callback(background.discard)
+        yield sse("start", {"walk_id": walk_id, "graph": call.graph})
+        while (event := await queue.get()) is not None:
+            yield sse("depth", depth_payload(call.graph, event))
+        try:
+            outcome = await task
+        except BaseException as exc:  # noqa: BLE001 - reported to the client as an error event
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            _, problem = from_exception(exc, instance="/v1/walk", request_id=request.state.request_id)
+            yield sse("error", problem)
+            return
+        yield sse("result", WalkResponse.of(call.graph, outcome).model_dump(mode="json"))
+
+    @app.get("/v1/walks", tags=["walks"])
+    async def walks(graph: str = Query("default", pattern=GRAPH_PATTERN), limit: int = Query(20, ge=1, le=1000),
+                    status: str | None = Query(None)) -> dict[str, Any]:
+        """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``)."""
+        found = await timed(ctx, ctx.list_walks(graph, limit=limit, status=status))
+        exclude = {"steps", "calls", "answers"}
+        return {"graph": graph, "walks": [w.model_dump(mode="json", exclude=exclude) for w in found]}
+
+    @app.get("/v1/walks/{walk_id}", tags=["walks"])
+    async def stored_walk(walk_id: str, graph: str = Query("default", pattern=GRAPH_PATTERN)) -> dict[str, Any]:
+        """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``."""
+        from graphwalk_neo4j.trace.read import replay_snippet
+
+        found = await timed(ctx, ctx.get_walk(graph, walk_id))
+        replay = {"browser_url": settings.resolved_browser_url(), "cypher": replay_snippet(found.id)}
+        return {"walk": found.model_dump(mode="json"), "replay": replay}
+
+    # ---- graphs and search --------------------------------------------------------------------------------
+    @app.post("/v1/search", response_model=SearchResponse, tags=["graphs"])
+    async def search(body: SearchRequest) -> SearchResponse:
+        """Entities by exact name or alias, fulltext and vector similarity, with the reason for each hit (as
+        ``gw-neo4j search --json``)."""
+        hits = await timed(ctx, ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
+        return SearchResponse(query=body.text, graph=body.graph, hits=[
+            SearchHit(id=h.id, uid=uid(body.graph, h.id), name=h.name, type=h.type, score=round(h.score, 4),
+                      reasons=h.reasons) for h in hits])
+
+    @app.get("/v1/graphs", response_model=GraphsResponse, tags=["graphs"])
+    async def graphs() -> GraphsResponse:
+        """Every graph in the database with its entity and relationship counts."""
+        rows = await timed(ctx, ctx.graphs())
+        return GraphsResponse(graphs=[GraphInfo(**r) for r in rows])
+
+    if mcp_app is not None:
+        app.mount("/mcp", mcp_app)
+    _include_browser(app)
+    app.add_middleware(Guard, ctx=ctx, metrics=metrics)
+    return app
+
+
+def _new_walk_id() -> str:
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def _mcp(ctx: ServiceContext) -> tuple[Any, Any]:
+    """The MCP streamable-HTTP app for ``/mcp`` and its lifespan, once the MCP module exists."""
+    try:
+        module = importlib.import_module("graphwalk_neo4j.service.mcp")
+    except ModuleNotFoundError as exc:
+        if exc.name != "graphwalk_neo4j.service.mcp":
+            raise
+        return None, None
+    return module.http_app(ctx)
+
+
+def _include_browser(app: FastAPI) -> None:
+    """The Browser guide and style (``/guide``, ``/style.grass``) live in the browser module, when present."""
+    try:
+        module = importlib.import_module(BROWSER_ROUTER)
+    except ModuleNotFoundError as exc:
+        if exc.name != BROWSER_ROUTER:
+            raise
+        return
+    app.include_router(module.router)

@@ -1,0 +1,301 @@
+"""The warm, shared state of one service process: one connected :class:`GraphStore` (one driver), one embedder
+(loaded at start), one :class:`WalkService` per graph (its embedding cache preloaded), one decision backend per
+model, and the count of walks in flight.
+
+Routes and MCP tools call these methods and nothing else; each method calls the same library function the CLI
+calls (:meth:`WalkService.walk`, :func:`search_entities`, :func:`list_walks` / :func:`get_walk`). Nothing here is
+state that another replica would need: every walk, trace and document lives in Neo4j.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from graphwalk_neo4j.decide.base import DecisionBackend
+from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.errors import GraphwalkError, NotFoundError
+from graphwalk_neo4j.graph.search import Hit, search_entities
+from graphwalk_neo4j.identifiers import validate_identifier
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.trace import StoredWalk, get_walk, list_walks
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.engine import DepthObserver
+from graphwalk_neo4j.walk.result import DepthEvent
+from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
+
+log = logging.getLogger("graphwalk_neo4j.service")
+
+
+class SaturatedError(GraphwalkError):
+    """Every walk slot is taken (``GW_NEO4J_SERVICE_MAX_WALKS``); answered 429 with ``Retry-After``."""
+
+
+class DrainingError(GraphwalkError):
+    """The service is shutting down and takes no new work; answered 503."""
+
+
+@dataclass
+class WalkCall:
+    """One walk as a caller asks for it (HTTP body, MCP arguments)."""
+
+    question: str
+    graph: str = "default"
+    config: WalkConfig | None = None
+    start: list[str] | None = None
+    model: str | None = None
+    choose_start: bool = False
+
+
+def _model_key(settings: Settings, model: str | None) -> tuple[str, str]:
+    kind, model_id, _ = resolve_model_kind(
+        model if model is not None else settings.model,
+        settings.typesafe_api_key is not None and bool(settings.typesafe_api_key.get_secret_value().strip()),
+        settings.openrouter_api_key is not None and bool(settings.openrouter_api_key.get_secret_value().strip()),
+        settings.jev_provider,
+    )
+    return kind, model_id
+
+
+class ServiceContext:
+    """Owns process lifetime: :meth:`start` once, :meth:`close` once; safe for concurrent walks in between."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: GraphStore | None = None,
+        embedder: Embedder | None = None,
+        backend_factory: Callable[[Settings, str | None, Embedder], DecisionBackend] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._own_store = store is None
+        self.store = store or GraphStore(settings)
+        if embedder is None:
+            from graphwalk_neo4j.embed.factory import make_embedder
+
+            embedder = make_embedder(settings)
+        self.embedder = embedder
+        self._backend_factory = backend_factory or (
+            lambda s, model, emb: resolve_backend(s, model, embedder_factory=lambda _s: emb)
+        )
+        self._backends: dict[tuple[str, str], DecisionBackend] = {}
+        self._backend_lock = asyncio.Lock()
+        self._walkers: dict[str, WalkService] = {}
+        self._warming: dict[str, asyncio.Task[None]] = {}
+        self.walks_in_flight = 0
+        self.requests_in_flight = 0  # HTTP requests other than probes and metrics (the guard counts them)
+        self.draining = False
+        self.started_at: float | None = None
+        self.on_walk_done: list[Callable[[WalkOutcome], None]] = []  # metrics hooks
+        self.on_depth_done: list[DepthObserver] = []
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # ---- lifetime ------------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect, load the embedder, resolve the default backend, and load every graph's embeddings
+        (``GW_NEO4J_SERVICE_GRAPHS`` narrows the list) before returning, so the first walk is already warm. A
+        graph first walked later warms in the background (``/readyz`` reports it)."""
+        if self._own_store:
+            await self.store.connect()
+        await self.embedder.embed(["warm-up"])  # loads the model once, before the first walk
+        await self.backend(None)
+        wanted = self._graphs_to_warm(await self.graph_names())
+        for graph in wanted:
+            self.walker(graph)
+        await asyncio.gather(*self._warming.values())
+        self.started_at = time.time()
+        log.info("service context ready", extra={"graphs": wanted, "embedder": self.embedder.model_id})
+
+    def _graphs_to_warm(self, found: list[str]) -> list[str]:
+        if self.settings.service_graphs is None:
+            return found
+        return [g.strip() for g in self.settings.service_graphs.split(",") if g.strip()]
+
+    async def close(self) -> None:
+        for task in self._warming.values():
+            task.cancel()
+        for backend in self._backends.values():
+            try:
+                await backend.aclose()
+            except Exception:  # noqa: BLE001 - closing is best effort; the process is ending
+                log.warning("closing a decision backend failed", exc_info=True)
+        self._backends.clear()
+        if self._own_store:
+            await self.store.close()
+
+    # ---- shared pieces --------------------------------------------------------------------------------------
+    def _default_backend(self) -> DecisionBackend:
+        found = self._backends.get(_model_key(self.settings, None))
+        if found is None:
+            raise RuntimeError("ServiceContext.start() resolves the default backend first")
+        return found
+
+    async def backend(self, model: str | None) -> DecisionBackend:
+        """One backend per resolved model (``jev`` and ``jev-1.13.0`` share one); Jev's pinned id is verified
+        the first time."""
+        key = _model_key(self.settings, model)
+        found = self._backends.get(key)
+        if found is not None:
+            return found
+        async with self._backend_lock:
+            found = self._backends.get(key)
+            if found is None:
+                found = self._backend_factory(self.settings, model, self.embedder)
+                verify = getattr(found, "verify", None)
+                if verify is not None:
+                    await verify()
+                self._backends[key] = found
+        return found
+
+    async def walker_for(self, graph: str) -> WalkService:
+        """The warm :class:`WalkService` of an existing graph; :class:`NotFoundError` for a graph without
+        entities (so arbitrary names never pile up here)."""
+        found = self._walkers.get(graph)
+        if found is not None:
+            return found
+        validate_identifier(graph, "graph name")
+        if graph not in await self.graph_names():
+            raise NotFoundError(f"no graph named {graph!r} in this database; list them with GET /v1/graphs "
+                                "(or `gw-neo4j ingest ... --graph NAME` to load one)")
+        return self.walker(graph)
+
+    def walker(self, graph: str) -> WalkService:
+        """The warm :class:`WalkService` of ``graph`` (created, and its embedding preload started, on first use)."""
+        found = self._walkers.get(graph)
+        if found is None:
+            validate_identifier(graph, "graph name")
+            found = WalkService(self.store, graph, self._default_backend(), embedder=self.embedder,
+                                preload_embeddings=True)
+            self._walkers[graph] = found
+            self._warming[graph] = asyncio.ensure_future(self._warm(graph, found))
+        return found
+
+    async def _warm(self, graph: str, walker: WalkService) -> None:
+        started = time.perf_counter()
+        try:
+            await walker.ready()
+        except GraphwalkError:
+            log.warning("warming graph failed; its walks load embeddings on demand", extra={"graph": graph},
+                        exc_info=True)
+            self._walkers[graph] = WalkService(self.store, graph, walker.backend, embedder=self.embedder)
+            return
+        log.info("graph warm", extra={"graph": graph, "vectors": len(walker.cache._vectors),
+                                      "seconds": round(time.perf_counter() - started, 3)})
+
+    def warm_state(self) -> dict[str, bool]:
+        return {g: t.done() for g, t in self._warming.items()}
+
+    # ---- admission -----------------------------------------------------------------------------------------
+    def admit(self) -> None:
+        """Take a walk slot or raise :class:`DrainingError` / :class:`SaturatedError`."""
+        if self.draining:
+            raise DrainingError("the service is shutting down and takes no new walks; retry on another replica")
+        if self.walks_in_flight >= self.settings.service_max_walks:
+            raise SaturatedError(
+                f"{self.walks_in_flight} walks in flight, the limit (GW_NEO4J_SERVICE_MAX_WALKS) is "
+                f"{self.settings.service_max_walks}; retry shortly"
+            )
+        self.walks_in_flight += 1
+        self._idle.clear()
+
+    def release(self) -> None:
+        self.walks_in_flight = max(0, self.walks_in_flight - 1)
+        self._check_idle()
+
+    def enter_request(self) -> None:
+        self.requests_in_flight += 1
+        self._idle.clear()
+
+    def leave_request(self) -> None:
+        self.requests_in_flight = max(0, self.requests_in_flight - 1)
+        self._check_idle()
+
+    def _check_idle(self) -> None:
+        if self.walks_in_flight == 0 and self.requests_in_flight == 0:
+            self._idle.set()
+
+    async def wait_idle(self) -> None:
+        """Until no walk runs and no request is open (streamed walks included)."""
+        await self._idle.wait()
+
+    # ---- the library calls ---------------------------------------------------------------------------------
+    async def walk(self, call: WalkCall, *, walk_id: str | None = None,
+                   on_depth: DepthObserver | None = None) -> WalkOutcome:
+        """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
+        :meth:`release`). The trace is committed in Neo4j when this returns."""
+        from graphwalk_neo4j.walk.config import build_config
+
+        backend = await self.backend(call.model)
+        walker = await self.walker_for(call.graph)
+        config = call.config or build_config(None)
+        hooks = [*self.on_depth_done, *([on_depth] if on_depth is not None else [])]
+
+        def observe(event: DepthEvent) -> None:
+            for hook in hooks:
+                hook(event)
+
+        outcome = await walker.walk(
+            call.question, config, start=call.start or None, choose_start=call.choose_start,
+            walk_id=walk_id or uuid.uuid4().hex, on_depth=observe if hooks else None, backend=backend,
+        )
+        for hook in self.on_walk_done:
+            hook(outcome)
+        return outcome
+
+    async def search(self, graph: str, text: str, k: int = 10, vector: bool = True) -> list[Hit]:
+        validate_identifier(graph, "graph name")
+        return await search_entities(self.store, graph, text, k=k, embedder=self.embedder if vector else None)
+
+    async def list_walks(self, graph: str, limit: int = 20, status: str | None = None) -> list[StoredWalk]:
+        return await list_walks(self.store, graph, limit=limit, status=status)
+
+    async def get_walk(self, graph: str, walk_id: str) -> StoredWalk:
+        return await get_walk(self.store, graph, walk_id)
+
+    async def graph_names(self) -> list[str]:
+        return [r["graph"] for r in await self.store.read("graph/list_graphs")]
+
+    async def graphs(self) -> list[dict[str, Any]]:
+        rows = await self.store.read("graph/list_graphs")
+        out = []
+        for r in rows:
+            counts = (await self.store.read("graph/counts", graph=r["graph"]))[0]
+            out.append({"graph": r["graph"], "entities": counts["entities"],
+                        "relationships": counts["relationships"], "warm": self.warm_state().get(r["graph"], False)})
+        return out
+
+    async def schema(self, graph: str) -> dict[str, Any]:
+        validate_identifier(graph, "graph name")
+        types = await self.store.read("graph/entity_types", graph=graph)
+        relations = await self.store.read("graph/relation_types", graph=graph)
+        return {"graph": graph, "entity_types": [{"type": t["type"], "count": t["n"]} for t in types],
+                "relation_types": [{"relation": r["relation"], "count": r["n"]} for r in relations]}
+
+    async def readiness(self) -> dict[str, Any]:
+        """``{ready, checks: {neo4j, indexes, embedder, graphs_warm, draining}}`` — never raises."""
+        checks: dict[str, Any] = {}
+        try:
+            await self.store.read("server/components")
+            checks["neo4j"] = True
+            states = await self.store.read("schema/list_objects")
+            offline = [s["name"] for s in states if s["state"] != "ONLINE"]
+            checks["indexes"] = True if not offline else f"not online: {', '.join(offline)}"
+        except GraphwalkError as exc:
+            checks["neo4j"] = str(exc)
+            checks["indexes"] = False
+        loaded = getattr(self.embedder, "loaded", True)
+        checks["embedder"] = bool(loaded)
+        warm = self.warm_state()
+        checks["graphs_warm"] = all(warm.values()) or f"warming: {', '.join(g for g, d in warm.items() if not d)}"
+        checks["draining"] = self.draining
+        ready = all(v is True for k, v in checks.items() if k != "draining") and not self.draining
+        return {"ready": ready, "checks": checks}

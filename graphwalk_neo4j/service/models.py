@@ -1,0 +1,157 @@
+"""The HTTP API's request and response bodies (pydantic; FastAPI turns them into the OpenAPI document).
+
+The walk request and response follow the shared contract in docs/service.md: ``POST /v1/walk`` takes
+``{question, graph, start, preset, model, config, stream}`` and answers ``{walk_id, graph, status, answers:
+[{name, uid, value, score}], bundle}``, where ``bundle`` is the context bundle exactly as ``gw-neo4j walk --json``
+prints it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.walk.result import DepthEvent
+from graphwalk_neo4j.walk.service import WalkOutcome
+
+GRAPH_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class WalkRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=4000, description="The question to answer.")
+    graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
+    start: str | list[str] | None = Field(
+        default=None, description="Start entity name(s) or id(s); default: linked from the question."
+    )
+    preset: str | None = Field(default=None, description="A named walk configuration (see `gw-neo4j walk -h`).")
+    model: str | None = Field(default=None, description="Decision model: jev, jev-<version>, local, fake, ...")
+    config: dict[str, Any] | None = Field(
+        default=None, description="WalkConfig field overrides, e.g. {\"hop_mode\": \"relation\", \"max_depth\": 3}."
+    )
+    stream: bool = Field(default=False, description="Stream one Server-Sent Event per depth, then the result.")
+    choose_start: bool = Field(default=False, description="Spend one decision call choosing among link candidates.")
+
+    def start_list(self) -> list[str] | None:
+        if self.start is None:
+            return None
+        return [self.start] if isinstance(self.start, str) else list(self.start)
+
+
+class AnswerOut(BaseModel):
+    name: str
+    uid: str | None = None
+    value: Any | None = None
+    score: float
+
+
+class WalkResponse(BaseModel):
+    walk_id: str
+    graph: str
+    status: str
+    answers: list[AnswerOut]
+    bundle: dict[str, Any]
+
+    @classmethod
+    def of(cls, graph: str, outcome: WalkOutcome) -> WalkResponse:
+        result = outcome.result
+        return cls(
+            walk_id=result.walk_id,
+            graph=graph,
+            status=result.status,
+            answers=[AnswerOut(name=a.name, uid=uid(graph, a.node_id), score=a.score) for a in result.answers],
+            bundle=outcome.bundle(),
+        )
+
+
+def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:
+    """One streamed depth: for every step, where it stood, the options offered with their probabilities, what
+    was chosen; the decision call's usage; and the answers of the walks finished so far."""
+    steps = []
+    for step in event.record.steps:
+        steps.append({
+            "beam": step.beam,
+            "kind": step.kind,
+            "kept": step.kept,
+            "at": step.node_names[:10],
+            "options": [
+                {"label": o.label, "relation": o.relation, "direction": o.direction, "is_stop": o.is_stop,
+                 "count": o.count, "targets": o.target_names[:10], "p": step.distribution.get(o.label)}
+                for o in step.options
+            ],
+            "chosen": step.chosen,
+            "chosen_relation": step.chosen_relation,
+            "chosen_direction": step.chosen_direction,
+            "p": step.p,
+            "score": step.score,
+        })
+    call = event.record.call
+    return {
+        "walk_id": event.walk_id,
+        "graph": graph,
+        "depth": event.depth,
+        "seconds": round(event.seconds, 6),
+        "call": call.model_dump(mode="json") if call is not None else None,
+        "steps": steps,
+        "answers": [AnswerOut(name=a.name, uid=uid(graph, a.node_id), score=a.score).model_dump()
+                    for a in event.answers],
+    }
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=1000)
+    graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
+    k: int = Field(default=10, ge=1, le=200)
+    vector: bool = True
+
+
+class SearchHit(BaseModel):
+    id: str
+    uid: str
+    name: str
+    type: str | None
+    score: float
+    reasons: list[str]
+
+
+class SearchResponse(BaseModel):
+    query: str
+    graph: str
+    hits: list[SearchHit]
+
+
+class GraphInfo(BaseModel):
+    graph: str
+    entities: int
+    relationships: int
+    warm: bool = Field(description="The graph's embedding cache is loaded in this process.")
+
+
+class GraphsResponse(BaseModel):
+    graphs: list[GraphInfo]
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details (``application/problem+json``)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    request_id: str | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+class Readiness(BaseModel):
+    ready: bool
+    checks: dict[str, Any]
