@@ -11,8 +11,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from rich.console import Console
-
+from graphwalk_neo4j.cli.render import error_line, make_console, styled
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.settings import Settings
 
@@ -22,7 +21,7 @@ QUESTIONS = [
     ("2 hops", "what genres are the films starring Keanu Reeves", "relation"),
     ("3 hops", "what genres are the films whose director also directed Memento", "relation"),
 ]
-console = Console()
+console = make_console()
 
 
 def data_file(name: str) -> Path:
@@ -50,7 +49,7 @@ async def main() -> int:
         await apply_schema(store)
         loaded = await ingest_file(store, data_file("demo_movies.txt"), graph=GRAPH, source="demo",
                                    type_map=types)
-        console.print(f"[bold]graph {GRAPH!r}[/]: {loaded.rows} triples ({loaded.status})")
+        console.print(styled((f"graph {GRAPH!r}", "bold"), f": {loaded.rows} triples ({loaded.status})"))
         emb = await embed_graph(store, embedder, GRAPH)
         console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")
         console.print(f"decider: {info['kind']} {info.get('model') or ''}\n")
@@ -65,7 +64,7 @@ async def main() -> int:
     console.rule("watch the walks in Neo4j Browser")
     console.print(f"open {settings.resolved_browser_url()} (user {settings.user}, password from GW_NEO4J_PASSWORD, "
                   "default 'graphwalk-local') and paste:")
-    console.print(replay_snippet(ids[-1]), markup=False, highlight=False)
+    console.print(replay_snippet(ids[-1]))
     console.print("or list them: .venv/bin/gw-neo4j trace list --graph demo")
     return 0
 
@@ -74,5 +73,5 @@ if __name__ == "__main__":
     try:
         sys.exit(asyncio.run(main()))
     except GraphwalkError as exc:
-        console.print(f"[bold red]error:[/] {exc}")
+        console.print(error_line(exc))
         sys.exit(exc.exit_code)

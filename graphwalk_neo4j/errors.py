@@ -19,6 +19,7 @@ cause kept (``raise X(...) from exc``).
     ├── ExtractionError              the LLM could not produce a valid extraction (after one retry)
     ├── NotFoundError                a stored walk / document that does not exist
     ├── LinkingError                 no start entity could be found for a walk
+    ├── Interrupted                  Ctrl-C / SIGTERM, with what was committed (exit code 130)
     └── BudgetExceededError          a walk budget ran out (normally caught by the engine)
 """
 
@@ -110,6 +111,12 @@ class NotFoundError(GraphwalkError):
 
 class LinkingError(GraphwalkError):
     pass
+
+
+class Interrupted(GraphwalkError):
+    """The run was interrupted (Ctrl-C, SIGTERM); the message says what was committed before it stopped."""
+
+    exit_code = 130
 
 
 class BudgetExceededError(GraphwalkError):

@@ -62,3 +62,10 @@ def type_label(name: str) -> str:
 
 def property_key(name: str) -> str:
     return validate_identifier(name, "property key")
+
+
+def graph_name(name: object) -> str:
+    """Validate a graph name (the ``graph`` property every node of ours carries). The one rule, used by every
+    command and library entry point that takes a graph, so nothing is ever stored under a name that
+    ``drop-graph`` would refuse."""
+    return validate_identifier(name, "graph name")

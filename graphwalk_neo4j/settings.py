@@ -6,10 +6,12 @@ API keys also accept the providers' conventional names (``TYPESAFE_API_KEY``, ``
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from graphwalk_neo4j.errors import ConfigError
 
 
 class Settings(BaseSettings):
@@ -63,3 +65,26 @@ class Settings(BaseSettings):
         if "://" in self.uri:
             host = self.uri.split("://", 1)[1].split(":", 1)[0].split("/", 1)[0] or host
         return f"http://{host}:{self.http_port}/browser/"
+
+
+_SECRET_FIELDS = frozenset({"password", "typesafe_api_key", "openrouter_api_key", "llm_api_key"})
+
+
+def settings_error(exc: ValidationError) -> ConfigError:
+    """One line naming each bad variable (``GW_NEO4J_BATCH_SIZE=0: Input should be ...``); secrets not echoed."""
+    parts = []
+    for error in exc.errors():
+        loc = str(error["loc"][0]) if error.get("loc") else "?"
+        field = loc.lower().removeprefix("gw_neo4j_")
+        env = loc if loc.upper().startswith(("GW_NEO4J_", "TYPESAFE_", "OPENROUTER_")) else f"GW_NEO4J_{loc.upper()}"
+        shown = "" if field in _SECRET_FIELDS or "input" not in error else f"={error['input']!r}"
+        parts.append(f"{env}{shown}: {error['msg']}")
+    return ConfigError("invalid setting " + "; ".join(parts) + " (fix or unset the environment variable)")
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from the environment plus ``overrides``; a bad value is a one-line :class:`ConfigError`."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        raise settings_error(exc) from None

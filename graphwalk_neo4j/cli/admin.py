@@ -7,9 +7,22 @@ import sys
 import click
 from rich.table import Table
 
-from graphwalk_neo4j.cli.common import emit_json, err, handle_errors, json_option, load_settings, out, run, with_store
+from graphwalk_neo4j.cli.common import (
+    check_graph_name,
+    emit_json,
+    err,
+    handle_errors,
+    json_option,
+    load_settings,
+    out,
+    run,
+    with_store,
+)
+from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.doctor import diagnose
+from graphwalk_neo4j.errors import NotFoundError
 from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.store import GraphStore
 
 
 @click.command()
@@ -43,14 +56,14 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
         table.add_column("status")
         table.add_column("detail")
         for c in report.checks:
-            status = "[green]ok[/]" if c.ok else ("[red]FAIL[/]" if c.required else "[yellow]warn[/]")
-            detail = c.detail + (f"\n[bold]fix:[/] {c.fix}" if (c.fix and not c.ok) else "")
+            status = styled(("ok", "green") if c.ok else (("FAIL", "red") if c.required else ("warn", "yellow")))
+            detail = styled(c.detail, *(("\n", ("fix:", "bold"), f" {c.fix}") if (c.fix and not c.ok) else ()))
             table.add_row(c.name, status, detail)
         out.print(table)
         out.print(f"Browser: {report.browser_url}")
         d = report.decision
-        out.print(f"decision backend in effect: {d.get('kind')} {d.get('model') or ''}"
-                  + (f" [yellow]({d['error']})[/]" if d.get("error") else ""))
+        out.print(styled(f"decision backend in effect: {d.get('kind')} {d.get('model') or ''}",
+                         *((" ", (f"({d['error']})", "yellow")) if d.get("error") else ())))
     if not report.ok:
         failed = [c for c in report.checks if c.required and not c.ok]
         err.print("doctor: " + "; ".join(f"{c.name}: {c.fix}" for c in failed))
@@ -58,21 +71,26 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
 
 
 @click.command("drop-graph")
-@click.argument("graph")
+@click.argument("graph", callback=check_graph_name)
 @click.option("--yes", is_flag=True, help="Confirm: without it nothing is deleted.")
 @json_option
 @click.pass_context
 @handle_errors
 def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> None:
     """Delete one graph (its entities, ledger and walks); other graphs in the database are untouched."""
-    from graphwalk_neo4j.graph.ledger import drop_graph
-    from graphwalk_neo4j.identifiers import validate_identifier
+    from graphwalk_neo4j.graph.ledger import drop_graph, graph_exists
 
-    validate_identifier(graph, "graph name")
     if not yes:
         raise click.UsageError(f"this deletes every node of graph {graph!r}; add --yes to confirm")
     settings = load_settings(ctx)
-    result = run(with_store(settings, lambda store: drop_graph(store, graph)))
+
+    async def work(store: GraphStore) -> dict[str, int]:
+        if not await graph_exists(store, graph):
+            raise NotFoundError(f"no graph named {graph!r} in database {settings.database!r}; nothing was "
+                                "deleted (check the name: `gw-neo4j documents --graph NAME`)")
+        return await drop_graph(store, graph)
+
+    result = run(with_store(settings, work))
     if as_json:
         emit_json(result)
     else:

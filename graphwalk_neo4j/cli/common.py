@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -15,31 +16,49 @@ from functools import wraps
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 
-from graphwalk_neo4j.errors import GraphwalkError
+# The text-safe consoles (graphwalk_neo4j.cli.render), re-exported for the commands.
+from graphwalk_neo4j.cli.render import err as err
+from graphwalk_neo4j.cli.render import error_line
+from graphwalk_neo4j.cli.render import out as out
+from graphwalk_neo4j.errors import GraphwalkError, Interrupted
+from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.settings import load_settings as settings_from_env
 from graphwalk_neo4j.store import GraphStore
 
 T = TypeVar("T")
-
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
 
 
 def load_settings(ctx: click.Context) -> Settings:
     obj = ctx.ensure_object(dict)
     if "settings" not in obj:
         overrides = {k: v for k, v in obj.get("overrides", {}).items() if v is not None}
-        try:
-            obj["settings"] = Settings(**overrides)
-        except Exception as exc:  # pydantic ValidationError -> usage error
-            raise click.UsageError(f"invalid settings: {exc}") from exc
+        obj["settings"] = settings_from_env(**overrides)  # a bad GW_NEO4J_* value: one-line ConfigError
     return obj["settings"]
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coro)
+    """``asyncio.run`` with SIGTERM handled like Ctrl-C: the work is cancelled, so it can record that it was
+    interrupted (a walk stores status ``interrupted``, an ingest says what it committed) before the exit."""
+    return asyncio.run(_terminable(coro))
+
+
+async def _terminable(coro: Coroutine[Any, Any, T]) -> T:
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    installed = False
+    if task is not None:
+        try:
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+            installed = True
+        except (NotImplementedError, RuntimeError, ValueError):  # no signals here (not the main thread)
+            pass
+    try:
+        return await coro
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGTERM)
 
 
 def handle_errors(fn: Callable[..., T]) -> Callable[..., T]:
@@ -49,12 +68,18 @@ def handle_errors(fn: Callable[..., T]) -> Callable[..., T]:
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
             return fn(*args, **kwargs)
+        except Interrupted as exc:
+            err.print(error_line(exc, "interrupted:"))
+            sys.exit(exc.exit_code)
         except GraphwalkError as exc:
-            err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+            err.print(error_line(exc))
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
-            err.print("interrupted")
+            err.print("interrupted (Ctrl-C)")
             sys.exit(130)
+        except asyncio.CancelledError:  # SIGTERM, see run()
+            err.print("interrupted (SIGTERM)")
+            sys.exit(143)
 
     return wrapper
 
@@ -79,10 +104,21 @@ async def with_store(settings: Settings, work: Callable[[GraphStore], Awaitable[
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
+def check_graph_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str) -> str:
+    """Click callback: a graph name must pass :func:`graphwalk_neo4j.identifiers.graph_name` (exit code 2)."""
+    from graphwalk_neo4j.errors import InvalidIdentifierError
+
+    try:
+        return graph_name(value)
+    except InvalidIdentifierError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 graph_option = click.option(
     "--graph",
     "graph",
     default="default",
     show_default=True,
+    callback=check_graph_name,
     help="Name of the knowledge graph inside the database (several can live side by side).",
 )

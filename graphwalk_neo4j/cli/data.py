@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import time
@@ -23,7 +24,8 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.errors import ConfigError, InputError
+from graphwalk_neo4j.cli.render import label_column
+from graphwalk_neo4j.errors import ConfigError, InputError, Interrupted
 from graphwalk_neo4j.graph.ledger import document_key, list_documents
 from graphwalk_neo4j.ingest.documents import retract_text_document
 from graphwalk_neo4j.settings import Settings
@@ -31,7 +33,7 @@ from graphwalk_neo4j.settings import Settings
 
 def _progress() -> Progress:
     return Progress(
-        TextColumn("[bold]{task.description}"),
+        label_column(),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]:>8.0f} rows/s"),
@@ -59,21 +61,40 @@ async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) ->
     from graphwalk_neo4j.ingest.structured import ingest_file
     from graphwalk_neo4j.schema import apply_schema
 
-    results = []
-    async with connected(settings) as store:
-        await apply_schema(store)
-        with _progress() as bar:
-            for path in paths:
-                task = bar.add_task(Path(path).name, total=None, rate=0.0)
-                started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    current: dict[str, Any] = {"path": None, "rows": 0, "total": 0}
+    try:
+        async with connected(settings) as store:
+            await apply_schema(store)
+            with _progress() as bar:
+                for path in paths:
+                    task = bar.add_task(Path(path).name, total=None, rate=0.0)
+                    started = time.perf_counter()
+                    current.update(path=path, rows=0, total=0)
 
-                def progress(_file: str, done: int, total: int, task: Any = task, started: float = started) -> None:
-                    rate = done / max(time.perf_counter() - started, 1e-9)
-                    bar.update(task, completed=done, total=total, rate=rate)
+                    def progress(_file: str, done: int, total: int, task: Any = task,
+                                 started: float = started) -> None:
+                        current.update(rows=done, total=total)  # called once a batch is committed
+                        rate = done / max(time.perf_counter() - started, 1e-9)
+                        bar.update(task, completed=done, total=total, rate=rate)
 
-                res = await ingest_file(store, path, progress=progress, **opts)
-                results.append(res.as_dict())
+                    res = await ingest_file(store, path, progress=progress, **opts)
+                    results.append(res.as_dict())
+                    current["path"] = None
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        raise Interrupted(committed_summary(results, current)) from None
     return results
+
+
+def committed_summary(results: list[dict[str, Any]], current: dict[str, Any]) -> str:
+    """What an interrupted structured ingest had committed, and how to go on."""
+    parts = [f"{r['path']} ({r['status']}, {r['rows']:,} rows)" for r in results]
+    if current["path"] is not None:
+        parts.append(f"{current['path']}: {current['rows']:,} of {current['total'] or '?'} rows, in whole batches"
+                     if current["rows"] else f"{current['path']}: nothing")
+    done = "; ".join(parts) if parts else "nothing"
+    return (f"committed before the interruption: {done}. Run the same command again to resume: finished files "
+            "are skipped and a partly written one continues after its last whole batch")
 
 
 @click.command()
@@ -230,6 +251,8 @@ def search(ctx: click.Context, text: str, graph: str, k: int, no_vector: bool, a
     hits = run(_search(settings, graph, text, k, not no_vector))
     if as_json:
         emit_json({"query": text, "graph": graph, "hits": hits})
+        if not hits:  # same exit code as without --json
+            sys.exit(1)
         return
     table = Table(title=f"search {text!r} in {graph!r}")
     for col in ("#", "name", "type", "score", "why", "id"):

@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,7 +18,18 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
+from graphwalk_neo4j.cli.common import (
+    check_graph_name,
+    connected,
+    emit_json,
+    err,
+    handle_errors,
+    json_option,
+    load_settings,
+    out,
+    run,
+)
+from graphwalk_neo4j.cli.render import label_column, make_console, styled
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.runner import Observer
 from graphwalk_neo4j.walk.config import preset_names
@@ -30,7 +40,7 @@ class ProgressObserver(Observer):
 
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        self.bar = Progress(label_column(), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
                             TimeRemainingColumn(), console=err, transient=False, disable=quiet or not err.is_terminal)
         self.tasks: dict[str, TaskID] = {}
@@ -45,7 +55,7 @@ class ProgressObserver(Observer):
 
     def stage(self, message: str) -> None:
         if not self.quiet:
-            self.bar.console.print(f"[dim]{message}[/]", highlight=False)
+            self.bar.console.print(styled((message, "dim")))
 
     def progress(self, label: str, done: int, total: int, elapsed_s: float) -> None:
         if self.quiet:
@@ -94,7 +104,8 @@ def eval_group() -> None:
               help="gold: start at the [bracketed] topic; resolve: link from the text (accuracy reported apart).")
 @click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
 @click.option("--run-id", default=None, help="Results folder name; re-use it to resume (default: a new one).")
-@click.option("--graph", default="metaqa", show_default=True, help="Graph name holding the MetaQA KB.")
+@click.option("--graph", default="metaqa", show_default=True, callback=check_graph_name,
+              help="Graph name holding the MetaQA KB.")
 @click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
 @click.option("--vector-k", type=click.IntRange(1, 20), default=None,
               help="Vector baseline cut-off (default: the one chosen on dev).")
@@ -138,7 +149,7 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
         return
     rows = [SummaryRow.model_validate(r) for r in results["summary"]]
     # Piped to a file, a 14-column table needs more than the default 80 columns.
-    console = out if out.is_terminal else Console(width=220, soft_wrap=True)
+    console = out if out.is_terminal else make_console(width=220)
     console.print(rich_table(rows, title=f"MetaQA {split} — run {options.run_id}"))
     out.print(f"results: {results['paths']['results']}\nsummary: {results['paths']['summary']}")
 

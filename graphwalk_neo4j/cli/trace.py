@@ -27,9 +27,9 @@ from graphwalk_neo4j.cli.common import (
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.trace import StoredOption, StoredStep, StoredWalk, get_walk, list_walks, replay_snippet
 
-STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start"]
+STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 STATUS_STYLE = {"ok": "green", "running": "cyan", "budget": "yellow", "error": "red", "dead_end": "magenta",
-                "no_start": "magenta"}
+                "no_start": "magenta", "interrupted": "yellow"}
 MAX_OPTIONS_SHOWN = 12  # per step in `trace show`; the rest are summarised (all of them are in --json)
 SUMMARY_FIELDS = {"steps", "calls", "answers"}
 
@@ -113,7 +113,7 @@ def show_command(ctx: click.Context, walk_id: str, graph: str, as_json: bool) ->
         out.print(_answers(walk))
     out.print(_totals(walk))
     out.print(Text(f"Replay in Neo4j Browser ({replay['browser_url']}), paste:", style="bold"))
-    out.print(replay["cypher"], markup=False, highlight=False)
+    out.print(replay["cypher"])
 
 
 def _header(walk: StoredWalk) -> Text:

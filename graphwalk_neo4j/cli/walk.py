@@ -7,9 +7,11 @@ import sys
 from typing import Any
 
 import click
+from rich.text import Text
 from rich.tree import Tree
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
+from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.trace.read import replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
@@ -36,10 +38,11 @@ async def run_walk(settings: Settings, graph: str, question: str, config: WalkCo
                    model: str | None, choose_start: bool) -> WalkOutcome:
     from graphwalk_neo4j.decide.resolve import resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.walk.service import WalkService
+    from graphwalk_neo4j.walk.service import WalkService, check_question
 
-    embedder = make_embedder(settings)
-    backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)
+    check_question(question)  # before anything is loaded: an over-long question is refused at once
+    embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
+    backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)  # checks the model name
     try:
         verify = getattr(backend, "verify", None)
         if verify is not None:  # Jev: the pinned model id must be listed by the provider before any walk
@@ -51,30 +54,31 @@ async def run_walk(settings: Settings, graph: str, question: str, config: WalkCo
         await backend.aclose()
 
 
-def step_line(step: Any) -> str:
+def step_line(step: Any) -> Text:
     p = f"p={step.p:.2f}" if step.p is not None else step.kind
     if step.is_stop:
-        return f"depth {step.depth}: STOP [dim]({p})[/]"
+        return styled(f"depth {step.depth}: STOP ", (f"({p})", "dim"))
     arrow = f"--{step.relation}-->" if step.direction == "out" else f"<--{step.relation}--"
     names = ", ".join(n.name for n in step.nodes[:5]) + (f" (+{len(step.nodes) - 5})" if len(step.nodes) > 5 else "")
-    return f"depth {step.depth}: {arrow} {names} [dim]({p})[/]"
+    return styled(f"depth {step.depth}: {arrow} {names} ", (f"({p})", "dim"))
 
 
 def render(outcome: WalkOutcome, settings: Settings) -> None:
     result = outcome.result
     colour = "green" if result.status == "ok" else "yellow"
-    out.print(f"[bold]{result.question}[/]  [{colour}]{result.status}[/] ({result.stop_reason})")
+    out.print(styled((result.question, "bold"), "  ", (result.status, colour), f" ({result.stop_reason})"))
     if outcome.linking is not None:
-        out.print(f"start: {', '.join(n.name for n in outcome.linking.start)} [dim]({outcome.linking.method})[/]")
+        out.print(styled(f"start: {', '.join(n.name for n in outcome.linking.start)} ",
+                         (f"({outcome.linking.method})", "dim")))
     if result.answers:
-        out.print("[bold]answers[/]")
+        out.print(styled(("answers", "bold")))
         for a in result.answers[:20]:
-            out.print(f"  {a.rank:>2}. {a.name}  [dim]score {a.score:.3f}[/]")
+            out.print(styled(f"  {a.rank:>2}. {a.name}  ", (f"score {a.score:.3f}", "dim")))
         if len(result.answers) > 20:
             out.print(f"  … {len(result.answers) - 20} more")
-    tree = Tree("[bold]paths[/]")
+    tree = Tree(styled(("paths", "bold")))
     for path in result.paths[:5]:
-        branch = tree.add(f"{path.describe()}  [dim]score {path.score:.3f}[/]")
+        branch = tree.add(styled(f"{path.describe()}  ", (f"score {path.score:.3f}", "dim")))
         for step in path.steps:
             branch.add(step_line(step))
     out.print(tree)
@@ -82,9 +86,9 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
     out.print(f"decision calls {t.decision_calls}, tokens {t.input_tokens}/{t.output_tokens}, "
               f"cost {t.cost_usd if t.cost_usd is not None else 'n/a'}, Cypher round trips {outcome.round_trips}, "
               f"wall {t.wall_s:.2f}s")
-    out.print(f"walk id: [bold]{result.walk_id}[/]  model: {result.model}")
+    out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
     out.print(f"replay in Neo4j Browser ({settings.resolved_browser_url()}):")
-    out.print(replay_snippet(result.walk_id), markup=False, highlight=False)
+    out.print(replay_snippet(result.walk_id))
 
 
 @click.command()

@@ -66,6 +66,11 @@ async def list_documents(store: GraphStore, graph: str) -> list[dict[str, Any]]:
     return await store.read("ledger/list_documents", graph=graph)
 
 
+async def graph_exists(store: GraphStore, graph: str) -> bool:
+    """Whether any entity, ledger entry or walk carries the graph name ``graph``."""
+    return bool((await store.read("graph/graph_exists", graph=graph))[0]["exists"])
+
+
 async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
     """Delete every node of one graph (entities, ledger, walks) in batches; other graphs are untouched."""
     before = (await store.read("graph/counts", graph=graph))[0]

@@ -101,7 +101,7 @@ class _Problems:
 
     def __call__(self, line: int, reason: str) -> None:
         if self.on_error == "fail":
-            hint = " (use on_error='skip' to skip bad lines and report them)"
+            hint = " (use --on-error skip to skip bad lines and report them)"
             raise InputError(reason + hint, path=self.path, line=line)
         self.report.skipped += 1
         if len(self.report.problems) < MAX_STORED_PROBLEMS:
@@ -303,6 +303,11 @@ def _run(reader: Callable[[_Ctx], Rows], fmt: Format, path: str | Path, on_error
     report.format = fmt
     ctx = _Ctx(p, on_error, report, max_line_bytes)
     yield from _batched(reader(ctx), batch_size, report)
+    if report.records == 0 and report.skipped:
+        first = report.problems[0] if report.problems else None
+        raise InputError(f"none of its {report.skipped:,} records could be read (every one was bad), so nothing "
+                         f"was loaded; first problem: line {first.line}: {first.reason}" if first else
+                         "none of its records could be read, so nothing was loaded", path=p)
     if report.records == 0 and report.skipped == 0:
         if ctx.saw_header:
             raise InputError("has a header but no data rows; expected at least one record", path=p)

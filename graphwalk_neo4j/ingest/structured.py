@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
     complete_document,
@@ -142,6 +143,7 @@ async def ingest_file(
         result.batches += 1
         if progress:
             progress(str(p), rows_done, total)
+        await pause_point("ingest.batch")  # test hook (graphwalk_neo4j.faults): after a committed batch
     rows_done = counter["rows"]
     result.rows = rows_done
     await complete_document(store, key=key, rows=rows_done, skipped=result.skipped, now=now_iso())

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -58,6 +60,40 @@ class StoreMetrics:
     by_template: dict[str, int] = field(default_factory=dict)
 
 
+class RetryLog(logging.Filter):
+    """Counts the driver's "transaction failed and will be retried" warnings (deadlocks and other transient
+    errors under concurrent writes) and keeps them off the user's terminal: each one is re-logged at DEBUG on
+    ``graphwalk_neo4j.store``, and :func:`transient_retries` says how many there were."""
+
+    def __init__(self) -> None:
+        super().__init__("neo4j.session")
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "will be retried" not in str(record.msg):
+            return True
+        with self._lock:
+            self.count += 1
+        logging.getLogger("graphwalk_neo4j.store").debug("transient error, retried: %s", record.getMessage())
+        return False
+
+
+_RETRY_LOG = RetryLog()
+
+
+def quiet_driver_retries() -> None:
+    """Install :class:`RetryLog` on the driver's session logger (idempotent)."""
+    logger = logging.getLogger("neo4j.session")
+    if _RETRY_LOG not in logger.filters:
+        logger.addFilter(_RETRY_LOG)
+
+
+def transient_retries() -> int:
+    """How many transactions the driver retried after a transient error in this process."""
+    return _RETRY_LOG.count
+
+
 def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
     """Map a driver exception to the project's error tree, naming the fix."""
     if isinstance(exc, nx.AuthError):
@@ -91,6 +127,7 @@ class GraphStore:
     # ---- lifecycle -------------------------------------------------------------------------------------------
     async def connect(self, *, require_apoc: bool = True) -> ServerInfo:
         s = self.settings
+        quiet_driver_retries()
         try:
             self._driver = AsyncGraphDatabase.driver(
                 s.uri,

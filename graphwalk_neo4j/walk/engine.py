@@ -19,6 +19,7 @@ decider or store failure returns ``status="error"`` with what was found so far.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +29,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionResponse
 from graphwalk_neo4j.errors import ConfigError, DecisionError, DecisionResponseError, StoreError
+from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.beams import Beam, Candidate, decision_candidates, forced_candidate, select
 from graphwalk_neo4j.walk.config import WalkConfig
@@ -47,6 +49,7 @@ from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
 from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter, TraceSink
 
 DepthObserver = Callable[[DepthEvent], None]
+INTERRUPT_WRITE_S = 5.0  # how long an interrupted walk may take to store its `interrupted` status
 
 
 class WalkEngine:
@@ -152,6 +155,13 @@ class _Walk:
             result = self.state.result(self.question, status, reason, time.perf_counter() - t0)
             await self.writer.finish(result)
             return result
+        except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+            # Ctrl-C / SIGTERM (the CLI turns both into a cancellation): close the stored walk as
+            # `interrupted` instead of leaving it `running` forever, then let the interruption go on.
+            reason = "interrupted: " + ("cancelled" if isinstance(exc, asyncio.CancelledError) else "Ctrl-C")
+            partial = self.state.result(self.question, "interrupted", reason, time.perf_counter() - t0)
+            await self.writer.close_interrupted(partial, timeout_s=INTERRUPT_WRITE_S)
+            raise
         except BaseException:
             self.writer.cancel()
             raise
@@ -190,6 +200,7 @@ class _Walk:
         cfg, state = self.config, self.state
         state.pool = self._initial_pool()
         for depth in range(1, cfg.max_depth + 1):
+            await pause_point("walk.depth")  # a test hook (graphwalk_neo4j.faults); nothing unless asked for
             active = [i for i, b in enumerate(state.pool) if not b.finished]
             if not active:
                 break

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from graphwalk_neo4j.walk.ports import EdgeDirection, NodeRef
 from graphwalk_neo4j.walk.records import DepthRecord, StepKind, StepRecord
 
-Status = Literal["ok", "budget", "error", "dead_end", "no_start"]
+Status = Literal["ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 Termination = Literal["stop", "forced_stop", "max_depth", "budget", "error"]
 
 

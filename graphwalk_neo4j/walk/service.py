@@ -15,7 +15,8 @@ from typing import Any
 
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.embed.base import Embedder
-from graphwalk_neo4j.errors import LinkingError
+from graphwalk_neo4j.errors import InputError, LinkingError
+from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
@@ -24,6 +25,18 @@ from graphwalk_neo4j.walk.graph_expander import EmbeddingCache, Neo4jExpander
 from graphwalk_neo4j.walk.ports import TraceSink
 from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace import NullTraceSink
+
+MAX_QUESTION_CHARS = 2000  # longer questions are refused: linking work grows with the question's n-grams
+
+
+def check_question(question: str) -> str:
+    """A question must be non-empty and at most :data:`MAX_QUESTION_CHARS` characters (:class:`InputError`)."""
+    if not question.strip():
+        raise InputError("the question is empty; ask something, e.g. 'which movies did Christopher Nolan direct'")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InputError(f"the question is {len(question):,} characters long; the limit is "
+                         f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself")
+    return question
 
 
 @dataclass
@@ -54,7 +67,7 @@ class WalkService:
         preload_embeddings: bool = False,
     ) -> None:
         self.store = store
-        self.graph = graph
+        self.graph = graph_name(graph)
         self.backend = backend
         self.embedder = embedder
         self.trace = trace
@@ -96,9 +109,11 @@ class WalkService:
         backend: DecisionBackend | None = None,
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
-        entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception).
+        entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception);
+        an empty or over-long question raises :class:`InputError` before anything is read or stored.
         ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`); ``backend`` replaces the
         service's own for this walk (a long-running service keeps one backend per model)."""
+        check_question(question)
         await self.ready()
         backend = backend or self.backend
         expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from graphwalk_neo4j.walk.ports import TraceSink
@@ -87,6 +88,22 @@ class OrderedTraceWriter:
         """Wait for every pending write, then ``finish_walk``."""
         await self.drain()
         await self._sink.finish_walk(result)
+
+    async def close_interrupted(self, result: WalkResult, *, timeout_s: float) -> None:
+        """After an interruption: let the pending writes land and write ``result`` (status ``interrupted``),
+        shielded from the cancellation and bounded by ``timeout_s``; a failure here is dropped (best effort,
+        the interruption itself is what propagates)."""
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await self.drain()
+            await self._sink.finish_walk(result)
+
+        task = asyncio.ensure_future(close())
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(asyncio.shield(task), timeout_s)
+        if not task.done():
+            task.cancel()
 
     def cancel(self) -> None:
         if self._tail is not None and not self._tail.done():

@@ -22,6 +22,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
 from graphwalk_neo4j.walk.result import WalkResult
@@ -190,7 +191,7 @@ class Neo4jTraceSink:
 
     def __init__(self, store: GraphStore, graph: str) -> None:
         self.store = store
-        self.graph = graph
+        self.graph = graph_name(graph)
         self.write_seconds: dict[str, list[float]] = {"start": [], "depth": [], "finish": []}
 
     async def start_walk(self, meta: WalkMeta) -> None:

@@ -265,7 +265,7 @@ def test_bad_triple_lines(tmp_path: Path, line: str, reason: str) -> None:
         _all(p)
     assert (info.value.path, info.value.line) == (str(p), 2)
     assert str(info.value).startswith(f"{p}:2: {reason}")
-    assert "on_error='skip'" in str(info.value)
+    assert "(use --on-error skip to skip bad lines" in str(info.value)
 
 
 @pytest.mark.parametrize("relation", ["directed`by", "directed_{by}", "directed by", "stаrred_actors", "1st"])
