@@ -11,15 +11,21 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from graphwalk_neo4j.decide.request import DecisionContext
+
 JSONContent = str | dict[str, Any] | list[Any]
 
 
 class ChoiceQuestion(BaseModel):
-    """One choice question. ``options`` maps label -> description in offer order (which breaks ties)."""
+    """One choice question. ``options`` maps label -> description in offer order (which breaks ties).
+
+    ``context`` is the same question as structure (:mod:`graphwalk_neo4j.decide.request`), for backends that
+    score structure instead of reading text; it is never sent over the wire and is left out of dumps."""
 
     key: str
     instructions: JSONContent | None = None
     options: dict[str, JSONContent | None]
+    context: DecisionContext | None = Field(default=None, exclude=True, repr=False)
 
 
 class DecisionRequest(BaseModel):

@@ -50,6 +50,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
+from graphwalk_neo4j.decide.render import coverage_view
 from graphwalk_neo4j.decide.text import values_text
 from graphwalk_neo4j.embed.base import Embedder, VectorCache
 
@@ -295,14 +296,26 @@ class LocalDecider:
 
     def _texts(self, state: str, question: ChoiceQuestion,
                ) -> tuple[Reading, list[str], list[str], str, list[str], list[str]]:
-        """(reading, path moves, option moves, what the last hop reached, words the path covers, start kind)."""
-        instructions = question.instructions
-        reading = read_question(state, start_names(instructions))
-        path = instructions.get("path") if isinstance(instructions, dict) else None
-        lines = [str(line) for line in path] if isinstance(path, list) else []
-        hops = [split_hop(gist(line)) for line in lines]
-        starts = instructions.get("start") if isinstance(instructions, dict) else None
-        start_kind = kind_words(str(starts[0])) if isinstance(starts, list) and starts else []
+        """(reading, path moves, option moves, what the last hop reached, words the path covers, start kind).
+
+        A question with a :class:`~graphwalk_neo4j.decide.request.DecisionContext` is read from that structure
+        (:func:`~graphwalk_neo4j.decide.render.coverage_view`); one without is read from its text layout."""
+        context = question.context
+        if context is not None:
+            view = coverage_view(context)
+            reading = read_question(context.question or state, view.start_names)
+            hops = list(view.hops)
+            start_kind = kind_words(view.start_kind) if view.start_kind else []
+            option_moves = list(view.moves)
+        else:
+            instructions = question.instructions
+            reading = read_question(state, start_names(instructions))
+            path = instructions.get("path") if isinstance(instructions, dict) else None
+            lines = [str(line) for line in path] if isinstance(path, list) else []
+            hops = [split_hop(gist(line)) for line in lines]
+            starts = instructions.get("start") if isinstance(instructions, dict) else None
+            start_kind = kind_words(str(starts[0])) if isinstance(starts, list) and starts else []
+            option_moves = [self._move(question, label) for label in question.options]
         kind, covered = start_kind, []
         for move, reached in hops:
             # A move's words minus the kind it leaves from, plus the kind it reached: "movie directed by person"
@@ -310,8 +323,7 @@ class LocalDecider:
             covered += [w for w in content_words(move) if not same_kind(w, kind)]
             kind = kind_words(reached)
             covered += kind
-        return (reading, [m for m, _ in hops], [self._move(question, label) for label in question.options],
-                hops[-1][1] if hops else "", covered, start_kind)
+        return (reading, [m for m, _ in hops], option_moves, hops[-1][1] if hops else "", covered, start_kind)
 
     def _move(self, question: ChoiceQuestion, label: str) -> str:
         """What an option does, in words: the head of its description; when the head is a node and the details

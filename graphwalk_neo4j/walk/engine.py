@@ -310,6 +310,7 @@ class _Walk:
             stop_allowed=stop_allowed,
             config=cfg,
             answer_type_hint=self.hint,
+            question=self.question,
         )
         return Plan(index, key, beam, "decision", expansion, labelled, question)
 

@@ -117,3 +117,68 @@ async def test_one_option_is_refused_before_any_call(
 async def test_too_many_options_is_refused(backend: DecisionBackend) -> None:
     with pytest.raises(DecisionError, match="offers 256 options; at most 255 are allowed"):
         await backend.decide(wide_request(256))
+
+
+# --- the text path: what a walk sends Jev (the seed's M3 layout) -----------------------------------------------
+
+
+@pytest.mark.parametrize("hop_mode", ["relation", "entity"])
+async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
+    jev_standin: JevStandIn, hop_mode: str
+) -> None:
+    from graphwalk_neo4j.decide.render import Layout, render_question
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.engine import WalkEngine
+    from graphwalk_neo4j.walk.memory import InMemoryExpander
+    from tests.helpers import FILM_EDGES, FILM_NODES
+
+    jev_standin.reset()
+    jev_standin.prefer = {"b0": "o1"}
+    sent: list[DecisionRequest] = []
+
+    class Recording(JevBackend):
+        async def decide(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
+            sent.append(request)
+            return await super().decide(request)
+
+    jev = Recording("test-key", base_url=jev_standin.typesafe_base_url, retry=FAST_RETRY)
+    config = WalkConfig(hop_mode=hop_mode, max_depth=3)  # type: ignore[arg-type]
+    try:
+        result = await WalkEngine(InMemoryExpander(FILM_NODES, FILM_EDGES), jev, config=config).run(
+            "Who directed Memento?", ["memento"], start_names=["Memento"], start_types={"memento": "film"})
+    finally:
+        await jev.aclose()
+    assert result.status in ("ok", "budget") and sent
+    wire = [r.body for r in jev_standin.systemone_requests]
+    assert len(wire) == len(sent)
+    for body, request in zip(wire, sent, strict=True):
+        assert body["state"] == {"query": "Who directed Memento?"}
+        for question in request.questions:
+            sent_q = body["questions"][question.key]
+            assert question.context is not None
+            assert "context" not in sent_q and "context" not in json_text(body)
+            assert list(sent_q["instructions"]) == [k for k in ("task", "stop", "path", "current")
+                                                    if k in sent_q["instructions"]]
+            rendered = render_question(question.key, question.context, Layout())
+            assert sent_q["instructions"] == rendered.instructions
+            assert sent_q["criteria"] == rendered.options
+            labels = list(sent_q["criteria"])
+            assert labels[:-1] == [f"o{i}" for i in range(1, len(labels))] or labels == [
+                f"o{i}" for i in range(1, len(labels) + 1)]
+            for line in sent_q["instructions"]["path"]:
+                assert "-->" in line  # hops read as stored edges
+    first = body_of(wire[0])
+    assert first["instructions"]["path"] == [] and first["instructions"]["current"].startswith(
+        "Memento (film)" if hop_mode == "entity" else "1 node: Memento (film)")
+    if len(wire) > 1:
+        assert body_of(wire[1])["instructions"]["path"][0].startswith("Memento --")
+
+
+def body_of(body: dict) -> dict:  # type: ignore[type-arg]
+    return next(iter(body["questions"].values()))
+
+
+def json_text(body: object) -> str:
+    import json
+
+    return json.dumps(body)

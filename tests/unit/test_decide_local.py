@@ -157,3 +157,42 @@ async def test_coverage_reads_plain_questions_without_layout() -> None:
     response = await decider.decide(DecisionRequest(state="the sky is blue", questions=[question]))
     assert response.results["q"].top == "blue"
     assert "method='coverage'" in repr(decider) and decider.stop_bias == -0.5 and decider.temperature == 1.0
+
+
+async def test_coverage_reads_the_context_not_the_text() -> None:
+    """A walk's question carries its structure: the coverage features read it and equal the features of the
+    same question in the old text layout, whatever the rendered text says."""
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.ports import NodeRef, Option
+    from graphwalk_neo4j.walk.prompts import build_question
+    from graphwalk_neo4j.walk.result import PathStep
+
+    tate = NodeRef(id="t", name="Sharon Tate", type="person")
+    films = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
+    years = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
+    step = PathStep(step_id="s", depth=1, kind="decision", label="o1", relation="starred_actors", direction="in",
+                    from_ids=["t"], from_names=["Sharon Tate"], nodes=films)
+    options = [Option(relation="release_year", direction="out", targets=years),
+               Option(relation="starred_actors", direction="in",
+                      targets=tuple(NodeRef(id=f"g{i}", name=f"G{i}", type="film") for i in range(9)))]
+    state = "the films starred by Sharon Tate were released in which years"
+    structured, _ = build_question("b0", current=films, start=[tate], steps=[step], options=options,
+                                   stop_allowed=True, config=WalkConfig(hop_mode="relation"), question=state)
+    legacy = ChoiceQuestion(
+        key="b0",
+        instructions={"start": ["Sharon Tate (person)"], "path": ["films starred actors this person: 2 films"]},
+        options={
+            "o1": "release year (film to year) (--release_year-->) — leads to 2 nodes: 1967 (year), 1968 (year)",
+            "o2": "films starred actors this film (<--starred_actors--) — leads to 9 nodes",
+            "STOP": "Stop here: the current 2 nodes are themselves the answer.",
+        },
+    )
+    assert structured.context is not None and "start" not in structured.instructions  # type: ignore[operator]
+    decider = LocalDecider(FakeEmbedder(4096))
+    from_structure = await decider.features(state, structured)
+    from_text = await decider.features(state, legacy)
+    assert from_structure.tolist() == from_text.tolist()
+    assert from_structure[0, 0] > 0.2  # "release year" covers "released"
+    # the text alone (new layout, no structure) reads differently: the structure is what the decider uses
+    text_only = structured.model_copy(update={"context": None})
+    assert (await decider.features(state, text_only)).tolist() != from_structure.tolist()

@@ -87,7 +87,7 @@ async def test_greedy_walk_exact_scores_calls_and_trace() -> None:
     assert totals.cost_usd == pytest.approx(0.002)
     assert totals.decision_latency_s == 0.5
     # one request per depth; state is the question only; no STOP at the start node
-    assert [r.state for r in backend.requests] == ["Who directed Memento?"] * 2
+    assert [r.state for r in backend.requests] == [{"query": "Who directed Memento?"}] * 2
     first, second = (r.questions[0] for r in backend.requests)
     assert list(first.options) == ["o1", "o2", "o3", "o4"]
     assert list(second.options) == ["o1", "STOP"]

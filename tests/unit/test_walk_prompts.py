@@ -16,6 +16,7 @@ from graphwalk_neo4j.walk.prompts import (
     hop_text,
     names_text,
     option_labels,
+    path_hops,
     path_lines,
     plural,
     relation_gloss,
@@ -131,8 +132,7 @@ def test_entity_question_exact() -> None:
             "Judge only this one step from the current node."
         ),
         "stop": "Choose STOP only if the current node itself is the answer to the question.",
-        "start": ["Memento (film)"],
-        "path": ["directed by (film to person): Christopher Nolan (person)"],
+        "path": ["Memento --directed_by--> Christopher Nolan"],
         "current": "Christopher Nolan (person)",
     }
     assert question.options == {
@@ -141,6 +141,19 @@ def test_entity_question_exact() -> None:
         "STOP": "Stop here: the current node, Christopher Nolan (person), is itself the answer.",
     }
     assert mapping == {"o1": options[0], "o2": options[1], "STOP": None}
+    context = question.context
+    assert context is not None and context.hop_mode == "entity" and context.stop_allowed
+    assert [(e.name, e.type) for e in context.start] == [("Memento", "film")]
+    assert [(h.relation, h.direction, h.source_type, h.target_type, h.count, h.names) for h in context.path] == [
+        ("directed_by", "out", "film", "person", 1, ("Christopher Nolan",))
+    ]
+    rows = [(o.label, o.is_stop, o.relation, o.direction, o.target_type, o.count, o.names) for o in context.options]
+    assert rows == [
+        ("o1", False, "directed_by", "in", "film", 1, ("Inception",)),
+        ("o2", False, "born_in", "out", "city", 1, ("London",)),
+        ("STOP", True, None, None, None, 1, ()),
+    ]
+    assert "context" not in question.model_dump()  # never sent, never dumped
 
 
 def test_entity_option_shows_target_summary_and_can_hide_types_and_glosses() -> None:
@@ -182,17 +195,21 @@ def test_relation_question_exact() -> None:
     instructions = question.instructions
     assert isinstance(instructions, dict)
     assert instructions["stop"] == "Choose STOP only if the current nodes themselves are the answer to the question."
-    assert instructions["start"] == ["Christopher Nolan (person)"]
+    assert "start" not in instructions  # the seed layout: task, stop, path, current
     assert instructions["path"] == []
     assert instructions["current"] == "2 nodes: Memento (film), Inception (film)"
     assert instructions["expected_answer_type"] == "The answer is probably a year."
     assert question.options == {
-        "o1": "release year (film to year) (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) "
-        "(of 5 in all)",
-        "o2": "directed by (film to person) (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
+        "o1": "release year (--release_year-->) — leads to 3 nodes, e.g. 2000 (year), 2001 (year) (of 5 in all)",
+        "o2": "directed by (--directed_by-->) — leads to 1 node: Christopher Nolan (person)",
         "STOP": "Stop here: the current 2 nodes: Memento (film), Inception (film) are themselves the answer.",
     }
     assert list(mapping) == ["o1", "o2", "STOP"]
+    context = question.context
+    assert context is not None and context.answer_type_hint == "year" and context.current_count == 2
+    years_info = context.options[0]
+    assert (years_info.relation, years_info.source_type, years_info.target_type) == ("release_year", "film", "year")
+    assert (years_info.count, years_info.reached, years_info.names) == (5, 3, ("2000", "2001", "2002"))
 
 
 def test_path_lines_in_relation_mode_count_nodes() -> None:
@@ -208,17 +225,20 @@ def test_path_lines_in_relation_mode_count_nodes() -> None:
         nodes=[MEMENTO, INCEPTION],
     )
     stop = PathStep(step_id="t", depth=2, kind="decision", label="STOP", is_stop=True)
+    # the stored edge, whatever the text knobs (the seed layout); a set of nodes reads as its count
     assert path_lines([NOLAN], [step, stop], WalkConfig(hop_mode="relation")) == [
-        "films directed by this person: 2 films",
-    ]
-    assert path_lines([NOLAN], [step, stop], WalkConfig(hop_mode="relation", show_types=False)) == [
-        "films directed by this person: 2 nodes",  # the inverse gloss names kinds either way
+        "2 nodes --directed_by--> Christopher Nolan",
     ]
     assert path_lines([NOLAN], [step], WalkConfig(hop_mode="relation", relation_glosses=False)) == [
         "2 nodes --directed_by--> Christopher Nolan",
     ]
-    assert path_lines([MEMENTO], [step.model_copy(update={"direction": "out", "nodes": [NOLAN]})],
-                      WalkConfig()) == ["directed by (film to person): Christopher Nolan (person)"]
+    assert path_lines([MEMENTO], [step.model_copy(update={"direction": "out", "nodes": [NOLAN],
+                                                          "from_names": ["Memento"]})],
+                      WalkConfig()) == ["Memento --directed_by--> Christopher Nolan"]
+    hops = path_hops([NOLAN], [step, stop])
+    assert [(h.relation, h.direction, h.source_type, h.target_type, h.count, h.from_count) for h in hops] == [
+        ("directed_by", "in", "person", "film", 2, 1)
+    ]
 
 
 def test_hop_text_and_count_text() -> None:
@@ -269,5 +289,5 @@ def test_request_state_is_the_question_only() -> None:
         config=WalkConfig(),
     )
     request = build_request("Who directed Memento?", [question])
-    assert request.state == "Who directed Memento?"
+    assert request.state == {"query": "Who directed Memento?"}
     assert [q.key for q in request.questions] == ["b0"]
