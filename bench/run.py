@@ -37,10 +37,11 @@ from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.graph.embeddings import embed_graph, pending_texts
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import drop_graph
-from graphwalk_neo4j.ingest.records import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.localserver import LocalServer
+from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
@@ -49,7 +50,7 @@ from graphwalk_neo4j.walk.service import WalkService
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "datasets" / "metaqa"
-TYPES = {k: tuple(v) for k, v in json.loads((ROOT / "graphwalk_neo4j/data/metaqa_types.json").read_text()).items()}
+TYPES = metaqa_type_map()
 GRAPH = "bench_metaqa"
 
 

@@ -6,13 +6,11 @@ Neo4j Browser. Run with ``python -m graphwalk_neo4j.demo``.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-from importlib import resources
-from pathlib import Path
 
 from graphwalk_neo4j.cli.render import error_line, make_console, styled
 from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.resources import data_file, metaqa_type_map
 from graphwalk_neo4j.settings import Settings
 
 GRAPH = "demo"
@@ -22,10 +20,6 @@ QUESTIONS = [
     ("3 hops", "what genres are the films whose director also directed Memento", "relation"),
 ]
 console = make_console()
-
-
-def data_file(name: str) -> Path:
-    return Path(str(resources.files("graphwalk_neo4j") / "data" / name))
 
 
 async def main() -> int:
@@ -41,7 +35,7 @@ async def main() -> int:
     from graphwalk_neo4j.walk.service import WalkService
 
     settings = Settings()
-    types = {k: tuple(v) for k, v in json.loads(data_file("metaqa_types.json").read_text()).items()}
+    types = metaqa_type_map()
     embedder = make_embedder(settings)
     backend = resolve_backend(settings, None, embedder_factory=lambda _s: embedder)
     info = describe_backends(settings)

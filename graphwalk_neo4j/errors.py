@@ -18,9 +18,15 @@ cause kept (``raise X(...) from exc``).
     │   └── DecisionResponseError
     ├── ExtractionError              the LLM could not produce a valid extraction (after one retry)
     ├── NotFoundError                a stored walk / document that does not exist
+    │   └── WalkNotFoundError        no stored walk with this id in this graph (exit code 1)
     ├── LinkingError                 no start entity could be found for a walk
     ├── Interrupted                  Ctrl-C / SIGTERM, with what was committed (exit code 130)
-    └── BudgetExceededError          a walk budget ran out (normally caught by the engine)
+    ├── ExpanderContractError        an expander broke the engine's contract (a bug, not data)
+    ├── BudgetExceededError          a walk budget ran out (normally caught by the engine)
+    └── LocalServerError             the local Neo4j could not be prepared, started or reached
+
+This module uses the standard library only: the launcher (``localserver``) imports it before any dependency is
+installed.
 """
 
 from __future__ import annotations
@@ -109,6 +115,12 @@ class NotFoundError(GraphwalkError):
     """A stored walk or document that does not exist."""
 
 
+class WalkNotFoundError(NotFoundError):
+    """No stored walk has this id in this graph (exit code 1 in the CLI)."""
+
+    exit_code = 1
+
+
 class LinkingError(GraphwalkError):
     pass
 
@@ -117,6 +129,15 @@ class Interrupted(GraphwalkError):
     """The run was interrupted (Ctrl-C, SIGTERM); the message says what was committed before it stopped."""
 
     exit_code = 130
+
+
+class ExpanderContractError(GraphwalkError):
+    """An expander returned something the engine cannot use (missing beam, too many options). A bug, not
+    data."""
+
+
+class LocalServerError(GraphwalkError):
+    """The local server could not be prepared, started or reached."""
 
 
 class BudgetExceededError(GraphwalkError):

@@ -26,7 +26,25 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_HOME = Path(__file__).resolve().parent.parent / "neo4j"
+from graphwalk_neo4j.errors import LocalServerError
+
+HOME_ENV = "GW_NEO4J_HOME"
+
+
+def default_home() -> Path:
+    """Where the Neo4j distribution (``dist/``) and its run directory live.
+
+    ``GW_NEO4J_HOME`` when set; else the source checkout's ``neo4j/`` when this package runs from one (an editable
+    install, or ``PYTHONPATH`` pointing at the checkout); else ``./neo4j`` under the working directory, which is
+    where ``make neo4j-fetch`` puts it when an installed (non-editable) package is driven from the project root.
+    """
+    raw = os.environ.get(HOME_ENV)
+    if raw:
+        return Path(raw).expanduser().resolve()
+    checkout = Path(__file__).resolve().parent.parent / "neo4j"
+    if (checkout / "pom.xml").is_file():
+        return checkout
+    return (Path.cwd() / "neo4j").resolve()
 JVM_FLAGS = [
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
@@ -52,10 +70,6 @@ JVM_FLAGS = [
 ]
 
 
-class LocalServerError(RuntimeError):
-    """The local server could not be prepared, started or reached."""
-
-
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return int(raw) if raw else default
@@ -65,7 +79,7 @@ def _env_int(name: str, default: int) -> int:
 class LocalServer:
     """Paths, ports and credentials of one local server instance."""
 
-    home: Path = DEFAULT_HOME
+    home: Path = field(default_factory=default_home)
     bolt_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_BOLT_PORT", 7687))
     http_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_HTTP_PORT", 7474))
     password: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PASSWORD", "graphwalk-local"))
@@ -107,7 +121,8 @@ class LocalServer:
         plugins = self.dist / "plugins"
         if not lib.is_dir() or not any(lib.glob("neo4j-5.*.jar")):
             raise LocalServerError(
-                f"Neo4j jars are missing under {lib}. Run `make neo4j-fetch` (Maven Central) first."
+                f"Neo4j jars are missing under {lib}. Run `make neo4j-fetch` (Maven Central) first, "
+                f"or point {HOME_ENV} at a folder whose dist/ holds them."
             )
         if not plugins.is_dir() or not any(plugins.glob("apoc-*.jar")):
             raise LocalServerError(f"APOC is missing under {plugins}. Run `make neo4j-fetch` first.")

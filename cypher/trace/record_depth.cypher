@@ -1,7 +1,8 @@
 // One depth of a walk in one statement: the decision :Call (when one was made) and one :Step per step, with
 // HAS_STEP, FIRST_STEP (steps without a parent), NEXT (from the parent step), AT / CHOSE (entity uids, capped
 // by the writer), DECIDED_BY and HAS_CALL. Idempotent: every node and relationship is MERGEd.
-// Each step row: {id, parent, call_id, at, chose, props}; props holds only scalars and lists of scalars.
+// Each step row: {id, parent, call_id, at, chose, props} (at, chose: entity uids); props holds only scalars and
+// lists of scalars.
 // params: graph, walk_id, calls, steps
 // returns: none
 MERGE (w:Walk {id: $walk_id})
@@ -26,12 +27,12 @@ CALL (st, s) {
   MERGE (st)-[:DECIDED_BY]->(k)
 }
 CALL (st, s) {
-  UNWIND s.at AS node_id
-  MATCH (e:Entity {uid: $graph + ':' + node_id})
+  UNWIND s.at AS node_uid
+  MATCH (e:Entity {uid: node_uid})
   MERGE (st)-[:AT]->(e)
 }
 CALL (st, s) {
-  UNWIND s.chose AS node_id
-  MATCH (e:Entity {uid: $graph + ':' + node_id})
+  UNWIND s.chose AS node_uid
+  MATCH (e:Entity {uid: node_uid})
   MERGE (st)-[:CHOSE]->(e)
 }

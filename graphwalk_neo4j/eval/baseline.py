@@ -34,8 +34,8 @@ from pydantic import SecretStr
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.eval.systems import SystemAnswer
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import list_documents
-from graphwalk_neo4j.ingest.records import entity_id
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.prompts import relation_words
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, qtype_path
 from graphwalk_neo4j.eval.metrics import answer_set, score_answers
-from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.store import GraphStore
 
 BATCH = 250
@@ -54,8 +54,8 @@ async def follow_paths(store: GraphStore, graph: str, questions: Sequence[MetaQA
                 if hop >= len(path) or not frontier[q.id]:
                     continue
                 exclude = [topic_ids[q.id]] if len(path) >= 2 else []
-                rows.append({"key": q.id, "ids": frontier[q.id], "relation": path[hop].relation,
-                             "direction": path[hop].direction, "exclude": exclude})
+                rows.append({"key": q.id, "uids": [entity_uid(graph, i) for i in frontier[q.id]],
+                             "relation": path[hop].relation, "direction": path[hop].direction, "exclude": exclude})
             if not rows:
                 break
             found = {r["key"]: r for r in await store.read("eval/follow_relation", graph=graph, rows=rows)}

@@ -30,6 +30,7 @@ from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, 
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, load_questions, sample
 from graphwalk_neo4j.eval.metrics import answer_set, score_answers
 from graphwalk_neo4j.eval.systems import QASystem, SystemAnswer, count_round_trips
+from graphwalk_neo4j.resources import metaqa_type_map
 
 Progress = Callable[[int, int, float], None]  # (done, total, elapsed seconds) for this session's work
 VOLATILE_SETTINGS = ("concurrency", "trace")
@@ -279,14 +280,12 @@ async def prepare_graph(store: Any, data_dir: str | Path, graph: str, embedder: 
                         ) -> dict[str, Any]:
     """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
     holds this exact file and map), then embed entities whose vector is missing or stale."""
-    from graphwalk_neo4j.demo import data_file
     from graphwalk_neo4j.graph.embeddings import embed_graph
     from graphwalk_neo4j.ingest.structured import ingest_file
     from graphwalk_neo4j.schema import apply_schema
 
     await apply_schema(store)
-    raw = json.loads(data_file("metaqa_types.json").read_text(encoding="utf-8"))
-    type_map = {k: (v[0], v[1]) for k, v in raw.items()}
+    type_map = metaqa_type_map()
     observer.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     started = time.perf_counter()
     loaded = await ingest_file(store, kb_file(data_dir), graph=graph, type_map=type_map,

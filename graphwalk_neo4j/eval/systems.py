@@ -24,7 +24,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.result import WalkResult

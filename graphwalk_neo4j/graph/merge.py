@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.graph.identity import entity_uid, id_of_uid
 from graphwalk_neo4j.graph.writes import claim_state
 from graphwalk_neo4j.store import GraphStore
 
@@ -18,9 +19,9 @@ async def merge_entities(store: GraphStore, graph: str, keep_id: str, absorb_id:
     """Merge entity ``absorb_id`` into ``keep_id`` (both entity ids of ``graph``); returns the merged state."""
     if keep_id == absorb_id:
         raise InputError(f"cannot merge entity {keep_id!r} into itself")
-    keep, absorb = f"{graph}:{keep_id}", f"{graph}:{absorb_id}"
+    keep, absorb = entity_uid(graph, keep_id), entity_uid(graph, absorb_id)
     found = {r["uid"] for r in await store.read("graph/entities_by_uid", uids=[keep, absorb])}
-    missing = [u.split(":", 1)[1] for u in (keep, absorb) if u not in found]
+    missing = [id_of_uid(u) for u in (keep, absorb) if u not in found]
     if missing:
         raise InputError(f"no entity with id {', '.join(missing)} in graph {graph!r}")
     await store.write("graph/merge_entity_pair", keep=keep, absorb=absorb)

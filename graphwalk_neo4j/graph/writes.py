@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.graph.identity import canonical_name, entity_id, entity_uid
+from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, TripleRecord, params
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
-from graphwalk_neo4j.ingest.records import TripleRecord, canonical_name, entity_id, relation_id
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 # Properties the project owns on :Entity; an attribute may not overwrite them.
@@ -37,17 +39,9 @@ class WriteCounts(Counters):
 
 @dataclass
 class PreparedBatch:
-    entities: list[dict[str, Any]] = field(default_factory=list)
-    relations: list[dict[str, Any]] = field(default_factory=list)
-    claims: list[dict[str, Any]] = field(default_factory=list)
-
-
-def uid(graph: str, entity: str) -> str:
-    return f"{graph}:{entity}"
-
-
-def claim_text(key: str, value: Any, source: str) -> str:
-    return json.dumps({"key": key, "value": value, "source": source}, sort_keys=True, ensure_ascii=False)
+    entities: list[EntityRow] = field(default_factory=list)
+    relations: list[RelationRow] = field(default_factory=list)
+    claims: list[ClaimRow] = field(default_factory=list)
 
 
 def prepare_batch(
@@ -69,18 +63,17 @@ def prepare_batch(
 
     def add_entity(name: str, explicit_type: str | None, inferred_type: str | None) -> str:
         eid = entity_id(name, explicit_type)
-        key = uid(graph, eid)
+        key = entity_uid(graph, eid)
         label = explicit_type or inferred_type
         if label is not None:
             type_label(label)
         if already_written is not None and (key, label) in already_written:
             return key
         if key not in seen_entities:
-            canon = canonical_name(name)
             seen_entities[key] = len(out.entities)
-            out.entities.append({"uid": key, "id": eid, "name": canon, "name_lc": canon.lower(), "type": label})
-        elif label is not None and out.entities[seen_entities[key]]["type"] is None:
-            out.entities[seen_entities[key]]["type"] = label
+            out.entities.append(EntityRow(uid=key, id=eid, name=canonical_name(name), type=label))
+        elif label is not None and out.entities[seen_entities[key]].type is None:
+            out.entities[seen_entities[key]].type = label
         return key
 
     for rec in records:
@@ -88,23 +81,21 @@ def prepare_batch(
         s_inf, o_inf = (type_map or {}).get(rel, (None, None))
         src = add_entity(rec.subject, rec.subject_type, s_inf)
         dst = add_entity(rec.object, rec.object_type, o_inf)
-        rid = relation_id(src.split(":", 1)[1], rel, dst.split(":", 1)[1])
-        if rid not in seen_rels:
-            seen_rels.add(rid)
-            out.relations.append({"src": src, "dst": dst, "type": rel, "id": rid})
+        relation = RelationRow.of(src, rel, dst)
+        if relation.id not in seen_rels:
+            seen_rels.add(relation.id)
+            out.relations.append(relation)
         for key, value in rec.attributes.items():
             property_key(key)
             if key in RESERVED_KEYS:
-                from graphwalk_neo4j.errors import InputError
-
                 raise InputError(
                     f"attribute {key!r} is reserved by graphwalk-neo4j; rename the column",
                     path=rec.source,
                     line=rec.line,
                 )
-            out.claims.append({"uid": src, "key": key, "value": value, "claim": claim_text(key, value, doc)})
+            out.claims.append(ClaimRow.of(src, key, value, doc))
     if already_written is not None:
-        already_written.update((e["uid"], e["type"]) for e in out.entities)
+        already_written.update((e.uid, e.type) for e in out.entities)
     return out
 
 
@@ -125,20 +116,21 @@ async def write_batch(
         counts = WriteCounts()
         if batch.entities:
             rows, _ = await run_template(
-                tx, "graph/merge_entities", rows=batch.entities, graph=graph, doc=doc, now=now, run=run
+                tx, "graph/merge_entities", rows=params(batch.entities), graph=graph, doc=doc, now=now, run=run
             )
             counts.nodes_created, counts.nodes_updated, counts.nodes_unchanged = (
                 rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
             )
         if batch.relations:
             rows, _ = await run_template(
-                tx, "graph/merge_relations", rows=batch.relations, doc=doc, now=now, run=run, confidence=confidence
+                tx, "graph/merge_relations", rows=params(batch.relations), doc=doc, now=now, run=run,
+                confidence=confidence,
             )
             counts.rels_created, counts.rels_updated, counts.rels_unchanged = (
                 rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
             )
         if batch.claims:
-            rows, _ = await run_template(tx, "graph/set_claims", rows=batch.claims)
+            rows, _ = await run_template(tx, "graph/set_claims", rows=params(batch.claims))
             counts.conflicts = rows[0]["conflicts"]
         await run_template(tx, "ledger/mark_batch", key=doc, done=batch_number)
         return counts

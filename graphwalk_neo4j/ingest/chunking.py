@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphwalk_neo4j.ingest.records import content_hash
+from graphwalk_neo4j.graph.identity import content_hash
 
 MAX_CHARS = 2000
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")

@@ -31,6 +31,7 @@ from typing import Any
 
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.embeddings import entity_text, text_hash
+from graphwalk_neo4j.graph.identity import content_hash
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
     document_key,
@@ -47,7 +48,6 @@ from graphwalk_neo4j.ingest.extraction import (
     Extractor,
     cache_key,
 )
-from graphwalk_neo4j.ingest.records import content_hash
 from graphwalk_neo4j.ingest.resolution import ApplyCounts, apply_chunk, chunk_key, resolve_chunk
 from graphwalk_neo4j.ingest.routing import Router
 from graphwalk_neo4j.ingest.sources import MAX_BYTES, Rejected, SourceDocument, discover, read_document
@@ -256,7 +256,7 @@ class TextIngest:
         if write.entities:  # routing of the next chunks searches the (eventually consistent) fulltext index
             await self.store.write("schema/await_fulltext_refresh")
         if self.embedder is not None and write.entities:
-            await self._embed([e["uid"] for e in write.entities])
+            await self._embed([e.uid for e in write.entities])
         self.report.timings["apply"] += time.perf_counter() - started
 
     async def _embed(self, uids: list[str]) -> None:

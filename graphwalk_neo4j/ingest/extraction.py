@@ -7,7 +7,7 @@ chunk failed and its document incomplete).
 
 :func:`clean_extraction` then makes the reply safe and tidy (pure, unit-tested):
 
-* names are canonicalised (:func:`~graphwalk_neo4j.ingest.records.canonical_name`); entities whose names are
+* names are canonicalised (:func:`~graphwalk_neo4j.graph.identity.canonical_name`); entities whose names are
   equal ignoring case are merged (first type, first non-empty description, first value of each attribute);
 * entity types become PascalCase labels that pass :func:`~graphwalk_neo4j.identifiers.type_label`
   (``"sea captain"`` -> ``SeaCaptain``); generic types (``entity``, ``thing``, ``other``, ``unknown``) and
@@ -38,9 +38,9 @@ from typing import Any
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
 from graphwalk_neo4j.errors import ConfigError, ExtractionError, InvalidIdentifierError
+from graphwalk_neo4j.graph.identity import canonical_name
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.identifiers import RESERVED_LABELS, property_key, relation_type, type_label
-from graphwalk_neo4j.ingest.records import canonical_name
 
 PROMPT_VERSION = "extract-1"
 # Properties the pipeline itself sets on entities, beyond graph.writes.RESERVED_KEYS.

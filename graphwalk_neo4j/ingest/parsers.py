@@ -1,6 +1,6 @@
 """Streaming parsers for structured knowledge-graph input: triple lines, CSV and JSON Lines.
 
-This module owns reading files into batches of :class:`~graphwalk_neo4j.ingest.records.TripleRecord`
+This module owns reading files into batches of :class:`~graphwalk_neo4j.graph.rows.TripleRecord`
 and every complaint about bad input. It does no database work.
 
 Formats (:func:`detect_format` picks one from the extension unless told):
@@ -39,8 +39,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.errors import InputError, InvalidIdentifierError
+from graphwalk_neo4j.graph.rows import TripleRecord
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
-from graphwalk_neo4j.ingest.records import TripleRecord
 
 Format = Literal["triples", "csv", "jsonl"]
 OnError = Literal["fail", "skip"]

@@ -20,16 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphwalk_neo4j.graph.writes import claim_text, uid
+from graphwalk_neo4j.graph.identity import SEP, canonical_name, entity_uid, hashed_entity_id, id_of_uid
+from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, params
 from graphwalk_neo4j.ingest.extraction import Fact
-from graphwalk_neo4j.ingest.records import canonical_name, content_hash, relation_id
 from graphwalk_neo4j.ingest.routing import Route
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 
 def new_entity_id(source: str, doc_id: str, name: str, type_: str | None) -> str:
     """Id of an entity first seen in a document: ``e_`` + 32 hex digits of sha256(source, doc, type, name)."""
-    return "e_" + content_hash("\x1f".join((source, doc_id, type_ or "", canonical_name(name))))[:32]
+    return hashed_entity_id(SEP.join((source, doc_id, type_ or "", canonical_name(name))))
 
 
 def chunk_key(doc_key: str, index: int) -> str:
@@ -38,10 +38,10 @@ def chunk_key(doc_key: str, index: int) -> str:
 
 @dataclass
 class ChunkWrite:
-    entities: list[dict[str, Any]] = field(default_factory=list)
-    claims: list[dict[str, Any]] = field(default_factory=list)
+    entities: list[EntityRow] = field(default_factory=list)
+    claims: list[ClaimRow] = field(default_factory=list)
     links: list[dict[str, Any]] = field(default_factory=list)
-    relations: list[dict[str, Any]] = field(default_factory=list)
+    relations: list[RelationRow] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
 
 
@@ -66,32 +66,31 @@ def resolve_chunk(
 ) -> ChunkWrite:
     """The parameter rows for one chunk (pure; see the module docstring)."""
     out = ChunkWrite()
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, EntityRow] = {}
     confidence: dict[str, float] = {}
     uid_of: dict[str, str] = {}
     for route in routes:
         m = route.mention
         if route.target is None:
             eid = new_entity_id(source, doc_id, m.name, m.type)
-            key, name = uid(graph, eid), m.name
+            key, name = entity_uid(graph, eid), m.name
         else:
-            key, eid = route.target, route.target.split(":", 1)[1]
+            key, eid = route.target, id_of_uid(route.target)
             name = route.target_name or m.name
         uid_of[m.name.casefold()] = key
         row = rows.get(key)
         if row is None:
-            row = {"uid": key, "id": eid, "name": name, "name_lc": name.lower(), "type": m.type,
-                   "summary": m.description or None, "aliases": []}
+            row = EntityRow(uid=key, id=eid, name=name, type=m.type, summary=m.description or None)
             rows[key] = row
             out.entities.append(row)
         else:
-            row["type"] = row["type"] or m.type
-            row["summary"] = row["summary"] or m.description or None
-        if m.name.casefold() != name.casefold() and m.name not in row["aliases"]:
-            row["aliases"].append(m.name)
+            row.type = row.type or m.type
+            row.summary = row.summary or m.description or None
+        if m.name.casefold() != name.casefold() and m.name not in row.aliases:
+            row.aliases.append(m.name)
         confidence[key] = max(confidence.get(key, 0.0), route.confidence)
         for attr, value in m.attributes.items():
-            out.claims.append({"uid": key, "key": attr, "value": value, "claim": claim_text(attr, value, doc_key)})
+            out.claims.append(ClaimRow.of(key, attr, value, doc_key))
     out.links = [{"uid": key, "chunk": chunk, "confidence": round(conf, 4)} for key, conf in confidence.items()]
     seen: set[str] = set()
     for fact in facts:
@@ -102,12 +101,12 @@ def resolve_chunk(
         if src == dst:
             out.dropped.append(f"fact {fact.source!r} -{fact.type}-> {fact.target!r}: both ends are one entity")
             continue
-        rid = relation_id(src.split(":", 1)[1], fact.type, dst.split(":", 1)[1])
-        if rid in seen:
+        relation = RelationRow.of(src, fact.type, dst, chunk=chunk,
+                                  confidence=round(min(confidence[src], confidence[dst]), 4))
+        if relation.id in seen:
             continue
-        seen.add(rid)
-        out.relations.append({"src": src, "dst": dst, "type": fact.type, "id": rid, "chunk": chunk,
-                              "confidence": round(min(confidence[src], confidence[dst]), 4)})
+        seen.add(relation.id)
+        out.relations.append(relation)
     return out
 
 
@@ -128,16 +127,16 @@ async def apply_chunk(
     async def work(tx: Any) -> ApplyCounts:
         counts = ApplyCounts()
         if write.entities:
-            rows, _ = await run_template(tx, "ingest/merge_mentions", rows=write.entities, graph=graph, doc=doc,
+            rows, _ = await run_template(tx, "ingest/merge_mentions", rows=params(write.entities), graph=graph, doc=doc,
                                          now=now, run=run)
             counts.entities_created, counts.entities_updated = rows[0]["created"], rows[0]["updated"]
         if write.claims:
-            rows, _ = await run_template(tx, "graph/set_claims", rows=write.claims)
+            rows, _ = await run_template(tx, "graph/set_claims", rows=params(write.claims))
             counts.conflicts = rows[0]["conflicts"]
         if write.links:
             await run_template(tx, "ingest/link_from_chunk", rows=write.links)
         if write.relations:
-            rows, _ = await run_template(tx, "ingest/merge_relations", rows=write.relations, doc=doc, now=now,
+            rows, _ = await run_template(tx, "ingest/merge_relations", rows=params(write.relations), doc=doc, now=now,
                                          run=run)
             counts.relations_created, counts.relations_updated = rows[0]["created"], rows[0]["updated"]
         await run_template(tx, "ingest/set_chunk_status", key=chunk, extraction=extraction,

@@ -26,9 +26,9 @@ from typing import Any, Literal
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.graph.identity import canonical_name
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.extraction import Mention
-from graphwalk_neo4j.ingest.records import canonical_name
 from graphwalk_neo4j.store import GraphStore
 
 RoutingMode = Literal["decide", "exact"]

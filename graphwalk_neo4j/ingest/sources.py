@@ -16,13 +16,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.ingest.records import content_hash
+from graphwalk_neo4j.graph.identity import content_hash
 
 TEXT_SUFFIXES = (".txt", ".md", ".json", ".csv")
 MAX_BYTES = 5_000_000
@@ -165,8 +164,3 @@ def discover(paths: list[str | Path]) -> list[tuple[Path, str]]:
                              "--source names or from one directory")
         seen.add(doc_id)
     return found
-
-
-def iter_documents(paths: list[str | Path], *, max_bytes: int = MAX_BYTES) -> Iterator[SourceDocument | Rejected]:
-    for path, doc_id in discover(paths):
-        yield read_document(path, doc_id, max_bytes=max_bytes)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwalk_neo4j.errors import ConfigError, InputError, InvalidIdentifierError
+from graphwalk_neo4j.graph.identity import canonical_json, content_hash, hashed_entity_id
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
     complete_document,
@@ -45,10 +46,10 @@ from graphwalk_neo4j.graph.ledger import (
     list_documents,
     retract_document,
 )
-from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, claim_text, uid, write_batch
+from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow
+from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, write_batch
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.ingest.extraction import attribute_key, pascal_label, snake_name
-from graphwalk_neo4j.ingest.records import canonical_json, content_hash, relation_id
 from graphwalk_neo4j.ingest.structured import now_iso
 from graphwalk_neo4j.store import GraphStore
 
@@ -184,7 +185,7 @@ def row_key(profile: TableProfile, row: dict[str, Any]) -> list[Any]:
 
 
 def entity_id_for(source: str, table: str, key: list[Any]) -> str:
-    return "e_" + content_hash(canonical_json([source, table, key]))[:32]
+    return hashed_entity_id(canonical_json([source, table, key]))
 
 
 def read_tables(url: str, *, schema: str | None = None, tables: list[str] | None = None) -> list[TableData]:
@@ -236,7 +237,7 @@ class TableResult:
                 "batches": self.batches, "counts": self.counts.as_dict(), "seconds": round(self.seconds, 3)}
 
 
-def _entity(graph: str, source: str, profile: TableProfile, row: dict[str, Any]) -> dict[str, Any]:
+def _entity(graph: str, source: str, profile: TableProfile, row: dict[str, Any]) -> EntityRow:
     key = row_key(profile, row)
     eid = entity_id_for(source, profile.name, key)
     name = row.get(profile.name_column) if profile.name_column else None
@@ -244,7 +245,7 @@ def _entity(graph: str, source: str, profile: TableProfile, row: dict[str, Any])
         shown = " ".join(str(k) for k in key) if profile.primary_key else eid[2:10]
         name = f"{profile.entity_type} {shown}"
     name = " ".join(str(name).split())
-    return {"uid": uid(graph, eid), "id": eid, "name": name, "name_lc": name.lower(), "type": profile.entity_type}
+    return EntityRow.of(graph, eid, name, profile.entity_type)
 
 
 def prepare_rows(graph: str, source: str, doc: str, data: TableData, by_table: dict[str, TableData],
@@ -254,9 +255,9 @@ def prepare_rows(graph: str, source: str, doc: str, data: TableData, by_table: d
     seen: set[str] = set()
     profile = data.profile
 
-    def add(entity: dict[str, Any]) -> None:
-        if entity["uid"] not in seen:
-            seen.add(entity["uid"])
+    def add(entity: EntityRow) -> None:
+        if entity.uid not in seen:
+            seen.add(entity.uid)
             batch.entities.append(entity)
 
     for row in rows:
@@ -265,8 +266,7 @@ def prepare_rows(graph: str, source: str, doc: str, data: TableData, by_table: d
         for column, key in profile.attributes.items():
             value = row.get(column)
             if value is not None:
-                batch.claims.append({"uid": entity["uid"], "key": key, "value": value,
-                                     "claim": claim_text(key, value, doc)})
+                batch.claims.append(ClaimRow.of(entity.uid, key, value, doc))
         for fk in profile.foreign_keys:
             values = [row.get(c) for c in fk.columns]
             if any(v is None for v in values):
@@ -281,10 +281,9 @@ def prepare_rows(graph: str, source: str, doc: str, data: TableData, by_table: d
                 tlabel = pascal_label(singular(fk.table)) or "Row"
                 eid = entity_id_for(source, fk.table, values)
                 tname = f"{tlabel} {' '.join(str(v) for v in values)}"
-                target = {"uid": uid(graph, eid), "id": eid, "name": tname, "name_lc": tname.lower(), "type": tlabel}
+                target = EntityRow.of(graph, eid, tname, tlabel)
             add(target)
-            batch.relations.append({"src": entity["uid"], "dst": target["uid"], "type": fk.relation,
-                                    "id": relation_id(entity["id"], fk.relation, target["id"])})
+            batch.relations.append(RelationRow.of(entity.uid, fk.relation, target.uid))
     return batch
 
 

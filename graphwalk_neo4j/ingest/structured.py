@@ -18,7 +18,7 @@ import asyncio
 import hashlib
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -150,11 +150,3 @@ async def ingest_file(
     await store.write("schema/await_fulltext_refresh")  # the name index is eventually consistent
     result.seconds = time.perf_counter() - started
     return result
-
-
-async def ingest_files(
-    store: GraphStore,
-    paths: Sequence[str | Path],
-    **kwargs: Any,
-) -> list[FileResult]:
-    return [await ingest_file(store, p, **kwargs) for p in paths]

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 
 from graphwalk_neo4j.store import GraphStore, names
 
-VECTOR_INDEX = "entity_embedding"
-FULLTEXT_INDEX = "entity_names"
-EMBEDDING_DIMENSIONS = 384
+EMBEDDING_DIMENSIONS = 384  # of the vector index in cypher/schema/05_entity_vector.cypher
 
 
 @dataclass

@@ -5,8 +5,9 @@
 that draw one walk. Ready-to-paste analysis queries live in ``cypher/recipes/`` (``docs/cypher-recipes.md``).
 """
 
+from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredOption, StoredStep, StoredWalk
-from graphwalk_neo4j.trace.read import WalkNotFoundError, get_walk, list_walks, replay_snippet
+from graphwalk_neo4j.trace.read import get_walk, list_walks, replay_snippet
 
 __all__ = [
     "StoredAnswer",

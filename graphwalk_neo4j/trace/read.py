@@ -1,25 +1,19 @@
 """Read access to stored walks: :func:`list_walks` and :func:`get_walk`, one read round trip each, returning the
 typed models of :mod:`graphwalk_neo4j.trace.models`.
 
-Also owns :class:`WalkNotFoundError` and :func:`replay_snippet`, the ready-to-paste Browser commands that replay
-one walk with the ``recipes/replay_walk`` recipe.
+Also owns :func:`replay_snippet`, the ready-to-paste Browser commands that replay one walk with the
+``recipes/replay_walk`` recipe. A missing walk raises :class:`~graphwalk_neo4j.errors.WalkNotFoundError`.
 """
 
 from __future__ import annotations
 
 import json
 
-from graphwalk_neo4j.errors import NotFoundError
+from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
 REPLAY_RECIPE = "recipes/replay_walk"
-
-
-class WalkNotFoundError(NotFoundError):
-    """No stored walk has this id in this graph (exit code 1 in the CLI)."""
-
-    exit_code = 1
 
 
 async def list_walks(

@@ -2,12 +2,12 @@
 its results. The engine never touches Neo4j; it talks to an :class:`Expander` and a :class:`TraceSink`.
 """
 
+from graphwalk_neo4j.errors import ExpanderContractError
 from graphwalk_neo4j.walk.config import PRESETS, Budget, WalkConfig, get_preset, preset_names
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import (
     Expander,
-    ExpanderContractError,
     ExpandRequest,
     Expansion,
     NodeRef,

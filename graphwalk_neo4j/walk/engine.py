@@ -28,14 +28,19 @@ from datetime import UTC, datetime
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionResponse
-from graphwalk_neo4j.errors import ConfigError, DecisionError, DecisionResponseError, StoreError
+from graphwalk_neo4j.errors import (
+    ConfigError,
+    DecisionError,
+    DecisionResponseError,
+    ExpanderContractError,
+    StoreError,
+)
 from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.beams import Beam, Candidate, decision_candidates, forced_candidate, select
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import (
     Expander,
-    ExpanderContractError,
     ExpandRequest,
     Expansion,
     NodeRef,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import LinkingError
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import NodeRef
@@ -76,7 +77,7 @@ def _ref(row: dict) -> NodeRef:
 
 async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str]) -> list[NodeRef]:
     """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
-    by_id = {r["id"]: r for r in await store.read("graph/entities_by_id", graph=graph, ids=list(starts))}
+    by_id = {r["id"]: r for r in await store.read("graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts])}
     names = [s.strip().lower() for s in starts if s not in by_id]
     by_name: dict[str, list[dict]] = {}
     for row in await store.read("search/exact_names", graph=graph, names=names) if names else []:

@@ -30,8 +30,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graphwalk_neo4j.errors import GraphwalkError
-
 if TYPE_CHECKING:
     from graphwalk_neo4j.walk.records import DepthRecord, WalkMeta
     from graphwalk_neo4j.walk.result import WalkResult
@@ -39,11 +37,6 @@ if TYPE_CHECKING:
 HopMode = Literal["entity", "relation"]
 Direction = Literal["out", "in", "both"]
 EdgeDirection = Literal["out", "in"]
-
-
-class ExpanderContractError(GraphwalkError):
-    """An expander returned something the engine cannot use (missing beam, too many options). A bug, not
-    data."""
 
 
 class NodeRef(BaseModel):

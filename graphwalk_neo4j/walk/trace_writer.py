@@ -22,6 +22,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
@@ -140,8 +141,8 @@ def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
         "id": step.step_id,
         "parent": step.parent_step_id,
         "call_id": step.call_id,
-        "at": at,
-        "chose": chose,
+        "at": [entity_uid(graph, i) for i in at],
+        "chose": [entity_uid(graph, i) for i in chose],
         "props": props,
     }
 
@@ -175,9 +176,10 @@ def finish_row(result: WalkResult, finished_at: datetime) -> dict[str, Any]:
     }
 
 
-def answer_rows(result: WalkResult) -> list[dict[str, Any]]:
+def answer_rows(result: WalkResult, graph: str) -> list[dict[str, Any]]:
     return [
-        {"id": a.node_id, "rank": a.rank, "score": a.score, "votes": a.votes, "terminated_by": a.terminated_by}
+        {"uid": entity_uid(graph, a.node_id), "rank": a.rank, "score": a.score, "votes": a.votes,
+         "terminated_by": a.terminated_by}
         for a in result.answers[:MAX_ANSWERS]
     ]
 
@@ -196,7 +198,9 @@ class Neo4jTraceSink:
 
     async def start_walk(self, meta: WalkMeta) -> None:
         started = time.perf_counter()
-        await self.store.write("trace/start_walk", graph=self.graph, walk=walk_row(meta))
+        walk = walk_row(meta)
+        await self.store.write("trace/start_walk", graph=self.graph, walk=walk,
+                               start_uids=[entity_uid(self.graph, i) for i in walk["start_ids"]])
         self.write_seconds["start"].append(time.perf_counter() - started)
 
     async def record_depth(self, record: DepthRecord) -> None:
@@ -215,6 +219,6 @@ class Neo4jTraceSink:
             graph=self.graph,
             walk_id=result.walk_id,
             props=finish_row(result, datetime.now(UTC)),
-            answers=answer_rows(result),
+            answers=answer_rows(result, self.graph),
         )
         self.write_seconds["finish"].append(time.perf_counter() - started)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import get_document, list_documents, retract_document
 from graphwalk_neo4j.graph.merge import merge_entities
-from graphwalk_neo4j.ingest.records import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.store import GraphStore
 

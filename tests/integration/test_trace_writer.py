@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace import StoredStep, StoredWalk, WalkNotFoundError, get_walk, list_walks

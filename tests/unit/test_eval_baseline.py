@@ -9,7 +9,7 @@ from pydantic import SecretStr
 
 from graphwalk_neo4j.eval.baseline import DocIndex, LLMReader, VectorSystem, entity_document, parse_reader_answers
 from graphwalk_neo4j.eval.systems import walk_answers
-from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.walk.ports import NodeRef
 from graphwalk_neo4j.walk.result import WalkPath, WalkResult
 from tests.standins.openai_server import OpenAIStandIn

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from graphwalk_neo4j.errors import InputError, InvalidIdentifierError
+from graphwalk_neo4j.graph.identity import canonical_name, content_hash, entity_id, relation_id
+from graphwalk_neo4j.graph.rows import TripleRecord
 from graphwalk_neo4j.identifiers import relation_type
 from graphwalk_neo4j.ingest.parsers import (
     ParseReport,
@@ -17,14 +19,6 @@ from graphwalk_neo4j.ingest.parsers import (
     iter_jsonl,
     iter_triples,
     parse_file,
-)
-from graphwalk_neo4j.ingest.records import (
-    EntityRecord,
-    TripleRecord,
-    canonical_name,
-    content_hash,
-    entity_id,
-    relation_id,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ingest"
@@ -81,11 +75,6 @@ def test_content_hash_is_canonical() -> None:
     assert content_hash(b"abc") == content_hash("abc") == hashlib.sha256(b"abc").hexdigest()
     rec = TripleRecord(subject="A", relation="r", object="B", line=3)
     assert content_hash(rec) == content_hash(rec.model_dump(mode="json"))
-
-
-def test_entity_record_from_name() -> None:
-    e = EntityRecord.from_name(" Kismet ", attributes={"votes": 3})
-    assert (e.id, e.name, e.type, e.attributes) == (entity_id("Kismet"), "Kismet", None, {"votes": 3})
 
 
 # --- formats -------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import ast
 import importlib
 import subprocess
 import sys
@@ -5,14 +6,36 @@ from pathlib import Path
 
 import graphwalk_neo4j
 
-
-def test_all_lists_exactly_the_lazy_exports() -> None:
-    assert graphwalk_neo4j.__all__ == ["__version__", *sorted(graphwalk_neo4j._EXPORTS)]
+PACKAGE_ROOT = Path(graphwalk_neo4j.__file__).resolve().parents[1]
 
 
-def test_every_public_name_resolves() -> None:
-    for name in graphwalk_neo4j.__all__:
-        assert getattr(graphwalk_neo4j, name) is not None, name
+def _type_checking_imports() -> set[str]:
+    """The names the package's ``if TYPE_CHECKING:`` block imports (what a type checker sees)."""
+    tree = ast.parse(Path(graphwalk_neo4j.__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    return {alias.asname or alias.name for node in block.body if isinstance(node, ast.ImportFrom)
+            for alias in node.names}
+
+
+def test_all_is_what_the_package_exposes() -> None:
+    public = [name for name in graphwalk_neo4j.__all__ if name != "__version__"]
+    assert public == sorted(public)
+    # the lazy runtime exports, and what a type checker sees, are the same names as __all__
+    assert set(public) == set(graphwalk_neo4j._EXPORTS) == _type_checking_imports()
+    for name in public:
+        value = getattr(graphwalk_neo4j, name)
+        defining = importlib.import_module(graphwalk_neo4j._EXPORTS[name])
+        assert value is getattr(defining, name), name
+    assert graphwalk_neo4j.__version__ == "0.1.0"
+
+
+def test_unknown_attribute_raises() -> None:
+    try:
+        graphwalk_neo4j.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("graphwalk_neo4j.no_such_name resolved")
 
 
 def test_importing_the_package_does_not_load_torch_or_touch_the_network() -> None:
@@ -22,13 +45,11 @@ def test_importing_the_package_does_not_load_torch_or_touch_the_network() -> Non
 
 
 def test_localserver_needs_only_the_standard_library() -> None:
-    module = importlib.import_module("graphwalk_neo4j.localserver")
-    source = open(module.__file__).read()  # noqa: SIM115
-    assert "import graphwalk_neo4j" not in source and "from graphwalk_neo4j" not in source
-    # `make neo4j-up` runs it with the system Python, before the virtualenv has any dependency: importing the
-    # package must not pull in a third-party module.
-    code = ("import sys, graphwalk_neo4j.localserver; "
-            "print(sorted(m for m in ('numpy', 'pydantic', 'neo4j', 'click') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True,
-                         cwd=str(Path(module.__file__).parents[1]))
+    # `make neo4j-up` runs it with the system Python, before the virtualenv has any dependency. With -S there is
+    # no site-packages at all, so any third-party import anywhere on the way fails here.
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import graphwalk_neo4j.localserver; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) "
+            "- {'graphwalk_neo4j', '__main__'}))")
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(PACKAGE_ROOT)], capture_output=True,
+                         text=True, check=True)
     assert out.stdout.strip() == "[]"

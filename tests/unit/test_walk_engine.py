@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from graphwalk_neo4j.decide.base import ChoiceResult, DecisionRequest, DecisionResponse
-from graphwalk_neo4j.errors import ConfigError, StoreError
+from graphwalk_neo4j.errors import ConfigError, ExpanderContractError, StoreError
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
-from graphwalk_neo4j.walk.ports import ExpanderContractError, ExpandRequest, Expansion, NodeRef, Option
+from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option
 from graphwalk_neo4j.walk.records import DepthRecord
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend

@@ -1,4 +1,4 @@
-"""Measure LocalDecider's time per question: ``python -m graphwalk_neo4j.decide.bench_local [--fake]``.
+"""Measure LocalDecider's time per question: ``python -m bench.local_decider [--fake]``.
 
 Builds walk-shaped requests (state = a question, per-beam path context, ``--options`` hop options plus STOP with
 relation/node descriptions), then times three phases separately:
