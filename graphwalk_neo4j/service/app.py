@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.errors import GraphwalkError
-from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.guard import Guard
 from graphwalk_neo4j.service.logs import walk_id_var
@@ -230,7 +230,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         ``gw-neo4j search --json``)."""
         hits = await timed(ctx, ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
         return SearchResponse(query=body.text, graph=body.graph, hits=[
-            SearchHit(id=h.id, uid=uid(body.graph, h.id), name=h.name, type=h.type, score=round(h.score, 4),
+            SearchHit(id=h.id, uid=entity_uid(body.graph, h.id), name=h.name, type=h.type, score=round(h.score, 4),
                       reasons=h.reasons) for h in hits])
 
     @app.get("/v1/graphs", response_model=GraphsResponse, tags=["graphs"])

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.service import WalkOutcome
 
@@ -62,7 +62,7 @@ class WalkResponse(BaseModel):
             walk_id=result.walk_id,
             graph=graph,
             status=result.status,
-            answers=[AnswerOut(name=a.name, uid=uid(graph, a.node_id), score=a.score) for a in result.answers],
+            answers=[AnswerOut(name=a.name, uid=entity_uid(graph, a.node_id), score=a.score) for a in result.answers],
             bundle=outcome.bundle(),
         )
 
@@ -96,7 +96,7 @@ def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:
         "seconds": round(event.seconds, 6),
         "call": call.model_dump(mode="json") if call is not None else None,
         "steps": steps,
-        "answers": [AnswerOut(name=a.name, uid=uid(graph, a.node_id), score=a.score).model_dump()
+        "answers": [AnswerOut(name=a.name, uid=entity_uid(graph, a.node_id), score=a.score).model_dump()
                     for a in event.answers],
     }
 
