@@ -54,8 +54,17 @@ class Guard:
         path: str = scope.get("path", "")
         started = time.perf_counter()
         status_box = {"status": 0}
+        over = {"limit": False, "replaced": False}
 
         async def send_with_id(message: dict[str, Any]) -> None:
+            if over["limit"]:  # the body ran over while the app read it: whatever it answers becomes a 413
+                if not over["replaced"]:
+                    over["replaced"] = True
+                    await send_problem(send_with_id_raw, 413, self._too_large(), request_id=request_id)
+                return
+            await send_with_id_raw(message)
+
+        async def send_with_id_raw(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 status_box["status"] = message["status"]
                 message = {**message, "headers": [*message.get("headers", []),
@@ -79,10 +88,11 @@ class Guard:
                 await send_problem(send_with_id, 413, self._too_large(), request_id=request_id)
                 return
             try:
-                await self.app(scope, self._limited(receive), send_with_id)
+                await self.app(scope, self._limited(receive, over), send_with_id)
             except BodyTooLargeError:
-                if status_box["status"] == 0:
-                    await send_problem(send_with_id, 413, self._too_large(), request_id=request_id)
+                if not over["replaced"]:
+                    over["replaced"] = True
+                    await send_problem(send_with_id_raw, 413, self._too_large(), request_id=request_id)
         finally:
             if counted:
                 self.ctx.leave_request()
@@ -117,7 +127,7 @@ class Guard:
             return 503, "draining", "the service is shutting down and takes no new requests; retry shortly", {}
         return None
 
-    def _limited(self, receive: Any) -> Any:
+    def _limited(self, receive: Any, over: dict[str, bool]) -> Any:
         seen = 0
         limit = self.max_body
 
@@ -127,6 +137,7 @@ class Guard:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
+                    over["limit"] = True
                     raise BodyTooLargeError
             return message
 

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from pydantic import SecretStr
 
 from graphwalk_neo4j.settings import Settings
 
@@ -63,6 +64,9 @@ class ServedApp:
 
 
 def service_settings(neo4j_settings: Settings, graph: str, **extra: Any) -> Settings:
+    """The session's Neo4j settings with the fake embedder and decider, warming only ``graph``."""
+    if isinstance(extra.get("service_token"), str):
+        extra["service_token"] = SecretStr(extra["service_token"])
     return neo4j_settings.model_copy(update={"embedder": "fake", "model": "fake", "service_graphs": graph, **extra})
 
 
