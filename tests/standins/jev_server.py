@@ -15,7 +15,9 @@ and echoes a dated model id. The distribution is deterministic: seeded by a hash
 
 Faults are set as attributes (``reset()`` restores the defaults): ``status``/``status_times``/``retry_after``
 (e.g. 401; 429 with ``Retry-After`` N times then success, or always; 500), ``malformed``, ``omit_question``,
-``extra_label``, ``stall_s``. Every request is recorded in ``requests`` (the Authorization header is reduced
+``extra_label``, ``stall_s``; ``hold`` (a ``threading.Event``) keeps each systemone request waiting until the test
+sets it, and ``arrived`` is set as soon as one is waiting (a controllable decision for shutdown tests). Every
+request is recorded in ``requests`` (the Authorization header is reduced
 to whether it matched ``api_key``).
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -82,6 +85,8 @@ class JevStandIn(LoopbackStandIn):
         self.omit_question: str | None = None
         self.extra_label: str | None = None
         self.stall_s: float = 0.0
+        self.hold: threading.Event | None = None
+        self.arrived = threading.Event()
         self.echo_model: str | None = None  # override the echoed model id
         with self._lock:
             self.requests = []
@@ -241,6 +246,9 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
                     standin.in_flight -= 1
 
         def _answer(self, body: Any, path: str, decoded: bytes) -> None:
+            standin.arrived.set()
+            if standin.hold is not None:
+                standin.hold.wait(timeout=120)
             if standin.stall_s:
                 time.sleep(standin.stall_s)
             fault = standin._take_fault()
