@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from graphwalk_neo4j.cli.common import handle_errors, load_settings
+from graphwalk_neo4j.cli.common import handle_errors, load_settings, run
 
 
 @click.command()
@@ -26,5 +26,22 @@ def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str
                log_level=log_level)
 
 
+@click.command("mcp")
+@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="warning",
+              show_default=True)
+@click.pass_context
+@handle_errors
+def mcp_command(ctx: click.Context, log_level: str) -> None:
+    """Serve the MCP tools (walk, search, get_walk, list_walks, graph_schema) over stdin/stdout for an agent that
+    starts its tools as subprocesses; logs go to stderr as JSON lines."""
+    from graphwalk_neo4j.service import logs
+    from graphwalk_neo4j.service.mcp import run_stdio
+
+    settings = load_settings(ctx)
+    logs.configure(log_level)
+    run(run_stdio(settings))
+
+
 def register(group: click.Group) -> None:
     group.add_command(serve)
+    group.add_command(mcp_command)

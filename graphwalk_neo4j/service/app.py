@@ -88,7 +88,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     ctx = context or ServiceContext(settings)
     metrics = Metrics(ctx)
     background: set[asyncio.Task[Any]] = set()
-    mcp_app, mcp_lifespan = _mcp(ctx)
+    mcp_routes, mcp_lifespan = _mcp(ctx)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -239,8 +239,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         rows = await timed(ctx, ctx.graphs())
         return GraphsResponse(graphs=[GraphInfo(**r) for r in rows])
 
-    if mcp_app is not None:
-        app.mount("/mcp", mcp_app)
+    app.router.routes.extend(mcp_routes)  # POST/GET/DELETE /mcp: MCP over streamable HTTP
     _include_browser(app)
     app.add_middleware(Guard, ctx=ctx, metrics=metrics)
     return app
@@ -252,15 +251,11 @@ def _new_walk_id() -> str:
     return uuid.uuid4().hex
 
 
-def _mcp(ctx: ServiceContext) -> tuple[Any, Any]:
-    """The MCP streamable-HTTP app for ``/mcp`` and its lifespan, once the MCP module exists."""
-    try:
-        module = importlib.import_module("graphwalk_neo4j.service.mcp")
-    except ModuleNotFoundError as exc:
-        if exc.name != "graphwalk_neo4j.service.mcp":
-            raise
-        return None, None
-    return module.http_app(ctx)
+def _mcp(ctx: ServiceContext) -> tuple[list[Any], Any]:
+    """The MCP streamable-HTTP route ``/mcp`` and the lifespan of its session manager."""
+    from graphwalk_neo4j.service.mcp import http_app
+
+    return http_app(ctx)
 
 
 def _include_browser(app: FastAPI) -> None:

@@ -1,0 +1,162 @@
+"""MCP on the official Python SDK (``mcp`` 2.x, whose high-level server is ``MCPServer``; 1.x called it
+``FastMCP``): the same tools over stdio (``gw-neo4j mcp``) and over streamable HTTP at ``/mcp`` of the running
+service.
+
+Tools: ``walk`` (the context bundle and walk id), ``search``, ``get_walk``, ``list_walks``, ``graph_schema``.
+Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``trace show --json``) and ``walks://{graph}`` (the
+newest stored walks). Every tool calls the same :class:`ServiceContext` method as the HTTP route; a project error
+comes back as a tool error carrying the CLI's message. The HTTP transport is stateless (no MCP session is kept
+between requests), so any replica can answer any request.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Route
+
+from graphwalk_neo4j import __version__
+from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.service.context import ServiceContext, WalkCall
+from graphwalk_neo4j.service.models import WalkResponse
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.trace.read import replay_snippet
+from graphwalk_neo4j.walk.config import build_config
+
+T = TypeVar("T")
+INSTRUCTIONS = (
+    "graphwalk answers questions by walking a Neo4j knowledge graph hop by hop with a decision model. Call "
+    "`graph_schema` to see a graph's entity and relation types, `search` to find entities, and `walk` to get a "
+    "context bundle (answers, the nodes on the chosen paths with how they were reached) for a question. Every walk "
+    "is stored: `get_walk` / `list_walks` or the walk:// resources replay it."
+)
+LOCAL_HOSTS = TransportSecuritySettings(
+    enable_dns_rebinding_protection=True,
+    allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+    allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+)
+
+
+async def _tool(work: Awaitable[T]) -> T:
+    try:
+        return await work
+    except GraphwalkError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def build_server(ctx: ServiceContext) -> MCPServer:
+    server: MCPServer = MCPServer("graphwalk-neo4j", version=__version__, instructions=INSTRUCTIONS)
+
+    @server.tool()
+    async def walk(question: str, graph: str = "default", start: list[str] | None = None,
+                   preset: str | None = None, model: str | None = None,
+                   config: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Answer `question` by walking the graph: returns {walk_id, graph, status, answers, bundle}, where bundle
+        is the context bundle (goal, answers, nodes with relevance, hop and via, hops, stopped, usage).
+        `start` names start entities (default: linked from the question); `preset` is one of greedy, beam,
+        relation, relation-beam, sample, relation-v2, relation-beam-v2; `config` overrides WalkConfig fields
+        such as {"hop_mode": "relation", "max_depth": 3}."""
+
+        async def run() -> dict[str, Any]:
+            call = WalkCall(question=question, graph=graph, config=build_config(preset, config), start=start,
+                            model=model)
+            await ctx.walker_for(graph)
+            ctx.admit()
+            try:
+                outcome = await ctx.walk(call)
+            finally:
+                ctx.release()
+            return WalkResponse.of(graph, outcome).model_dump(mode="json")
+
+        return await _tool(run())
+
+    @server.tool()
+    async def search(text: str, graph: str = "default", k: int = 10) -> dict[str, Any]:
+        """Find entities by exact name or alias, fulltext and vector similarity; each hit has a score and the
+        reasons it matched."""
+        hits = await _tool(ctx.search(graph, text, k=max(1, min(k, 200))))
+        return {"query": text, "graph": graph,
+                "hits": [{**h.as_dict(), "uid": uid(graph, h.id)} for h in hits]}
+
+    @server.tool()
+    async def get_walk(walk_id: str, graph: str = "default") -> dict[str, Any]:
+        """One stored walk with every step (options offered, the distribution, the choice), decision call and
+        answer, plus the Cypher that replays it in Neo4j Browser."""
+        return await _tool(_stored(ctx, graph, walk_id))
+
+    @server.tool()
+    async def list_walks(graph: str = "default", limit: int = 20, status: str | None = None) -> dict[str, Any]:
+        """The stored walks of a graph, newest first (optionally only one status: ok, budget, error, dead_end,
+        no_start, running)."""
+        return await _tool(_listed(ctx, graph, limit, status))
+
+    @server.tool()
+    async def graph_schema(graph: str = "default") -> dict[str, Any]:
+        """The entity types and relation types of a graph with their counts: what a walk can move along."""
+        return await _tool(ctx.schema(graph))
+
+    @server.resource("walk://{graph}/{walk_id}", mime_type="application/json",
+                     description="A stored walk, as `gw-neo4j trace show ID --json`.")
+    async def walk_resource(graph: str, walk_id: str) -> str:
+        try:
+            return json.dumps(await _stored(ctx, graph, walk_id), default=str)
+        except GraphwalkError as exc:
+            raise ResourceError(str(exc)) from exc
+
+    @server.resource("walks://{graph}", mime_type="application/json",
+                     description="The newest stored walks of a graph (up to 50).")
+    async def walks_resource(graph: str) -> str:
+        try:
+            return json.dumps(await _listed(ctx, graph, 50, None), default=str)
+        except GraphwalkError as exc:
+            raise ResourceError(str(exc)) from exc
+
+    return server
+
+
+async def _stored(ctx: ServiceContext, graph: str, walk_id: str) -> dict[str, Any]:
+    found = await ctx.get_walk(graph, walk_id)
+    replay = {"browser_url": ctx.settings.resolved_browser_url(), "cypher": replay_snippet(found.id)}
+    return {"walk": found.model_dump(mode="json"), "replay": replay}
+
+
+async def _listed(ctx: ServiceContext, graph: str, limit: int, status: str | None) -> dict[str, Any]:
+    found = await ctx.list_walks(graph, limit=max(1, min(limit, 1000)), status=status)
+    return {"graph": graph,
+            "walks": [w.model_dump(mode="json", exclude={"steps", "calls", "answers"}) for w in found]}
+
+
+def http_app(ctx: ServiceContext) -> tuple[list[Route], Callable[[], AbstractAsyncContextManager[None]]]:
+    """The ``/mcp`` route (streamable HTTP, stateless) and the lifespan its session manager needs. Without a
+    service token the service is loopback-only, and the SDK's DNS-rebinding protection admits only local Host and
+    Origin headers; with a token, the bearer check in front of every route guards it instead."""
+    server = build_server(ctx)
+    security = LOCAL_HOSTS if ctx.settings.service_token is None else TransportSecuritySettings(
+        enable_dns_rebinding_protection=False)
+    star = server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, transport_security=security,
+                                      max_request_body_size=ctx.settings.service_max_body_bytes)
+    routes = [r for r in star.routes if isinstance(r, Route)]
+
+    @asynccontextmanager
+    async def lifespan() -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            yield
+
+    return routes, lifespan
+
+
+async def run_stdio(settings: Settings) -> None:
+    """``gw-neo4j mcp``: a warm context, the MCP tools on stdin/stdout until the client closes them."""
+    ctx = ServiceContext(settings)
+    await ctx.start()
+    try:
+        await build_server(ctx).run_stdio_async()
+    finally:
+        await ctx.close()

@@ -1,0 +1,73 @@
+"""MCP through the SDK's own client: over streamable HTTP at /mcp of the real service, and over stdio against a
+real `gw-neo4j mcp` subprocess; both against the real Neo4j."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from graphwalk_neo4j.settings import Settings
+from tests.service.conftest import ServedApp
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = {"walk", "search", "get_walk", "list_walks", "graph_schema"}
+
+
+def structured(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        data = result.structured_content
+        return data.get("result", data) if set(data) == {"result"} else data
+    return json.loads(result.content[0].text)
+
+
+async def exercise(client: Client, graph: str) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) >= TOOLS
+    assert "question" in tools["walk"].input_schema["properties"]
+    walked = structured(await client.call_tool("walk", {"question": "who directed Memento", "graph": graph,
+                                                        "preset": "relation"}))
+    assert walked["graph"] == graph and walked["status"] in {"ok", "budget"}
+    assert walked["bundle"]["linking"]["start"] == ["Memento"]
+    walk_id = walked["walk_id"]
+    shown = structured(await client.call_tool("get_walk", {"walk_id": walk_id, "graph": graph}))
+    assert shown["walk"]["id"] == walk_id and shown["walk"]["status"] == walked["status"]
+    listed = structured(await client.call_tool("list_walks", {"graph": graph}))
+    assert walk_id in [w["id"] for w in listed["walks"]]
+    found = structured(await client.call_tool("search", {"text": "Christopher Nolan", "graph": graph, "k": 2}))
+    assert found["hits"][0]["name"] == "Christopher Nolan"
+    schema = structured(await client.call_tool("graph_schema", {"graph": graph}))
+    assert {r["relation"]: r["count"] for r in schema["relation_types"]} == {
+        "directed_by": 2, "starred_actors": 2, "release_year": 2}
+    # a project error comes back as a tool error with the CLI's message
+    missing = await client.call_tool("get_walk", {"walk_id": "nope", "graph": graph})
+    assert missing.is_error and f"no stored walk 'nope' in graph {graph!r}" in missing.content[0].text
+    bad = await client.call_tool("walk", {"question": "q", "graph": graph, "preset": "nope"})
+    assert bad.is_error and "unknown walk preset 'nope'" in bad.content[0].text
+    # stored walks are resources
+    templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
+    assert {"walk://{graph}/{walk_id}", "walks://{graph}"} <= templates
+    read = await client.read_resource(f"walk://{graph}/{walk_id}")
+    assert json.loads(read.contents[0].text)["walk"]["id"] == walk_id
+    recent = await client.read_resource(f"walks://{graph}")
+    assert walk_id in [w["id"] for w in json.loads(recent.contents[0].text)["walks"]]
+
+
+async def test_mcp_over_streamable_http(served: ServedApp, movie_graph: str) -> None:
+    async with Client(f"{served.url}/mcp") as client:
+        await exercise(client, movie_graph)
+
+
+async def test_mcp_over_stdio(neo4j_settings: Settings, movie_graph: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake",
+           "GW_NEO4J_MODEL": "fake", "GW_NEO4J_SERVICE_GRAPHS": movie_graph}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "graphwalk_neo4j.cli", "mcp"], env=env,
+                                   cwd=str(ROOT))
+    async with Client(params) as client:
+        await exercise(client, movie_graph)
