@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.errors import GraphwalkError
-from graphwalk_neo4j.graph.writes import uid
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.models import WalkResponse
 from graphwalk_neo4j.settings import Settings
@@ -83,7 +83,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         reasons it matched."""
         hits = await _tool(ctx.search(graph, text, k=max(1, min(k, 200))))
         return {"query": text, "graph": graph,
-                "hits": [{**h.as_dict(), "uid": uid(graph, h.id)} for h in hits]}
+                "hits": [{**h.as_dict(), "uid": entity_uid(graph, h.id)} for h in hits]}
 
     @server.tool()
     async def get_walk(walk_id: str, graph: str = "default") -> dict[str, Any]:
