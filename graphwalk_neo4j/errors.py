@@ -23,7 +23,11 @@ cause kept (``raise X(...) from exc``).
     ├── Interrupted                  Ctrl-C / SIGTERM, with what was committed (exit code 130)
     ├── ExpanderContractError        an expander broke the engine's contract (a bug, not data)
     ├── BudgetExceededError          a walk budget ran out (normally caught by the engine)
-    └── LocalServerError             the local Neo4j could not be prepared, started or reached
+    ├── LocalServerError             the local Neo4j could not be prepared, started or reached
+    └── ServiceError                 the service refused or cut a request (HTTP status in docs/service.md)
+        ├── SaturatedError           every walk slot taken (429 + Retry-After)
+        ├── DrainingError            shutting down, no new work (503 + Retry-After)
+        └── RequestTimeoutError      past the per-request timeout (504)
 
 This module uses the standard library only: the launcher (``localserver``) imports it before any dependency is
 installed.
@@ -144,3 +148,19 @@ class BudgetExceededError(GraphwalkError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class ServiceError(GraphwalkError):
+    pass
+
+
+class SaturatedError(ServiceError):
+    """Every walk slot is taken (``GW_NEO4J_SERVICE_MAX_WALKS``)."""
+
+
+class DrainingError(ServiceError):
+    """The service is shutting down and takes no new work."""
+
+
+class RequestTimeoutError(ServiceError):
+    """A request ran past ``GW_NEO4J_SERVICE_TIMEOUT_S``."""

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.errors import GraphwalkError, RequestTimeoutError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.guard import Guard
@@ -43,7 +43,6 @@ from graphwalk_neo4j.service.models import (
 )
 from graphwalk_neo4j.service.problems import (
     MEDIA_TYPE,
-    RequestTimeoutError,
     from_exception,
     problem_body,
     retry_headers,

@@ -20,7 +20,7 @@ from typing import Any
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.base import Embedder
-from graphwalk_neo4j.errors import GraphwalkError, NotFoundError
+from graphwalk_neo4j.errors import DrainingError, GraphwalkError, NotFoundError, SaturatedError
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.settings import Settings
@@ -32,14 +32,6 @@ from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 log = logging.getLogger("graphwalk_neo4j.service")
-
-
-class SaturatedError(GraphwalkError):
-    """Every walk slot is taken (``GW_NEO4J_SERVICE_MAX_WALKS``); answered 429 with ``Retry-After``."""
-
-
-class DrainingError(GraphwalkError):
-    """The service is shutting down and takes no new work; answered 503."""
 
 
 @dataclass

@@ -13,15 +13,17 @@ from typing import Any
 from graphwalk_neo4j.errors import (
     ConfigError,
     DecisionError,
+    DrainingError,
     GraphwalkError,
     InputError,
     InvalidIdentifierError,
     LinkingError,
     NotFoundError,
+    RequestTimeoutError,
+    SaturatedError,
     StoreAuthError,
     StoreUnavailableError,
 )
-from graphwalk_neo4j.service.context import DrainingError, SaturatedError
 
 MEDIA_TYPE = "application/problem+json"
 RETRY_AFTER_S = 1
@@ -32,10 +34,6 @@ TITLES = {
     422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
     503: "Service Unavailable", 504: "Gateway Timeout",
 }
-
-
-class RequestTimeoutError(GraphwalkError):
-    """The request ran past ``GW_NEO4J_SERVICE_TIMEOUT_S``."""
 
 
 def status_for(exc: BaseException) -> int:
