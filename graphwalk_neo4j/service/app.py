@@ -21,10 +21,11 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.errors import GraphwalkError, RequestTimeoutError
+from graphwalk_neo4j.errors import DrainingError, GraphwalkError, RequestTimeoutError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.guard import Guard
+from graphwalk_neo4j.service.jobs import IngestJobs, IngestRequest, JobView
 from graphwalk_neo4j.service.logs import walk_id_var
 from graphwalk_neo4j.service.metrics import CONTENT_TYPE, Metrics
 from graphwalk_neo4j.service.models import (
@@ -86,6 +87,8 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     app's lifespan starts and closes it."""
     ctx = context or ServiceContext(settings)
     metrics = Metrics(ctx)
+    jobs = IngestJobs(ctx)
+    jobs.on_done.append(metrics.job_done)
     background: set[asyncio.Task[Any]] = set()
     mcp_routes, mcp_lifespan = _mcp(ctx)
 
@@ -94,6 +97,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         async with AsyncExitStack() as stack:
             await ctx.start()
             stack.push_async_callback(ctx.close)
+            stack.push_async_callback(jobs.close)  # runs first: cancels jobs at a batch boundary
             if mcp_lifespan is not None:
                 await stack.enter_async_context(mcp_lifespan())
             yield
@@ -110,6 +114,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     app.state.ctx = ctx
     app.state.metrics = metrics
     app.state.background = background
+    app.state.jobs = jobs
 
     @app.exception_handler(GraphwalkError)
     async def graphwalk_error(request: Request, exc: GraphwalkError) -> JSONResponse:
@@ -237,6 +242,27 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         """Every graph in the database with its entity and relationship counts."""
         rows = await timed(ctx, ctx.graphs())
         return GraphsResponse(graphs=[GraphInfo(**r) for r in rows])
+
+    # ---- ingest jobs --------------------------------------------------------------------------------------
+    @app.post("/v1/ingest", response_model=JobView, status_code=202, tags=["ingest"])
+    async def ingest(body: IngestRequest, request: Request) -> JSONResponse:
+        """Start an ingest as a background job (files inline, or a SQL URL when allowed); poll
+        ``GET /v1/jobs/{id}``. Same pipelines and ledger guarantees as ``gw-neo4j ingest``."""
+        if ctx.draining:
+            raise DrainingError("the service is shutting down and takes no new jobs")
+        job = jobs.submit(body)
+        return JSONResponse(job.model_dump(mode="json"), status_code=202,
+                            headers={"Location": f"/v1/jobs/{job.id}"})
+
+    @app.get("/v1/jobs/{job_id}", response_model=JobView, tags=["ingest"])
+    async def job_status(job_id: str) -> JobView:
+        """A job's status (queued, running, done, failed, cancelled), progress and result."""
+        return jobs.get(job_id)
+
+    @app.delete("/v1/jobs/{job_id}", response_model=JobView, tags=["ingest"])
+    async def cancel_job(job_id: str) -> JobView:
+        """Cancel a job: the batch in flight rolls back, whole batches stay, the ledger says how far it got."""
+        return await jobs.cancel(job_id)
 
     app.router.routes.extend(mcp_routes)  # POST/GET/DELETE /mcp: MCP over streamable HTTP
     _include_browser(app)

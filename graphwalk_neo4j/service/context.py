@@ -183,6 +183,13 @@ class ServiceContext:
         log.info("graph warm", extra={"graph": graph, "vectors": len(walker.cache._vectors),
                                       "seconds": round(time.perf_counter() - started, 3)})
 
+    def forget_graph(self, graph: str) -> None:
+        """Drop the warm state of ``graph`` (after an ingest changed it); the next walk warms it again."""
+        self._walkers.pop(graph, None)
+        task = self._warming.pop(graph, None)
+        if task is not None and not task.done():
+            task.cancel()
+
     def warm_state(self) -> dict[str, bool]:
         return {g: t.done() for g, t in self._warming.items()}
 

@@ -64,6 +64,9 @@ class Metrics:
         ctx.on_walk_done.append(self.walk_done)
         ctx.on_depth_done.append(self.depth_done)
 
+    def job_done(self, status: str) -> None:
+        self.jobs.labels(status=status).inc()
+
     def walk_done(self, outcome: WalkOutcome) -> None:
         result = outcome.result
         t = result.totals

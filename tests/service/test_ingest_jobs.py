@@ -1,0 +1,111 @@
+"""POST /v1/ingest as a background job over real HTTP into the real Neo4j: progress, results, walking what was
+loaded, refusals, and cancelling mid-file, which leaves whole batches only (the ledger says how many)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from graphwalk_neo4j import faults
+from graphwalk_neo4j.settings import Settings
+from tests.service.conftest import ServedApp, service_settings
+
+
+def wait_finished(client: httpx.Client, job_id: str) -> dict:  # type: ignore[type-arg]
+    for _ in range(6000):  # polls until the job leaves queued/running (bounded; nothing timed is asserted)
+        job = client.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] not in ("queued", "running"):
+            return job  # type: ignore[no-any-return]
+        time.sleep(0.01)
+    raise AssertionError(f"job {job_id} did not finish: {job}")
+
+
+@pytest.fixture
+def served_graph(neo4j_settings: Settings, graph_name: str) -> Iterator[tuple[ServedApp, str]]:
+    app = ServedApp(service_settings(neo4j_settings, "")).start()
+    yield app, graph_name
+    app.stop()
+    import asyncio
+
+    from tests.service.conftest import drop
+
+    asyncio.run(drop(neo4j_settings, graph_name))
+
+
+def test_ingest_job_loads_embeds_and_the_graph_is_walkable(served_graph: tuple[ServedApp, str]) -> None:
+    app, graph = served_graph
+    kb = "Heat|directed_by|Michael Mann\nHeat|starred_actors|Al Pacino\nCollateral|directed_by|Michael Mann\n"
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        started = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": kb}],
+                                             "embed": True})
+        assert started.status_code == 202, started.text
+        job = started.json()
+        assert started.headers["location"] == f"/v1/jobs/{job['id']}" and job["kind"] == "structured"
+        done = wait_finished(c, job["id"])
+        assert done["status"] == "done", done
+        [file] = done["result"]["files"]
+        assert (file["status"], file["rows"], file["counts"]["rels_created"]) == ("loaded", 3, 3)
+        assert done["result"]["embed"]["embedded"] == 4
+        assert done["progress"] == {"file": "kb.txt", "rows_done": 3, "rows_total": 3, "files_done": 1,
+                                    "files_total": 1}
+        walked = c.post("/v1/walk", json={"question": "which films did Michael Mann direct", "graph": graph,
+                                          "preset": "relation"})
+        assert walked.status_code == 200, walked.text
+        assert walked.json()["bundle"]["linking"]["start"] == ["Michael Mann"]
+        again = wait_finished(c, c.post("/v1/ingest", json={
+            "graph": graph, "files": [{"name": "kb.txt", "content": kb}]}).json()["id"])
+        assert again["result"]["files"][0]["status"] == "unchanged"  # the ledger's hash check, as in the CLI
+
+
+def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
+    app, graph = served_graph
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        both = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "a.txt", "content": "x|y|z"}],
+                                          "sql": "sqlite:///x.db"})
+        assert both.status_code == 422 and "either `files`" in both.json()["detail"]
+        sql = c.post("/v1/ingest", json={"graph": graph, "sql": "sqlite:////etc/passwd"})
+        assert sql.status_code == 400 and "GW_NEO4J_SERVICE_INGEST_SQL=true" in sql.json()["detail"]
+        sneaky = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "../x.txt", "content": "a|b|c"}]})
+        assert sneaky.status_code == 422
+        bad = wait_finished(c, c.post("/v1/ingest", json={
+            "graph": graph, "files": [{"name": "kb.txt", "content": "a|b|c\nbroken line\n"}]}).json()["id"])
+        assert bad["status"] == "failed" and "kb.txt:2" in bad["error"]
+        assert c.get("/v1/jobs/nope").status_code == 404
+
+
+def test_cancelling_a_job_keeps_whole_batches_only(served_graph: tuple[ServedApp, str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    app, graph = served_graph
+    faults._passes.clear()
+    monkeypatch.setenv(faults.ENV, "ingest.batch@2")  # the job stops after its second committed batch
+    kb = "".join(f"s{i}|rel|o{i}\n" for i in range(500))
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        job = c.post("/v1/ingest", json={"graph": graph, "batch_size": 50,
+                                         "files": [{"name": "big.txt", "content": kb}]}).json()
+        for _ in range(6000):  # until the job reports its second batch (then it is paused there)
+            progress = c.get(f"/v1/jobs/{job['id']}").json()["progress"]
+            if progress.get("rows_done") == 100:
+                break
+            time.sleep(0.01)
+        assert progress["rows_done"] == 100
+        cancelled = c.delete(f"/v1/jobs/{job['id']}")
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        assert c.get(f"/v1/jobs/{job['id']}").json()["status"] == "cancelled"
+
+    async def ledger() -> tuple[dict, dict]:  # type: ignore[type-arg]
+        from graphwalk_neo4j.graph.ledger import list_documents
+        from graphwalk_neo4j.store import GraphStore
+
+        async with GraphStore(app.settings) as store:
+            [doc] = await list_documents(store, graph)
+            counts = (await store.read("graph/counts", graph=graph))[0]
+        return doc, counts
+
+    import asyncio
+
+    doc, counts = asyncio.run(ledger())
+    assert doc["doc_id"] == "big.txt" and doc["complete"] is not True  # the ledger knows it is unfinished
+    assert counts["relationships"] == 100 and counts["entities"] == 200  # exactly two whole batches
