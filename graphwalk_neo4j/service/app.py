@@ -11,9 +11,9 @@ import asyncio
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.errors import DrainingError, GraphwalkError, RequestTimeoutError
+from graphwalk_neo4j.errors import DrainingError, GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.guard import Guard
@@ -53,7 +53,6 @@ from graphwalk_neo4j.walk.config import build_config
 from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.service import WalkOutcome
 
-T = TypeVar("T")
 log = logging.getLogger("graphwalk_neo4j.service")
 BROWSER_ROUTER = "graphwalk_neo4j.service.browser"
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -63,19 +62,10 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 def problem_response(request: Request, exc: BaseException) -> JSONResponse:
     status, body = from_exception(exc, instance=request.url.path, request_id=request.state.request_id)
+    walk_id = getattr(request.state, "walk_id", None)
+    if walk_id is not None:  # a walk that was cut (timeout) is stored; say which one
+        body["walk_id"] = walk_id
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=retry_headers(status))
-
-
-async def timed(ctx: ServiceContext, work: Awaitable[T]) -> T:
-    """``work`` under the per-request timeout (``GW_NEO4J_SERVICE_TIMEOUT_S``)."""
-    limit = ctx.settings.service_timeout_s
-    try:
-        return await asyncio.wait_for(work, timeout=limit)
-    except TimeoutError:
-        raise RequestTimeoutError(
-            f"the request took longer than {limit:g} s (GW_NEO4J_SERVICE_TIMEOUT_S); ask for a smaller walk "
-            "(max_depth, beam_width) or raise the limit"
-        ) from None
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -177,7 +167,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         ctx.admit()
         if not stream:
             try:
-                outcome = await timed(ctx, ctx.walk(call, walk_id=walk_id))
+                outcome = await ctx.timed(ctx.walk(call, walk_id=walk_id))
             finally:
                 ctx.release()
             return WalkResponse.of(body.graph, outcome)
@@ -189,7 +179,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
 
         async def run() -> WalkOutcome:
             try:
-                return await timed(ctx, ctx.walk(call, walk_id=walk_id, on_depth=queue.put_nowait))
+                return await ctx.timed(ctx.walk(call, walk_id=walk_id, on_depth=queue.put_nowait))
             finally:
                 ctx.release()
                 queue.put_nowait(None)
@@ -214,7 +204,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     async def walks(graph: str = Query("default", pattern=GRAPH_PATTERN), limit: int = Query(20, ge=1, le=1000),
                     status: str | None = Query(None)) -> dict[str, Any]:
         """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``)."""
-        found = await timed(ctx, ctx.list_walks(graph, limit=limit, status=status))
+        found = await ctx.timed(ctx.list_walks(graph, limit=limit, status=status))
         exclude = {"steps", "calls", "answers"}
         return {"graph": graph, "walks": [w.model_dump(mode="json", exclude=exclude) for w in found]}
 
@@ -223,7 +213,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``."""
         from graphwalk_neo4j.trace.read import replay_snippet
 
-        found = await timed(ctx, ctx.get_walk(graph, walk_id))
+        found = await ctx.timed(ctx.get_walk(graph, walk_id))
         replay = {"browser_url": settings.resolved_browser_url(), "cypher": replay_snippet(found.id)}
         return {"walk": found.model_dump(mode="json"), "replay": replay}
 
@@ -232,7 +222,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     async def search(body: SearchRequest) -> SearchResponse:
         """Entities by exact name or alias, fulltext and vector similarity, with the reason for each hit (as
         ``gw-neo4j search --json``)."""
-        hits = await timed(ctx, ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
+        hits = await ctx.timed(ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
         return SearchResponse(query=body.text, graph=body.graph, hits=[
             SearchHit(id=h.id, uid=entity_uid(body.graph, h.id), name=h.name, type=h.type, score=round(h.score, 4),
                       reasons=h.reasons) for h in hits])
@@ -240,7 +230,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     @app.get("/v1/graphs", response_model=GraphsResponse, tags=["graphs"])
     async def graphs() -> GraphsResponse:
         """Every graph in the database with its entity and relationship counts."""
-        rows = await timed(ctx, ctx.graphs())
+        rows = await ctx.timed(ctx.graphs())
         return GraphsResponse(graphs=[GraphInfo(**r) for r in rows])
 
     # ---- ingest jobs --------------------------------------------------------------------------------------

@@ -13,14 +13,20 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.base import Embedder
-from graphwalk_neo4j.errors import DrainingError, GraphwalkError, NotFoundError, SaturatedError
+from graphwalk_neo4j.errors import (
+    DrainingError,
+    GraphwalkError,
+    NotFoundError,
+    RequestTimeoutError,
+    SaturatedError,
+)
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.settings import Settings
@@ -31,6 +37,7 @@ from graphwalk_neo4j.walk.engine import DepthObserver
 from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
+T = TypeVar("T")
 log = logging.getLogger("graphwalk_neo4j.service")
 
 
@@ -226,6 +233,18 @@ class ServiceContext:
         """Until no walk runs and no request is open (streamed walks included)."""
         await self._idle.wait()
 
+    async def timed(self, work: Awaitable[T]) -> T:
+        """``work`` under the per-request timeout (``GW_NEO4J_SERVICE_TIMEOUT_S``). A walk cut this way is
+        stored with status ``interrupted`` before this raises."""
+        limit = self.settings.service_timeout_s
+        try:
+            return await asyncio.wait_for(work, timeout=limit)
+        except TimeoutError:
+            raise RequestTimeoutError(
+                f"the request took longer than {limit:g} s (GW_NEO4J_SERVICE_TIMEOUT_S); ask for a smaller walk "
+                "(max_depth, beam_width) or raise the limit"
+            ) from None
+
     # ---- the library calls ---------------------------------------------------------------------------------
     async def walk(self, call: WalkCall, *, walk_id: str | None = None,
                    on_depth: DepthObserver | None = None) -> WalkOutcome:
@@ -248,6 +267,9 @@ class ServiceContext:
         )
         for hook in self.on_walk_done:
             hook(outcome)
+        t = outcome.result.totals
+        log.info("walk", extra={"graph": call.graph, "status": outcome.result.status, "depths": t.depths,
+                                "decision_calls": t.decision_calls, "wall_ms": round(t.wall_s * 1000, 2)})
         return outcome
 
     async def search(self, graph: str, text: str, k: int = 10, vector: bool = True) -> list[Hit]:

@@ -70,7 +70,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
             await ctx.walker_for(graph)
             ctx.admit()
             try:
-                outcome = await ctx.walk(call)
+                outcome = await ctx.timed(ctx.walk(call))
             finally:
                 ctx.release()
             return WalkResponse.of(graph, outcome).model_dump(mode="json")

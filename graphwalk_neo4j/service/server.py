@@ -2,8 +2,8 @@
 
 SIGTERM (or a first Ctrl-C) starts draining: new requests get 503 with ``Retry-After`` and ``/readyz`` turns 503
 while in-flight requests and walks finish and their traces complete; then uvicorn shuts down and the process
-exits 0. A second signal, or ``GW_NEO4J_SERVICE_DRAIN_S`` running out, exits at once (a walk cut that way keeps
-status ``running`` in its trace).
+exits 0. A second signal, or ``GW_NEO4J_SERVICE_DRAIN_S`` running out, stops waiting (a walk cut that way is
+stored with status ``interrupted``).
 """
 
 from __future__ import annotations

@@ -59,6 +59,7 @@ def test_token_is_required_everywhere_but_the_probes(guarded: ServedApp, movie_g
             assert r.headers["content-type"] == "application/problem+json"
             assert TOKEN not in r.text
         assert c.get("/metrics").status_code == 401
+        assert c.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 401
         ok = c.post("/v1/walk", json={**QUESTION, "graph": movie_graph}, headers={"Authorization": f"Bearer {TOKEN}"})
         assert ok.status_code == 200, ok.text
         assert TOKEN not in ok.text and "graphwalk-local" not in ok.text  # neither the token nor the DB password
@@ -110,8 +111,11 @@ def test_a_walk_past_the_timeout_is_a_504(neo4j_settings: Settings, movie_graph:
         with httpx.Client(base_url=app.url, timeout=60) as c:
             r = c.post("/v1/walk", json={**QUESTION, "graph": movie_graph})  # never released: the decision hangs
             assert r.status_code == 504
-            assert r.json()["detail"].startswith("the request took longer than 0.5 s (GW_NEO4J_SERVICE_TIMEOUT_S)")
+            problem = r.json()
+            assert problem["detail"].startswith("the request took longer than 0.5 s (GW_NEO4J_SERVICE_TIMEOUT_S)")
             assert app.ctx.walks_in_flight == 0  # the slot came back
+            stored = c.get(f"/v1/walks/{problem['walk_id']}", params={"graph": movie_graph}).json()["walk"]
+            assert stored["status"] == "interrupted"  # the cut walk's trace says so
     finally:
         backend.release.set()
         app.stop()

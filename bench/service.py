@@ -1,0 +1,225 @@
+"""The service benchmark (docs/benchmarks.md, "Service"): what serving a walk over HTTP costs, how the service holds
+up under 64 concurrent clients, and whether its memory stays flat.
+
+``python -m bench.service [--graph service_metaqa] [--walks 300] [--clients 64] [--seconds 60] [--total 10000]``
+
+* Graph: the MetaQA KB loaded into ``--graph`` (skipped by the ledger when already loaded), embedded with the
+  fake embedder (hash vectors: the walk's hub prefilter runs the same code, without MiniLM's CPU cost dominating
+  what is measured).
+* Decider: the seeded fake, zero latency. Walks: MetaQA dev 1- and 2-hop questions from their topic entity,
+  preset ``relation``, so both sides do the same linking-free work.
+* Overhead: the same walks in-process (``WalkService.walk``, one warm service) and served (``POST /v1/walk``
+  against a real ``gw-neo4j serve`` subprocess, one client, sequential); p50 of each and the p50 difference.
+* Load: ``--clients`` concurrent clients for ``--seconds``; errors, walks/s, p50/p95 latency.
+* Memory: the server's RSS after start, after 1,000 walks, and after ``--total`` walks (the load continues past
+  the timed window until then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.eval.metaqa import load_questions
+from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.resources import metaqa_type_map
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.service import WalkService
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "datasets" / "metaqa"
+RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def load_graph(settings: Settings, graph: str) -> dict[str, Any]:
+    async with GraphStore(settings) as store:
+        await apply_schema(store)
+        started = time.perf_counter()
+        result = await ingest_file(store, DATA / "kb.txt", graph=graph, source="bench", type_map=metaqa_type_map())
+        embedded = await embed_graph(store, FakeEmbedder(), graph)
+        return {"ingest": result.status, "rows": result.rows, "embedded": embedded.embedded,
+                "seconds": round(time.perf_counter() - started, 1)}
+
+
+def questions(n: int) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for hops in (1, 2):
+        out += [(q.text_without_brackets, q.topic) for q in load_questions(DATA / "dev", "dev", hops)[: n // 2]]
+    return out
+
+
+def body(graph: str, question: str, topic: str) -> dict[str, Any]:
+    return {"question": question, "graph": graph, "start": entity_id(topic), "preset": "relation", "model": "fake"}
+
+
+async def in_process(settings: Settings, graph: str, qs: list[tuple[str, str]]) -> list[float]:
+    async with GraphStore(settings) as store:
+        service = WalkService(store, graph, FakeBackend(), embedder=FakeEmbedder(), preload_embeddings=True)
+        await service.ready()
+        config = get_preset("relation")
+        for question, topic in qs[:20]:  # warm-up
+            await service.walk(question, config, start=[entity_id(topic)])
+        times = []
+        for question, topic in qs:
+            started = time.perf_counter()
+            await service.walk(question, config, start=[entity_id(topic)])
+            times.append(time.perf_counter() - started)
+        return times
+
+
+class Server:
+    """A real ``gw-neo4j serve --port 0`` subprocess; the port is read from uvicorn's start line."""
+
+    def __init__(self, settings: Settings, graph: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake",
+               "GW_NEO4J_MODEL": "fake", "GW_NEO4J_SERVICE_GRAPHS": graph, "GW_NEO4J_SERVICE_MAX_WALKS": "256"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--port", "0",
+                                      "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        self.port: int | None = None
+        self.ready = threading.Event()
+        self.tail: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.tail = [*self.tail[-50:], line]
+            match = RUNNING.search(line)
+            if match:
+                self.port = int(match.group(1))
+                self.ready.set()
+        self.ready.set()
+
+    def url(self) -> str:
+        if not self.ready.wait(600) or self.port is None:
+            raise RuntimeError("the service did not start:\n" + "".join(self.tail))
+        return f"http://127.0.0.1:{self.port}"
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=120)
+
+
+async def served(url: str, graph: str, qs: list[tuple[str, str]]) -> list[float]:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        for question, topic in qs[:20]:
+            (await client.post("/v1/walk", json=body(graph, question, topic))).raise_for_status()
+        times = []
+        for question, topic in qs:
+            started = time.perf_counter()
+            (await client.post("/v1/walk", json=body(graph, question, topic))).raise_for_status()
+            times.append(time.perf_counter() - started)
+        return times
+
+
+async def load(url: str, graph: str, qs: list[tuple[str, str]], server: Server, clients: int, seconds: float,
+               total: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    done = 0
+    rss: dict[str, float] = {"start": server.rss_mb()}
+    window_end = time.perf_counter() + seconds
+    timed = {"walks": 0, "seconds": 0.0}
+    t0 = time.perf_counter()
+
+    async def client_loop(i: int, http: httpx.AsyncClient) -> None:
+        nonlocal done
+        k = i
+        while done < total:
+            question, topic = qs[k % len(qs)]
+            k += clients
+            started = time.perf_counter()
+            try:
+                r = await http.post("/v1/walk", json=body(graph, question, topic))
+                ok = r.status_code == 200 and r.json()["status"] in ("ok", "budget", "dead_end")
+                if not ok:
+                    key = f"HTTP {r.status_code} {r.json().get('status', '')}"
+                    errors[key] = errors.get(key, 0) + 1
+            except httpx.HTTPError as exc:
+                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+            finished = time.perf_counter()
+            done += 1
+            if finished <= window_end:
+                latencies.append(finished - started)
+                timed["walks"] += 1
+                timed["seconds"] = finished - t0
+            if done == 1000:
+                rss["after_1k"] = server.rss_mb()
+
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
+        await asyncio.gather(*(client_loop(i, http) for i in range(clients)))
+    rss[f"after_{total // 1000}k"] = server.rss_mb()
+    return {"clients": clients, "window_s": round(timed["seconds"], 1), "walks_in_window": timed["walks"],
+            "walks_per_s": round(timed["walks"] / max(timed["seconds"], 1e-9), 1),
+            "p50_ms": round(pct(latencies, 0.5) * 1000, 1), "p95_ms": round(pct(latencies, 0.95) * 1000, 1),
+            "errors": errors, "total_walks": done, "rss_mb": {k: round(v, 1) for k, v in rss.items()}}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--graph", default="service_metaqa")
+    parser.add_argument("--walks", type=int, default=300)
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--total", type=int, default=10_000)
+    parser.add_argument("--load-only", action="store_true", help="Only load the graph.")
+    args = parser.parse_args()
+    settings = Settings()
+    print("graph:", await load_graph(settings, args.graph), flush=True)
+    if args.load_only:
+        return
+    qs = questions(args.walks)
+    local = await in_process(settings, args.graph, qs)
+    print(f"in-process: p50 {statistics.median(local) * 1000:.2f} ms over {len(local)} walks", flush=True)
+    server = Server(settings, args.graph)
+    try:
+        url = server.url()
+        remote = await served(url, args.graph, qs)
+        print(f"served:     p50 {statistics.median(remote) * 1000:.2f} ms over {len(remote)} walks", flush=True)
+        local_again = await in_process(settings, args.graph, qs)  # again, after: the box's load drifts
+        print(f"in-process (again): p50 {statistics.median(local_again) * 1000:.2f} ms", flush=True)
+        report = await load(url, args.graph, qs, server, args.clients, args.seconds, args.total)
+    finally:
+        code = server.stop()
+    both_local = local + local_again
+    print({"machine": f"{platform.machine()} {os.cpu_count()} cores", "in_process_p50_ms":
+           round(statistics.median(both_local) * 1000, 2), "served_p50_ms": round(statistics.median(remote) * 1000, 2),
+           "overhead_p50_ms": round((statistics.median(remote) - statistics.median(both_local)) * 1000, 2),
+           "load": report, "server_exit": code}, flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

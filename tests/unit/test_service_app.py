@@ -1,0 +1,60 @@
+"""Pure wiring of the service app (no server, no Neo4j): the routes it serves, the Browser router it includes when
+that module exists, and the error-to-status mapping."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+from fastapi import APIRouter, FastAPI
+
+from graphwalk_neo4j.errors import (
+    ConfigError,
+    DecisionError,
+    DrainingError,
+    NotFoundError,
+    RequestTimeoutError,
+    SaturatedError,
+    StoreUnavailableError,
+)
+from graphwalk_neo4j.service.app import BROWSER_ROUTER, create_app
+from graphwalk_neo4j.service.problems import from_exception, status_for
+from graphwalk_neo4j.settings import Settings
+
+API = {"/v1/walk", "/v1/walks", "/v1/walks/{walk_id}", "/v1/search", "/v1/graphs", "/v1/ingest", "/v1/jobs/{job_id}",
+       "/healthz", "/readyz", "/metrics", "/mcp"}
+
+
+def paths(app: FastAPI) -> set[str]:
+    """Documented paths plus the plain Starlette routes (``/mcp``)."""
+    return set(app.openapi()["paths"]) | {p for r in app.routes if isinstance(p := getattr(r, "path", None), str)}
+
+
+def test_the_app_serves_the_api() -> None:
+    assert API <= paths(create_app(Settings(embedder="fake")))
+
+
+def test_the_browser_router_is_included_when_its_module_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType(BROWSER_ROUTER)
+    router = APIRouter()
+
+    @router.get("/guide")
+    async def guide() -> str:
+        return "guide"
+
+    module.router = router  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, BROWSER_ROUTER, module)
+    assert "/guide" in paths(create_app(Settings(embedder="fake")))
+
+
+def test_error_statuses() -> None:
+    cases = [(ConfigError("x"), 400), (NotFoundError("x"), 404), (SaturatedError("x"), 429), (DrainingError("x"), 503),
+             (StoreUnavailableError("x"), 503), (DecisionError("x"), 502), (RequestTimeoutError("x"), 504),
+             (RuntimeError("secret detail"), 500)]
+    assert [status_for(e) for e, _ in cases] == [s for _, s in cases]
+    status, body = from_exception(RuntimeError("secret detail"), instance="/v1/walk", request_id="r1")
+    assert status == 500 and "secret detail" not in body["detail"] and "r1" in body["detail"]
+    status, body = from_exception(ConfigError("unknown walk preset 'x'"), instance="/v1/walk", request_id="r2")
+    assert body == {"type": "about:blank", "title": "Bad Request", "status": 400,
+                    "detail": "unknown walk preset 'x'", "instance": "/v1/walk", "request_id": "r2"}
