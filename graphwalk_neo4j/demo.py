@@ -23,6 +23,7 @@ console = make_console()
 
 
 async def main() -> int:
+    from graphwalk_neo4j.cli.trace import browser_hint
     from graphwalk_neo4j.cli.walk import render
     from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
@@ -30,7 +31,6 @@ async def main() -> int:
     from graphwalk_neo4j.ingest.structured import ingest_file
     from graphwalk_neo4j.schema import apply_schema
     from graphwalk_neo4j.store import GraphStore
-    from graphwalk_neo4j.trace.read import replay_snippet
     from graphwalk_neo4j.walk.config import get_preset
     from graphwalk_neo4j.walk.service import WalkService
 
@@ -56,10 +56,10 @@ async def main() -> int:
             ids.append(outcome.result.walk_id)
     await backend.aclose()
     console.rule("watch the walks in Neo4j Browser")
-    console.print(f"open {settings.resolved_browser_url()} (user {settings.user}, password from GW_NEO4J_PASSWORD, "
-                  "default 'graphwalk-local') and paste:")
-    console.print(replay_snippet(ids[-1]))
-    console.print("or list them: .venv/bin/gw-neo4j trace list --graph demo")
+    console.print(f"log in as {settings.user} (password from GW_NEO4J_PASSWORD, default 'graphwalk-local'), start "
+                  "`.venv/bin/gw-neo4j serve` and type the :guide command:")
+    console.print(browser_hint(ids[-1], settings))
+    console.print("all walks: .venv/bin/gw-neo4j trace list --graph demo")
     return 0
 
 

@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     database: str = "neo4j"
     http_port: int = 7474
     browser_url: str | None = None
+    service_url: str = "http://127.0.0.1:8765"  # where `gw-neo4j serve` answers (Browser guide, POST /v1/walk)
     connect_timeout_s: float = 10.0
 
     # Writes

@@ -1,8 +1,9 @@
 // One stored walk with its steps (by depth, beam, position), its decision calls (by depth) and its answers (by rank).
+// Walk ids are unique across graphs: $graph = null finds the walk in any graph, a name only in that graph.
 // params: graph, walk_id
 // returns: walk, steps, calls, answers
 MATCH (w:Walk {id: $walk_id})
-WHERE w.graph = $graph
+WHERE $graph IS NULL OR w.graph = $graph
 RETURN w {.*} AS walk,
   COLLECT {
     MATCH (w)-[:HAS_STEP]->(s:Step)

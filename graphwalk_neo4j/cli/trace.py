@@ -1,4 +1,4 @@
-"""Trace commands: ``trace list`` and ``trace show`` over the walks that
+"""Trace commands: ``trace list``, ``trace show`` and ``trace captions`` over the walks that
 :class:`~graphwalk_neo4j.walk.trace_writer.Neo4jTraceSink` stored (schema: ``docs/trace-schema.md``).
 
 Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of :func:`graphwalk_neo4j.trace.list_walks`
@@ -25,7 +25,17 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.trace import StoredOption, StoredStep, StoredWalk, get_walk, list_walks, replay_snippet
+from graphwalk_neo4j.trace import (
+    CaptionBackfill,
+    StoredOption,
+    StoredStep,
+    StoredWalk,
+    backfill_captions,
+    browser_line,
+    get_walk,
+    list_walks,
+    replay_snippet,
+)
 
 STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 STATUS_STYLE = {"ok": "green", "running": "cyan", "budget": "yellow", "error": "red", "dead_end": "magenta",
@@ -44,7 +54,7 @@ async def _list(settings: Settings, graph: str, limit: int, status: str | None) 
         return await list_walks(store, graph, limit=limit, status=status)
 
 
-async def _get(settings: Settings, graph: str, walk_id: str) -> StoredWalk:
+async def _get(settings: Settings, graph: str | None, walk_id: str) -> StoredWalk:
     async with connected(settings) as store:
         return await get_walk(store, graph, walk_id)
 
@@ -94,26 +104,54 @@ def list_command(ctx: click.Context, graph: str, limit: int, status: str | None,
 
 @trace.command("show")
 @click.argument("walk_id")
-@graph_option
+@click.option("--graph", "graph", default=None,
+              help="Only look in this graph (walk ids are unique, so by default every graph is searched).")
+@click.option("--cypher", "as_cypher", is_flag=True,
+              help="Print only the Browser commands that draw the walk (`:param` + the draw_walk recipe).")
 @json_option
 @click.pass_context
 @handle_errors
-def show_command(ctx: click.Context, walk_id: str, graph: str, as_json: bool) -> None:
+def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher: bool, as_json: bool) -> None:
     """Show one stored walk: depths and steps with their options and probabilities, answers, totals, and the
-    Cypher that replays it in Neo4j Browser."""
+    one Browser command that draws it (`--cypher`: the Cypher to paste instead)."""
     settings = load_settings(ctx)
     walk = run(_get(settings, graph, walk_id))
-    replay = {"browser_url": settings.resolved_browser_url(), "cypher": replay_snippet(walk.id)}
+    replay = {"browser_url": settings.resolved_browser_url(), "guide": browser_line(walk.id, settings.service_url),
+              "cypher": replay_snippet(walk.id)}
     if as_json:
         emit_json({"walk": walk.model_dump(mode="json"), "replay": replay})
+        return
+    if as_cypher:
+        out.print(replay["cypher"], markup=False, highlight=False, end="")
         return
     out.print(_header(walk))
     out.print(_tree(walk))
     if walk.answers:
         out.print(_answers(walk))
     out.print(_totals(walk))
-    out.print(Text(f"Replay in Neo4j Browser ({replay['browser_url']}), paste:", style="bold"))
-    out.print(replay["cypher"])
+    out.print(browser_hint(walk.id, settings))
+
+
+def browser_hint(walk_id: str, settings: Settings) -> str:
+    """The one line `walk`, `trace show` and the demo print: where the Browser is and the command to type."""
+    return (f"Neo4j Browser {settings.resolved_browser_url()}  {browser_line(walk_id, settings.service_url)}"
+            f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)")
+
+
+@trace.command("captions")
+@click.option("--graph", "graph", default=None, help="Only this graph's walks (default: every graph).")
+@click.pass_context
+@handle_errors
+def captions_command(ctx: click.Context, graph: str | None) -> None:
+    """Add the caption properties to walks stored before they existed (idempotent; only :Walk / :Step change)."""
+    settings = load_settings(ctx)
+    done = run(_captions(settings, graph))
+    out.print(f"captioned {done.walks} walks and {done.steps} steps")
+
+
+async def _captions(settings: Settings, graph: str | None) -> CaptionBackfill:
+    async with connected(settings) as store:
+        return await backfill_captions(store, graph)
 
 
 def _header(walk: StoredWalk) -> Text:

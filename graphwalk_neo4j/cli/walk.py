@@ -12,8 +12,8 @@ from rich.tree import Tree
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
 from graphwalk_neo4j.cli.render import styled
+from graphwalk_neo4j.cli.trace import browser_hint
 from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.trace.read import replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from
 from graphwalk_neo4j.walk.service import WalkOutcome
@@ -87,8 +87,7 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
               f"cost {t.cost_usd if t.cost_usd is not None else 'n/a'}, Cypher round trips {outcome.round_trips}, "
               f"wall {t.wall_s:.2f}s")
     out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
-    out.print(f"replay in Neo4j Browser ({settings.resolved_browser_url()}):")
-    out.print(replay_snippet(result.walk_id))
+    out.print(browser_hint(result.walk_id, settings))
 
 
 @click.command()

@@ -101,6 +101,8 @@ class StoredStep(BaseModel):
     confidence: float | None = None
     n_decisions: int = 0
     n_choices: int = 0
+    caption: str | None = None  # `d1 directed_by ← p .89` (absent on traces stored before captions)
+    hop: str | None = None  # `directed_by ← .89`: the replay's virtual relationship type
 
     @field_validator("options", "pruned", "raw_distribution", "distribution", "used_distribution", mode="before")
     @classmethod
@@ -136,6 +138,7 @@ class StoredWalk(BaseModel):
     id: str
     graph: str
     question: str = ""
+    caption: str | None = None  # the question, shortened (absent on traces stored before captions)
     status: str
     stop_reason: str | None = None
     strategy: str | None = None

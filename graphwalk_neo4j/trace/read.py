@@ -1,19 +1,22 @@
 """Read access to stored walks: :func:`list_walks` and :func:`get_walk`, one read round trip each, returning the
 typed models of :mod:`graphwalk_neo4j.trace.models`.
 
-Also owns :func:`replay_snippet`, the ready-to-paste Browser commands that replay one walk with the
-``recipes/replay_walk`` recipe. A missing walk raises :class:`~graphwalk_neo4j.errors.WalkNotFoundError`.
+Also owns :func:`replay_snippet` (the ready-to-paste Browser commands that draw one walk with the
+``recipes/draw_walk`` recipe) and :func:`browser_line` (the one short Browser command the CLI and the demo print:
+the service's guide for that walk). A missing walk raises :class:`~graphwalk_neo4j.errors.WalkNotFoundError`.
 """
 
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
-REPLAY_RECIPE = "recipes/replay_walk"
+DRAW_RECIPE = "recipes/draw_walk"
+OPTIONS_RECIPE = "recipes/walk_options"
 
 
 async def list_walks(
@@ -27,15 +30,17 @@ async def list_walks(
     return [StoredWalk.from_props(r["walk"]) for r in rows]
 
 
-async def get_walk(store: GraphStore, graph: str, walk_id: str) -> StoredWalk:
-    """The walk ``walk_id`` of ``graph`` with its steps (by depth, beam, position), calls and answers.
+async def get_walk(store: GraphStore, graph: str | None, walk_id: str) -> StoredWalk:
+    """The walk ``walk_id`` with its steps (by depth, beam, position), calls and answers. Walk ids are unique, so
+    ``graph=None`` finds it in any graph; a graph name only finds it there.
 
     Raises :class:`WalkNotFoundError` when there is none.
     """
     rows = await store.read("trace/get_walk", graph=graph, walk_id=walk_id)
     if not rows:
+        where = f" in graph {graph!r}" if graph is not None else ""
         raise WalkNotFoundError(
-            f"no stored walk {walk_id!r} in graph {graph!r}; list them with `gw-neo4j trace list --graph {graph}`"
+            f"no stored walk {walk_id!r}{where}; list them with `gw-neo4j trace list --graph {graph or 'GRAPH'}`"
         )
     row = rows[0]
     return StoredWalk.from_props(
@@ -47,5 +52,16 @@ async def get_walk(store: GraphStore, graph: str, walk_id: str) -> StoredWalk:
 
 
 def replay_snippet(walk_id: str) -> str:
-    """Browser commands that set ``walkId`` and run the replay recipe (paste both into the Browser editor)."""
-    return f":param walkId => {json.dumps(walk_id)}\n\n{template(REPLAY_RECIPE).body}\n"
+    """Browser commands that set ``walkId`` and run the draw recipe (paste both into the Browser editor)."""
+    return f":param walkId => {json.dumps(walk_id)}\n\n{template(DRAW_RECIPE).body}\n"
+
+
+def guide_url(service_url: str, walk_id: str | None = None) -> str:
+    """The service's Browser guide: all walks, or the one that draws ``walk_id``."""
+    base = service_url.rstrip("/") + "/guide"
+    return base if walk_id is None else f"{base}/walk/{quote(walk_id, safe='')}"
+
+
+def browser_line(walk_id: str, service_url: str) -> str:
+    """The one Browser command that draws ``walk_id``: the service's guide for it (``gw-neo4j serve`` running)."""
+    return f":guide {guide_url(service_url, walk_id)}"

@@ -13,12 +13,18 @@ transaction opens; nested data (offered options, distributions, config) travels 
 worth querying without JSON are flattened into parallel lists (``option_labels``, ``option_relations``, ``probs``
 ...). Large lists are capped: option targets at :data:`MAX_OPTION_TARGETS`, AT/CHOSE links and the id lists
 behind them at :data:`MAX_STEP_LINKS`, answers at :data:`MAX_ANSWERS`; the full sizes are kept as counts.
+
+Also owns the caption properties that make raw trace queries readable in Neo4j Browser: ``Walk.caption`` (the
+question, shortened), ``Step.caption`` (``d1 directed_by ← p .89``) and ``Step.hop`` (``directed_by ← .89``, the
+caption the replay recipe gives the hop's virtual relationship). :func:`walk_caption` / :func:`step_captions` work
+on stored property maps too, so old traces are backfilled with the same rules (``gw-neo4j trace captions``).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +37,8 @@ from graphwalk_neo4j.walk.result import WalkResult
 MAX_OPTION_TARGETS = 20  # target ids kept per offered option in Step.options
 MAX_STEP_LINKS = 50  # AT / CHOSE relationships (and node_ids / chosen_target_ids) per step
 MAX_ANSWERS = 100  # ANSWERED relationships (and answer_names / answer_ids) per walk
+MAX_WALK_CAPTION = 60  # characters of the question kept in Walk.caption
+ARROWS = {"out": "→", "in": "←"}
 
 
 def to_json(value: Any) -> str:
@@ -38,11 +46,72 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
+def short_p(p: float) -> str:
+    """``0.89`` -> ``.89``, ``1.0`` -> ``1``: a probability as short as a caption wants it."""
+    if p >= 0.995:
+        return "1"
+    return f"{p:.2f}".removeprefix("0")
+
+
+def walk_caption(question: str) -> str:
+    """``Walk.caption``: the question, cut at :data:`MAX_WALK_CAPTION` characters."""
+    text = " ".join(question.split())
+    return text if len(text) <= MAX_WALK_CAPTION else text[: MAX_WALK_CAPTION - 1].rstrip() + "…"
+
+
+def _move(relation: Any, direction: Any) -> str:
+    return f"{relation} {ARROWS.get(str(direction), '–')}"
+
+
+def step_captions(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The caption properties of a :Step, from its other properties (as written, or as stored).
+
+    * ``caption``: ``d1 directed_by ← p .89`` (← : the walk followed the relationship against its direction; a
+      beam other than ``b0`` is named, ``d2 b1 …``; a forced step says ``forced``; a step cut by the beam ends in
+      ``✗``);
+    * ``hop``: the move alone, ``directed_by ← .89``, or ``None`` when the step moved nowhere (STOP, dead end);
+    * ``option_captions``: one per offered option, in option order (``written_by → .05``, ``STOP .10``; ``–``
+      without a decision);
+    * ``pruned_captions``: one per relation the expander dropped (``release_year → 37 pruned``).
+    """
+    p = props.get("p")
+    forced = props.get("kind") in ("forced_move", "forced_stop") or p is None
+    how = "forced" if forced or p is None else f"p {short_p(float(p))}"
+    where = f"d{props.get('depth')}"
+    if props.get("beam") not in (None, "b0"):
+        where += f" {props.get('beam')}"
+    hop: str | None = None
+    if props.get("kind") == "dead_end" or props.get("chosen") is None:
+        caption = f"{where} dead end"
+    elif props.get("is_stop"):
+        caption = f"{where} STOP {how}"
+    else:
+        move = _move(props.get("chosen_relation"), props.get("chosen_direction"))
+        hop = f"{move} {how.removeprefix('p ')}"
+        caption = f"{where} {move} {how}"
+    if props.get("kept") is False:
+        caption += " ✗"
+    probs = list(props.get("probs") or [])
+    relations = list(props.get("option_relations") or [])
+    directions = list(props.get("option_directions") or [])
+    options = []
+    for i, relation in enumerate(relations):
+        p_i = short_p(float(probs[i])) if i < len(probs) else "–"
+        direction = directions[i] if i < len(directions) else ""
+        options.append(f"{_move(relation, direction)} {p_i}" if relation else f"STOP {p_i}")
+    pruned = props.get("pruned") or []
+    if isinstance(pruned, str):
+        pruned = json.loads(pruned)
+    pruned_captions = [f"{_move(d.get('relation'), d.get('direction'))} {d.get('count', 0)} pruned" for d in pruned]
+    return {"caption": caption, "hop": hop, "option_captions": options, "pruned_captions": pruned_captions}
+
+
 def walk_row(meta: WalkMeta) -> dict[str, Any]:
     """The :Walk properties written when a walk starts."""
     return {
         "id": meta.walk_id,
         "question": meta.question,
+        "caption": walk_caption(meta.question),
         "status": "running",
         "strategy": meta.strategy,
         "hop_mode": meta.hop_mode,
@@ -137,6 +206,7 @@ def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
         "n_decisions": step.n_decisions,
         "n_choices": step.n_choices,
     }
+    props.update(step_captions(props))
     return {
         "id": step.step_id,
         "parent": step.parent_step_id,

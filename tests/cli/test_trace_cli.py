@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
 from click.testing import CliRunner, Result
 
+import neo4j
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.cli.trace import trace
 from graphwalk_neo4j.settings import Settings
@@ -77,7 +79,8 @@ def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Setti
     assert walk["totals"]["input_tokens"] == 300
     assert data["replay"]["browser_url"] == neo4j_settings.resolved_browser_url()
     assert data["replay"]["cypher"] == (f':param walkId => "{walks["ok"]}"\n\n'
-                                        f"{template('recipes/replay_walk').body}\n")
+                                        f"{template('recipes/draw_walk').body}\n")
+    assert data["replay"]["guide"] == f":guide http://127.0.0.1:8765/guide/walk/{walks['ok']}"
 
 
 def test_show_renders_depths_options_answers_totals_and_replay(
@@ -93,12 +96,65 @@ def test_show_renders_depths_options_answers_totals_and_replay(
         "--starred_actors--> Marlene Dietrich", "p=0.700", "0.700", "<--starred_actors-- The Blue Angel",
         "--written_by--> Edward Knoblock", "STOP", "answers", "The Blue Angel", "Movie",
         "totals: depths 3", "tokens 300 in / 30 out", "cost $0.0030",
-        neo4j_settings.resolved_browser_url(), f':param walkId => "{walks["ok"]}"', "MATCH (w:Walk {id: $walkId})",
+        neo4j_settings.resolved_browser_url(), f":guide http://127.0.0.1:8765/guide/walk/{walks['ok']}",
+        f"gw-neo4j trace show {walks['ok']} --cypher",
     ):
         assert expected in text, expected
+    assert "MATCH" not in text  # one Browser line, not the query
     failed = invoke(["trace", "show", walks["error"], "--graph", graph_name], neo4j_settings)
     assert failed.exit_code == 0
     assert "error" in failed.stdout and "decision_error: scripted failure on call 2" in failed.stdout
+
+
+def test_show_finds_a_walk_by_id_alone_and_prints_the_cypher(
+    walks: dict[str, str], graph_name: str, neo4j_settings: Settings
+) -> None:
+    result = invoke(["trace", "show", walks["ok"], "--json"], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    walk = json.loads(result.stdout)["walk"]
+    assert (walk["id"], walk["graph"], walk["answer_names"]) == (walks["ok"], graph_name, ["The Blue Angel"])
+    assert [s["caption"] for s in walk["steps"]] == ["d1 starred_actors → p .70", "d2 starred_actors ← p .60",
+                                                     "d3 STOP p .90"]
+    result = invoke(["trace", "show", walks["ok"], "--cypher"], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f':param walkId => "{walks["ok"]}"\n\n{template("recipes/draw_walk").body}\n'
+    result = invoke(["trace", "show", "no-such-walk"], neo4j_settings)
+    assert result.exit_code == 1
+    assert "no stored walk 'no-such-walk'; list them with `gw-neo4j trace list --graph GRAPH`" in result.stderr
+
+
+def cypher(settings: Settings, text: str, **params: Any) -> list[dict[str, Any]]:
+    """One statement through the official sync driver (the CLI runs its own event loop, so the test stays sync)."""
+    auth = (settings.user, settings.password.get_secret_value())
+    with neo4j.GraphDatabase.driver(settings.uri, auth=auth) as driver:
+        records, _, _ = driver.execute_query(text, params, database_=settings.database)
+    return [r.data() for r in records]
+
+
+def test_captions_backfill_old_traces(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
+    def captions() -> list[tuple[Any, ...]]:
+        rows = cypher(neo4j_settings, "MATCH (w:Walk {id: $id})-[:HAS_STEP]->(s:Step) "
+                      "RETURN w.caption AS walk, s {.caption, .hop, .option_captions} AS step ORDER BY s.depth",
+                      id=walks["ok"])
+        return [(r["walk"], r["step"]["caption"], r["step"]["hop"], r["step"]["option_captions"]) for r in rows]
+
+    written = captions()
+    assert written == [
+        (QUESTION, "d1 starred_actors → p .70", "starred_actors → .70",
+         ["starred_actors → .70", "directed_by → .20", "release_year → .05", "written_by → .05"]),
+        (QUESTION, "d2 starred_actors ← p .60", "starred_actors ← .60", ["starred_actors ← .60", "STOP .40"]),
+        (QUESTION, "d3 STOP p .90", None, ["directed_by → .05", "release_year → .05", "STOP .90"]),
+    ]
+    # a trace stored before captions existed: take them off, backfill, get the same back
+    cypher(neo4j_settings, "MATCH (w:Walk {graph: $g}) REMOVE w.caption WITH w MATCH (w)-[:HAS_STEP]->(s) "
+           "REMOVE s.caption, s.hop, s.option_captions, s.pruned_captions", g=graph_name)
+    assert captions()[0][:2] == (None, None)
+    result = invoke(["trace", "captions", "--graph", graph_name], neo4j_settings)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "captioned 2 walks and 4 steps"  # ok (3 steps) and error (1 step)
+    assert captions() == written
+    again = invoke(["trace", "captions", "--graph", graph_name], neo4j_settings)
+    assert again.stdout.strip() == "captioned 0 walks and 0 steps"
 
 
 def test_show_unknown_walk_fails_clearly(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:

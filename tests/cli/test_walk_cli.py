@@ -63,7 +63,10 @@ def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # 
     result = runner.invoke(main, ["walk", "which movies did Christopher Nolan direct", "--graph", graph_name,
                                   "--model", "fake", "--start", "Christopher Nolan"], env=env)
     assert result.exit_code == 0, result.output
-    assert "walk id:" in result.stdout and ":param walkId =>" in result.stdout
+    walk_id = result.stdout.split("walk id: ", 1)[1].split()[0]
+    # one Browser line, not the replay query
+    assert f":guide http://127.0.0.1:8765/guide/walk/{walk_id}" in result.stdout
+    assert ":param walkId" not in result.stdout and "MATCH" not in result.stdout
     assert "start: Christopher Nolan (given)" in result.stdout
 
 

@@ -16,14 +16,14 @@ import pytest
 from graphwalk_neo4j.store import GraphStore, names, template
 from graphwalk_neo4j.trace import StoredWalk, get_walk, replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig
-from tests.integration.test_trace_writer import CO_STAR, ID, load_kb, run_walk
+from tests.integration.test_trace_writer import CO_STAR, ID, QUESTION, load_kb, run_walk
 
 UNSURE = {**CO_STAR, "Kismet (Movie)": {"Marlene Dietrich": 0.4, "William Dieterle": 0.3, "Edward Knoblock": 0.2,
                                           "1944": 0.1}}
 PRUNED = {"Kismet (Movie)": {"William Dieterle": 0.55, "1944": 0.45}}
 FORCED = {"Kismet (Movie)": {"Edward Knoblock": 0.8, "STOP": 0.2}}
-RECIPES = ["confidence_per_relation", "costliest_walks", "dead_end_walks", "pruned_steps", "replay_walk",
-           "unsure_steps"]
+RECIPES = ["confidence_per_relation", "costliest_walks", "dead_end_walks", "draw_walk", "pruned_steps",
+           "replay_walk", "unsure_steps", "walk_options"]
 
 
 async def walks(store: GraphStore, graph: str, tmp_path: Path) -> dict[str, StoredWalk]:
@@ -99,7 +99,92 @@ async def test_replay_walk_draws_every_beam_step(store: GraphStore, graph_name: 
 async def test_replay_snippet_is_the_recipe_with_the_param(store: GraphStore, graph_name: str) -> None:
     snippet = replay_snippet("w-1")
     assert snippet.startswith(':param walkId => "w-1"\n\n')
-    assert snippet.endswith(template("recipes/replay_walk").body + "\n")
+    assert snippet.endswith(template("recipes/draw_walk").body + "\n")
+
+
+def hops(paths: list[Any]) -> list[tuple[str, str, str, float | None, int]]:
+    """(from, type, to, p, depth) of each one-relationship path of virtual hops."""
+    out = []
+    for path in paths:
+        [rel] = path.relationships
+        out.append((path.start_node["name"], rel.type, path.end_node["name"], rel.get("p"), rel["depth"]))
+    return out
+
+
+async def test_draw_walk(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    stored = await walks(store, graph_name, tmp_path)
+    [row] = await recipe(store, "draw_walk", walkId=stored["ok"].id)
+    assert (row["walk"]["id"], row["walk"]["caption"], row["question"], row["status"], row["answers"]) == (
+        stored["ok"].id, QUESTION, QUESTION, "ok", ["The Blue Angel"])
+    # question -> start -> one captioned virtual relationship per hop -> reached -> answers
+    assert [(p.start_node["id"], p.end_node["name"]) for p in row["start"]] == [(stored["ok"].id, "Kismet")]
+    assert hops(row["hops"]) == [
+        ("Kismet", "starred_actors → .70", "Marlene Dietrich", 0.7, 1),
+        ("Marlene Dietrich", "starred_actors ← .60", "The Blue Angel", 0.6, 2),
+    ]
+    assert [(p.end_node["name"], p.relationships[0]["rank"]) for p in row["answered"]] == [("The Blue Angel", 1)]
+    # the hops are virtual: nothing of that type exists in the database
+    assert await store.query("MATCH ()-[r]->() WHERE type(r) STARTS WITH 'starred_actors ' RETURN r", {},
+                             read=True) == []
+
+    # a forced move says so; an answer reached by a forced STOP is still drawn
+    [forced] = await recipe(store, "draw_walk", walkId=stored["forced"].id)
+    assert hops(forced["hops"]) == [
+        ("William Dieterle", "directed_by ← forced", "Kismet", None, 1),
+        ("Kismet", "written_by → .80", "Edward Knoblock", 0.8, 2),
+    ]
+    assert [p.end_node["name"] for p in forced["answered"]] == ["Edward Knoblock"]
+    # a dead end draws the question alone
+    [dead] = await recipe(store, "draw_walk", walkId=stored["nowhere"].id)
+    assert (dead["status"], dead["start"], dead["hops"], dead["answered"], dead["answers"]) == (
+        "dead_end", [], [], [], [])
+    assert await recipe(store, "draw_walk", walkId="no-such-walk") == []
+
+
+async def test_draw_walk_leaves_out_beam_cuts(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    await load_kb(store, graph_name, tmp_path)
+    result = await run_walk(store, graph_name, walk_id=f"{graph_name}-beam",
+                            config=WalkConfig(strategy="beam", beam_width=2))
+    [row] = await recipe(store, "draw_walk", walkId=result.walk_id)
+    # both kept depth-1 moves and the kept depth-2 move; the cut beam b1 at depth 2 is not drawn
+    assert hops(row["hops"]) == [
+        ("Kismet", "starred_actors → .70", "Marlene Dietrich", 0.7, 1),
+        ("Kismet", "directed_by → .20", "William Dieterle", 0.2, 1),
+        ("Marlene Dietrich", "starred_actors ← .60", "The Blue Angel", 0.6, 2),
+    ]
+    cut = [s for s in result.steps if not s.kept]
+    assert cut and all(s.depth == 2 and s.beam == "b1" for s in cut)
+    assert [p.end_node["name"] for p in row["answered"]] == ["The Blue Angel", "Marlene Dietrich"]
+
+
+async def test_walk_options(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    stored = await walks(store, graph_name, tmp_path)
+    rows = await recipe(store, "walk_options", walkId=stored["ok"].id)
+    assert [(r["depth"], r["beam"], r["caption"], r["step"]["caption"]) for r in rows] == [
+        (1, "b0", "d1 starred_actors → p .70", "d1 starred_actors → p .70"),
+        (2, "b0", "d2 starred_actors ← p .60", "d2 starred_actors ← p .60"),
+        (3, "b0", "d3 STOP p .90", "d3 STOP p .90"),
+    ]
+    offered = [[(p.relationships[0].type, p.end_node["name"], p.relationships[0]["p"]) for p in r["offered"]]
+               for r in rows]
+    assert offered == [
+        [("directed_by → .20", "William Dieterle", 0.2), ("release_year → .05", "1944", 0.05),
+         ("written_by → .05", "Edward Knoblock", 0.05)],
+        [],  # the only other option at Marlene Dietrich was STOP
+        [("directed_by → .05", "Josef von Sternberg", 0.05), ("release_year → .05", "1930", 0.05)],
+    ]
+    assert all(p.start_node["id"] == r["step"]["id"] for r in rows for p in r["offered"])
+    assert [[p.end_node["name"] for p in r["stood_on"]] for r in rows] == [
+        ["Kismet"], ["Marlene Dietrich"], ["The Blue Angel"]]
+    assert [[p.end_node["name"] for p in r["chose"]] for r in rows] == [["Marlene Dietrich"], ["The Blue Angel"], []]
+    assert all(r["pruned"] == [] for r in rows)
+    # what the expander dropped comes as virtual :Pruned nodes
+    rows = await recipe(store, "walk_options", walkId=stored["pruned"].id)
+    assert [[(p.relationships[0].type, list(p.end_node.labels), p.end_node["caption"]) for p in r["pruned"]]
+            for r in rows] == [
+        [("PRUNED", ["Pruned"], "starred_actors → 1 pruned"), ("PRUNED", ["Pruned"], "written_by → 1 pruned")], []]
+    assert [[(p.relationships[0].type, p.end_node["name"]) for p in r["offered"]] for r in rows] == [
+        [("release_year → .45", "1944")], []]
 
 
 async def test_dead_end_walks(store: GraphStore, graph_name: str, tmp_path: Path) -> None:

@@ -1,0 +1,31 @@
+// What one walk was offered but did not take, on demand (the default picture is `draw_walk`): per step, the
+// :Step (captioned `d1 directed_by ← p .89`), where it stood (AT) and what it chose (CHOSE), a virtual
+// relationship from the step to each target of every unchosen option (typed `written_by → .05`; at most 20 targets
+// per option, as stored), and one virtual :Pruned node per relation the expander dropped before the decision
+// (`release_year → 37 pruned`). One row per step, by depth, beam, position. Nothing is written.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`), then run this query.
+// params: walkId
+// returns: depth, beam, caption, step, stood_on, chose, offered, pruned
+MATCH (w:Walk {id: $walkId})-[:HAS_STEP]->(s:Step)
+CALL (w, s) {
+  WITH w, s, apoc.convert.fromJsonList(s.options) AS options
+  UNWIND range(0, size(options) - 1) AS i
+  WITH w, s, options[i] AS o, i
+  WHERE NOT o.is_stop AND o.label <> coalesce(s.chosen, '')
+  UNWIND o.target_ids AS target_id
+  MATCH (t:Entity {uid: w.graph + ':' + target_id})
+  WITH s, o, i, t ORDER BY i, t.name
+  RETURN collect(apoc.path.create(s, [apoc.create.vRelationship(s,
+           coalesce(s.option_captions[i], o.relation),
+           {label: o.label, relation: o.relation, direction: o.direction, p: s.probs[i], count: o.count}, t)]))
+         AS offered
+}
+CALL (s) {
+  UNWIND coalesce(s.pruned_captions, []) AS caption
+  WITH s, caption, apoc.create.vNode(['Pruned'], {caption: caption, step_id: s.id}) AS n
+  RETURN collect(apoc.path.create(s, [apoc.create.vRelationship(s, 'PRUNED', {}, n)])) AS pruned
+}
+RETURN s.depth AS depth, s.beam AS beam, s.caption AS caption, s AS step,
+       COLLECT { MATCH p = (s)-[:AT]->(:Entity) RETURN p } AS stood_on,
+       COLLECT { MATCH p = (s)-[:CHOSE]->(:Entity) RETURN p } AS chose, offered, pruned
+ORDER BY depth, beam, s.seq
