@@ -2,10 +2,18 @@
 // hop, typed by the hop's caption (`starred_actors → .70`: relation, ← when walked against its direction, the
 // chosen probability) -> the entities it reached -> the answers (ANSWERED, by rank). Only kept moves are drawn;
 // unchosen and pruned options are on demand in `walk_options`. Nothing is written (APOC virtual relationships).
-// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`), then run this query.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`; null: the latest walk), then run this.
 // params: walkId
 // returns: walk, question, status, answers, start, hops, answered
-MATCH (w:Walk {id: $walkId})
+CALL () {
+  MATCH (w:Walk {id: $walkId})
+  RETURN w
+  UNION
+  MATCH (w:Walk)
+  WHERE $walkId IS NULL
+  WITH w ORDER BY w.started_at DESC LIMIT 1
+  RETURN w
+}
 CALL (w) {
   MATCH (w)-[:HAS_STEP]->(s:Step)-[:AT]->(a:Entity)
   WHERE s.kept AND NOT s.is_stop AND s.chosen_relation IS NOT NULL

@@ -3,10 +3,19 @@
 // relationship from the step to each target of every unchosen option (typed `written_by → .05`; at most 20 targets
 // per option, as stored), and one virtual :Pruned node per relation the expander dropped before the decision
 // (`release_year → 37 pruned`). One row per step, by depth, beam, position. Nothing is written.
-// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`), then run this query.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`; null: the latest walk), then run this.
 // params: walkId
 // returns: depth, beam, caption, step, stood_on, chose, offered, pruned
-MATCH (w:Walk {id: $walkId})-[:HAS_STEP]->(s:Step)
+CALL () {
+  MATCH (w:Walk {id: $walkId})
+  RETURN w
+  UNION
+  MATCH (w:Walk)
+  WHERE $walkId IS NULL
+  WITH w ORDER BY w.started_at DESC LIMIT 1
+  RETURN w
+}
+MATCH (w)-[:HAS_STEP]->(s:Step)
 CALL (w, s) {
   WITH w, s, apoc.convert.fromJsonList(s.options) AS options
   UNWIND range(0, size(options) - 1) AS i

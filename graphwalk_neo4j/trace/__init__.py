@@ -9,7 +9,7 @@ Ready-to-paste analysis queries live in ``cypher/recipes/`` (``docs/cypher-recip
 from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.trace.captions import CaptionBackfill, backfill_captions
 from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredOption, StoredStep, StoredWalk
-from graphwalk_neo4j.trace.read import browser_line, get_walk, guide_url, list_walks, replay_snippet
+from graphwalk_neo4j.trace.read import browser_line, get_walk, guide_url, list_walks, recent_walks, replay_snippet
 
 __all__ = [
     "CaptionBackfill",
@@ -24,5 +24,6 @@ __all__ = [
     "get_walk",
     "guide_url",
     "list_walks",
+    "recent_walks",
     "replay_snippet",
 ]

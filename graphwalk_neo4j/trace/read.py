@@ -9,7 +9,7 @@ the service's guide for that walk). A missing walk raises :class:`~graphwalk_neo
 from __future__ import annotations
 
 import json
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.store import GraphStore, template
@@ -17,6 +17,7 @@ from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredStep, S
 
 DRAW_RECIPE = "recipes/draw_walk"
 OPTIONS_RECIPE = "recipes/walk_options"
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
 async def list_walks(
@@ -27,6 +28,14 @@ async def list_walks(
     if limit < 1:
         return []
     rows = await store.read("trace/list_walks", graph=graph, status=status, limit=limit)
+    return [StoredWalk.from_props(r["walk"]) for r in rows]
+
+
+async def recent_walks(store: GraphStore, limit: int = 10) -> list[StoredWalk]:
+    """The newest walks of every graph (steps, calls and answers left empty, as in :func:`list_walks`)."""
+    if limit < 1:
+        return []
+    rows = await store.read("trace/recent_walks", limit=limit)
     return [StoredWalk.from_props(r["walk"]) for r in rows]
 
 
@@ -56,9 +65,20 @@ def replay_snippet(walk_id: str) -> str:
     return f":param walkId => {json.dumps(walk_id)}\n\n{template(DRAW_RECIPE).body}\n"
 
 
+def browser_base(service_url: str) -> str:
+    """``service_url`` as Neo4j Browser must name it: Browser fetches guides and styles only from hosts on its
+    remote-content allowlist, which by default admits ``localhost`` but not ``127.0.0.1``."""
+    parts = urlsplit(service_url.rstrip("/"))
+    host = parts.hostname or "localhost"
+    if host in LOOPBACK:
+        netloc = "localhost" + (f":{parts.port}" if parts.port else "")
+        parts = parts._replace(netloc=netloc)
+    return urlunsplit(parts)
+
+
 def guide_url(service_url: str, walk_id: str | None = None) -> str:
-    """The service's Browser guide: all walks, or the one that draws ``walk_id``."""
-    base = service_url.rstrip("/") + "/guide"
+    """The service's Browser guide: the overview, or the guide that draws ``walk_id``."""
+    base = browser_base(service_url) + "/guide"
     return base if walk_id is None else f"{base}/walk/{quote(walk_id, safe='')}"
 
 
