@@ -24,7 +24,6 @@ class Settings(BaseSettings):
     database: str = "neo4j"
     http_port: int = 7474
     browser_url: str | None = None
-    service_url: str = "http://127.0.0.1:8765"  # where `gw-neo4j serve` answers (Browser guide, POST /v1/walk)
     connect_timeout_s: float = 10.0
 
     # Writes
@@ -59,6 +58,15 @@ class Settings(BaseSettings):
     service_graphs: str | None = None  # comma-separated graphs to warm at start (default: every graph found)
     service_drain_s: float = Field(default=60.0, ge=0)  # SIGTERM: how long in-flight work may take to finish
     service_ingest_sql: bool = False  # allow POST /v1/ingest to connect to a database URL the caller names
+
+    def resolved_service_url(self) -> str:
+        """Where `gw-neo4j serve` answers (``0.0.0.0`` / ``::`` binds are reached on loopback)."""
+        host = self.service_host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.service_port}"
 
     def resolved_browser_url(self) -> str:
         if self.browser_url:

@@ -116,13 +116,13 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
     one Browser command that draws it (`--cypher`: the Cypher to paste instead)."""
     settings = load_settings(ctx)
     walk = run(_get(settings, graph, walk_id))
-    replay = {"browser_url": settings.resolved_browser_url(), "guide": browser_line(walk.id, settings.service_url),
-              "cypher": replay_snippet(walk.id)}
+    replay = {"browser_url": settings.resolved_browser_url(),
+              "guide": browser_line(walk.id, settings.resolved_service_url()), "cypher": replay_snippet(walk.id)}
     if as_json:
         emit_json({"walk": walk.model_dump(mode="json"), "replay": replay})
         return
     if as_cypher:
-        out.print(replay["cypher"], markup=False, highlight=False, end="")
+        out.print(replay["cypher"], end="")
         return
     out.print(_header(walk))
     out.print(_tree(walk))
@@ -134,7 +134,8 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
 
 def browser_hint(walk_id: str, settings: Settings) -> str:
     """The one line `walk`, `trace show` and the demo print: where the Browser is and the command to type."""
-    return (f"Neo4j Browser {settings.resolved_browser_url()}  {browser_line(walk_id, settings.service_url)}"
+    guide = browser_line(walk_id, settings.resolved_service_url())
+    return (f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
             f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)")
 
 

@@ -211,10 +211,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     @app.get("/v1/walks/{walk_id}", tags=["walks"])
     async def stored_walk(walk_id: str, graph: str = Query("default", pattern=GRAPH_PATTERN)) -> dict[str, Any]:
         """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``."""
-        from graphwalk_neo4j.trace.read import replay_snippet
+        from graphwalk_neo4j.trace.read import browser_line, replay_snippet
 
         found = await ctx.timed(ctx.get_walk(graph, walk_id))
-        replay = {"browser_url": settings.resolved_browser_url(), "cypher": replay_snippet(found.id)}
+        replay = {"browser_url": settings.resolved_browser_url(),
+                  "guide": browser_line(found.id, settings.resolved_service_url()), "cypher": replay_snippet(found.id)}
         return {"walk": found.model_dump(mode="json"), "replay": replay}
 
     # ---- graphs and search --------------------------------------------------------------------------------
