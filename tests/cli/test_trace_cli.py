@@ -80,7 +80,7 @@ def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Setti
     assert data["replay"]["browser_url"] == neo4j_settings.resolved_browser_url()
     assert data["replay"]["cypher"] == (f':param walkId => "{walks["ok"]}"\n\n'
                                         f"{template('recipes/draw_walk').body}\n")
-    assert data["replay"]["guide"] == f":guide http://127.0.0.1:8765/guide/walk/{walks['ok']}"
+    assert data["replay"]["guide"] == f":guide http://localhost:8765/guide/walk/{walks['ok']}"
 
 
 def test_show_renders_depths_options_answers_totals_and_replay(
@@ -96,7 +96,7 @@ def test_show_renders_depths_options_answers_totals_and_replay(
         "--starred_actors--> Marlene Dietrich", "p=0.700", "0.700", "<--starred_actors-- The Blue Angel",
         "--written_by--> Edward Knoblock", "STOP", "answers", "The Blue Angel", "Movie",
         "totals: depths 3", "tokens 300 in / 30 out", "cost $0.0030",
-        neo4j_settings.resolved_browser_url(), f":guide http://127.0.0.1:8765/guide/walk/{walks['ok']}",
+        neo4j_settings.resolved_browser_url(), f":guide http://localhost:8765/guide/walk/{walks['ok']}",
         f"gw-neo4j trace show {walks['ok']} --cypher",
     ):
         assert expected in text, expected

@@ -65,7 +65,7 @@ def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # 
     assert result.exit_code == 0, result.output
     walk_id = result.stdout.split("walk id: ", 1)[1].split()[0]
     # one Browser line, not the replay query
-    assert f":guide http://127.0.0.1:8765/guide/walk/{walk_id}" in result.stdout
+    assert f":guide http://localhost:8765/guide/walk/{walk_id}" in result.stdout
     assert ":param walkId" not in result.stdout and "MATCH" not in result.stdout
     assert "start: Christopher Nolan (given)" in result.stdout
 

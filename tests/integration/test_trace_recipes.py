@@ -23,7 +23,7 @@ UNSURE = {**CO_STAR, "Kismet (Movie)": {"Marlene Dietrich": 0.4, "William Dieter
 PRUNED = {"Kismet (Movie)": {"William Dieterle": 0.55, "1944": 0.45}}
 FORCED = {"Kismet (Movie)": {"Edward Knoblock": 0.8, "STOP": 0.2}}
 RECIPES = ["confidence_per_relation", "costliest_walks", "dead_end_walks", "draw_walk", "pruned_steps",
-           "replay_walk", "unsure_steps", "walk_options"]
+           "replay_walk", "run_walk", "unsure_steps", "walk_options"]
 
 
 async def walks(store: GraphStore, graph: str, tmp_path: Path) -> dict[str, StoredWalk]:
