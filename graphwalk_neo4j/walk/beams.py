@@ -36,6 +36,9 @@ class Beam:
     terminated_by: Termination | None = None
     last_step_id: str | None = None
     confidences: tuple[float | None, ...] = field(default=())
+    # An unresolved relation move taken at the last depth: ``current`` is still the frontier it left from, and
+    # the engine settles the beam (see :meth:`settle`) once the expander has read the move's targets.
+    pending: Option | None = None
 
     @property
     def hops(self) -> int:
@@ -49,6 +52,13 @@ class Beam:
             alpha=config.length_alpha,
             floor=config.prob_floor,
         )
+
+    def settle(self, frontier: Sequence[NodeRef]) -> Beam:
+        """The beam after its pending move reached ``frontier``: that is where it stands, what it visited, and
+        the nodes of its last step."""
+        last = self.steps[-1].model_copy(update={"nodes": list(frontier)})
+        return replace(self, current=tuple(frontier), visited=self.visited | {n.id for n in frontier},
+                       steps=self.steps[:-1] + (last,), pending=None)
 
     def to_path(self, config: WalkConfig, terminated_by: Termination | None = None) -> WalkPath:
         ended = terminated_by or self.terminated_by or "max_depth"
@@ -122,11 +132,14 @@ class Candidate:
                 confidences=parent.confidences + (self.confidence,),
             )
         targets = self.option.targets
+        if not self.option.resolved:  # the expander reads the targets at the next depth (Beam.settle)
+            step = step.model_copy(update={"nodes": []})
         return replace(
             parent,
             key=self.key,
-            current=tuple(targets),
-            visited=parent.visited | {t.id for t in targets},
+            current=tuple(targets) if self.option.resolved else parent.current,
+            visited=parent.visited | {t.id for t in targets} if self.option.resolved else parent.visited,
+            pending=None if self.option.resolved else self.option,
             steps=parent.steps + (step,),
             cum_logp=self.cum_logp,
             n_decisions=self.n_decisions,

@@ -23,6 +23,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -43,6 +44,7 @@ from graphwalk_neo4j.walk.ports import (
     Expander,
     ExpandRequest,
     Expansion,
+    Move,
     NodeRef,
     Option,
 )
@@ -117,6 +119,10 @@ class WalkEngine:
         return await walk.run()
 
 
+def _move(option: Option | None) -> Move | None:
+    return None if option is None else Move(relation=option.relation, direction=option.direction)
+
+
 class _Walk:
     """One run's mutable state and loop."""
 
@@ -138,6 +144,7 @@ class _Walk:
         self.writer = OrderedTraceWriter(engine.trace_sink)
         self.rngs: dict[int, np.random.Generator] = {}
         self.on_depth: DepthObserver | None = None
+        self.held: DepthRecord | None = None  # a depth whose chosen relation moves are not read yet
 
     async def run(self) -> WalkResult:
         t0 = time.perf_counter()
@@ -157,6 +164,16 @@ class _Walk:
         )
         try:
             status, reason = await self._search() if self.start else ("no_start", "no start node given")
+            if any(b.pending is not None for b in self.state.pool):
+                try:  # the walk ended right after an unresolved move: read where it went (answers need it)
+                    await self._expand({i: b.key for i, b in enumerate(self.state.pool) if b.pending is not None},
+                                       moves=False)
+                except StoreError as exc:
+                    self.state.pool = [replace(b, current=(), pending=None) if b.pending else b
+                                       for b in self.state.pool]
+                    if status != "error":
+                        status, reason = "error", f"expander_error: {exc}"
+            self._flush()
             result = self.state.result(self.question, status, reason, time.perf_counter() - t0)
             await self.writer.finish(result)
             return result
@@ -242,7 +259,10 @@ class _Walk:
             )
         return "ok", "stop: every kept walk stopped"
 
-    async def _expand(self, keys: Mapping[int, str]) -> dict[str, Expansion]:
+    async def _expand(self, keys: Mapping[int, str], moves: bool = True) -> dict[str, Expansion]:
+        """One expander call for the beams ``keys`` (pool index -> request key). Beams with a pending relation
+        move ask for it to be read first; they are settled on the frontier it reached before anything else
+        looks at them."""
         cfg, pool = self.config, self.state.pool
         requests = [
             ExpandRequest(
@@ -255,6 +275,8 @@ class _Walk:
                 keep=cfg.prefilter_keep,
                 max_frontier=cfg.max_frontier,
                 query=self.question,
+                follow=_move(pool[i].pending),
+                moves=moves,
             )
             for i, key in keys.items()
         ]
@@ -266,7 +288,36 @@ class _Walk:
             raise ExpanderContractError(
                 f"expander answered {len(expansions)} of {len(requests)} requests (missing beams: {missing})"
             )
+        settled: dict[str, list[str]] = {}
+        for i, key in keys.items():
+            beam = pool[i]
+            if beam.pending is None:
+                continue
+            frontier = by_key[key].frontier
+            if frontier is None:
+                raise ExpanderContractError(f"expander did not read the pending move of beam {key}")
+            pool[i] = beam.settle(frontier)
+            if beam.last_step_id is not None:
+                settled[beam.last_step_id] = [n.id for n in frontier]
+        if settled:
+            self._settle_records(settled)
+        self._flush()
         return by_key
+
+    def _settle_records(self, targets: Mapping[str, list[str]]) -> None:
+        """Put the targets the expander just read into the held depth record (and the walk's step list)."""
+        for index, record in enumerate(self.state.steps):
+            if record.step_id in targets:
+                self.state.steps[index] = record.model_copy(update={"chosen_target_ids": targets[record.step_id]})
+        if self.held is not None:
+            steps = [r.model_copy(update={"chosen_target_ids": targets[r.step_id]}) if r.step_id in targets else r
+                     for r in self.held.steps]
+            self.held = self.held.model_copy(update={"steps": steps})
+
+    def _flush(self) -> None:
+        if self.held is not None:
+            self.writer.depth(self.held)
+            self.held = None
 
     def _legal(self, beam: Beam, expansion: Expansion) -> list[Option]:
         excluded = beam.visited if self.config.exclude_visited else frozenset()
@@ -282,7 +333,7 @@ class _Walk:
                     legal.append(option)
                 continue
             kept = tuple(t for t in option.targets if t.id not in excluded)
-            if kept:
+            if kept or not option.resolved:
                 legal.append(
                     option if len(kept) == len(option.targets) else option.model_copy(update={"targets": kept})
                 )
@@ -403,5 +454,9 @@ class _Walk:
         state.steps.extend(records)
         answer_type = state.answer_type if self.answer_type_depth == depth else None
         record = DepthRecord(walk_id=state.walk_id, depth=depth, call=call, steps=records, answer_type=answer_type)
-        self.writer.depth(record)
+        self._flush()
+        if any(b.pending is not None for b in new_pool):
+            self.held = record  # written once the next expansion has read the moves' targets
+        else:
+            self.writer.depth(record)
         return record

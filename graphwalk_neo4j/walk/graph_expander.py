@@ -1,11 +1,20 @@
 """The Neo4j :class:`~graphwalk_neo4j.walk.ports.Expander`: one Cypher round trip per depth for every beam.
 
-Entity hops use ``walk/expand_entities``, relation hops ``walk/expand_relations``. Both return compact rows
-(lists, not maps) ordered by importance. Lists longer than the request's limit are prefiltered here by cosine
-similarity between the question and the neighbours' stored embeddings. Those embeddings are kept in a
-process-wide :class:`EmbeddingCache` (filled from Neo4j on a miss, one extra round trip), because reading 4,000
-384-float vectors inside Cypher for every pass through a hub such as ``Drama`` costs ~50 ms each time, while a
-NumPy dot product over cached rows costs well under 1 ms.
+Entity hops use ``walk/expand_entities``: compact rows (lists, not maps) ordered by importance; lists longer than
+the request's limit are prefiltered here by cosine similarity between the question and the neighbours' stored
+embeddings.
+
+Relation hops use ``walk/relation_moves``, which never reads every target of every option: a move is built from
+per-(relation, direction) edge counts (stored per-type degrees on dense nodes) and at most ``scan`` of its
+targets. A move with at most ``scan`` edges is read whole and offered exactly as before (distinct unvisited
+targets, by name); a bigger one is offered unresolved (a sample of names, the edge count as an upper bound, see
+:mod:`.ports`), and when the walk takes it, the next depth's single round trip reads its targets and the moves
+out of them together. Only when those targets overflow ``max_frontier`` does the depth take a second round
+trip: the cap keeps the targets most similar to the question, which needs their cached embeddings here first.
+
+Those embeddings are kept in a process-wide :class:`EmbeddingCache` (filled from Neo4j on a miss, one extra round
+trip), because reading 4,000 384-float vectors inside Cypher for every pass through a hub such as ``Drama`` costs
+~50 ms each time, while a NumPy dot product over cached rows costs well under 1 ms.
 """
 
 from __future__ import annotations
@@ -89,13 +98,30 @@ def _group_pruned(rows: list[list[Any]]) -> tuple[PrunedOption, ...]:
                  for (rel, d), ids in groups.items())
 
 
+# Relation moves with at most this many edges are read whole (exact); bigger ones are offered unresolved.
+RELATION_SCAN = 50
+# Nodes with more relationships than this read per-type degrees from the store instead of counting records.
+DENSE_DEGREE = 100
+
+
+def _distinct(rows: Sequence[Sequence[Any]], excluded: set[str] | frozenset[str]) -> list[Sequence[Any]]:
+    """``[id, name, type]`` rows without excluded ids and repeats, in their incoming order."""
+    seen: dict[str, Sequence[Any]] = {}
+    for row in rows:
+        if row[0] not in excluded and row[0] not in seen:
+            seen[row[0]] = row
+    return list(seen.values())
+
+
 class Neo4jExpander:
     def __init__(self, store: GraphStore, graph: str, embedder: Embedder | None = None,
-                 cache: EmbeddingCache | None = None) -> None:
+                 cache: EmbeddingCache | None = None, *, scan: int = RELATION_SCAN,
+                 dense: int = DENSE_DEGREE) -> None:
         self.store = store
         self.graph = graph
         self.embedder = embedder
         self.cache = cache or EmbeddingCache(store, graph)
+        self.scan, self.dense = scan, dense
         self._qvec: dict[str, np.ndarray] = {}
         self.round_trips = 0
 
@@ -126,16 +152,10 @@ class Neo4jExpander:
             for row in rows:
                 by_key[row["beam_key"]] = await self._entity_expansion(row, reqs[row["beam_key"]])
         if relation:
-            # Visited nodes are dropped here, not in Cypher: `NOT m.id IN list` costs frontier x visited there.
-            rows = await self.store.read("walk/expand_relations", graph=self.graph, requests=[
-                {"beam_key": r.beam_key, "node_ids": list(r.node_ids), "direction": r.direction} for r in relation
-            ])
-            self.round_trips += 1
-            reqs = {r.beam_key: r for r in relation}
-            for row in rows:
-                by_key[row["beam_key"]] = await self._relation_expansion(row, reqs[row["beam_key"]])
+            by_key.update(await self._expand_relations(relation))
         # A start node that does not exist yields no neighbours: it has no moves.
-        return [by_key.get(r.beam_key, Expansion(beam_key=r.beam_key)) for r in requests]
+        return [by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None))
+                for r in requests]
 
     async def _entity_expansion(self, row: dict[str, Any], req: ExpandRequest) -> Expansion:
         rows = row["neighbours"]
@@ -154,12 +174,67 @@ class Neo4jExpander:
             pruned=_group_pruned(pruned),
         )
 
-    async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest) -> Expansion:
-        raw = sorted(row["options"], key=lambda o: (o["relation"], o["direction"]))
-        excluded = set(req.exclude_ids)
+    async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, dict[str, Any]]:
+        rows = await self.store.read("walk/relation_moves", graph=self.graph, scan=self.scan, dense=self.dense,
+                                     requests=[{
+                                         "beam_key": r.beam_key, "node_ids": list(r.node_ids),
+                                         "follow": r.follow.model_dump() if r.follow else None,
+                                         "exclude": list(r.exclude_ids), "max_frontier": r.max_frontier,
+                                         "moves": r.moves} for r in reqs])
+        self.round_trips += 1
+        return {row["beam_key"]: row for row in rows}
+
+    async def _expand_relations(self, reqs: Sequence[ExpandRequest]) -> dict[str, Expansion]:
+        rows = await self._relation_rows(reqs)
+        out: dict[str, Expansion] = {}
+        capped: list[ExpandRequest] = []
+        frontiers: dict[str, tuple[tuple[NodeRef, ...], int, tuple[str, ...]]] = {}
+        for req in reqs:
+            row = rows.get(req.beam_key)
+            if row is None:
+                continue
+            if req.follow is None:
+                out[req.beam_key] = await self._relation_expansion(row["moves"] or [], req, set(req.exclude_ids))
+                continue
+            moved, total = row["moved"] or [], row["total"]
+            kept, cut = moved, []
+            if total > req.max_frontier:
+                order = await self._order(req.query, [t[0] for t in moved])
+                kept = [moved[i] for i in order[: req.max_frontier]]
+                cut = [moved[i][0] for i in order[req.max_frontier:]]
+            frontier = tuple(self.cache.ref(i, name, t) for i, name, t in kept)
+            frontiers[req.beam_key] = (frontier, total, tuple(cut))
+            if total > req.max_frontier and req.moves:
+                # Capped by similarity here, so the moves out of the kept targets take a second round trip.
+                capped.append(req.model_copy(update={"node_ids": tuple(n.id for n in frontier), "follow": None}))
+                continue
+            excluded = set(req.exclude_ids) | {n.id for n in frontier}
+            out[req.beam_key] = await self._relation_expansion(row["moves"] or [], req, excluded)
+        if capped:
+            again = await self._relation_rows(capped)
+            for req in capped:
+                excluded = set(req.exclude_ids) | set(req.node_ids)
+                moves = again[req.beam_key]["moves"] if req.beam_key in again else []
+                out[req.beam_key] = await self._relation_expansion(moves or [], req, excluded)
+        for key, (frontier, total, dropped) in frontiers.items():
+            found = out.get(key, Expansion(beam_key=key))
+            out[key] = found.model_copy(update={"frontier": frontier, "frontier_total": total,
+                                                "frontier_pruned_ids": dropped})
+        return out
+
+    async def _relation_expansion(self, moves: list[list[Any]], req: ExpandRequest,
+                                  excluded: set[str]) -> Expansion:
         options: list[Option] = []
-        for o in raw:
-            targets = [t for t in o["targets"] if t[0] not in excluded]
+        for relation, direction, edges, rows in sorted(moves, key=lambda m: (m[0], m[1])):
+            if req.direction not in ("both", direction):
+                continue
+            targets = _distinct(rows, excluded)
+            if edges > self.scan:  # not read whole: a sample and the edge count
+                options.append(Option(
+                    relation=relation, direction=direction, resolved=False, total_targets=edges,
+                    targets=tuple(self.cache.ref(i, name, t) for i, name, t in targets),
+                ))
+                continue
             if not targets:
                 continue
             kept, cut = targets, []
@@ -168,7 +243,7 @@ class Neo4jExpander:
                 kept = [targets[i] for i in order[: req.max_frontier]]
                 cut = [targets[i][0] for i in order[req.max_frontier:]]
             options.append(Option(
-                relation=o["relation"], direction=o["direction"],
+                relation=relation, direction=direction,
                 targets=tuple(self.cache.ref(i, name, t) for i, name, t in kept),
                 total_targets=len(targets), pruned_target_ids=tuple(cut),
             ))

@@ -16,6 +16,13 @@ Expansion contract (the engine relies on it and checks the parts it can):
 * ``direction``: ``"out"`` means ``(current)-[relation]->(target)``, ``"in"`` means
   ``(target)-[relation]->(current)``. A request with ``direction="both"`` yields options of both kinds.
 * Targets in ``exclude_ids`` are never offered (in relation mode, an option left without targets is dropped).
+* **Lazy relation moves.** A relation-mode option may come with ``resolved=False``: its ``targets`` are then only
+  a sample (possibly empty) and ``total_targets`` an upper bound (the edge count), because reading every target
+  of every option through a hub costs more than the whole depth should. When the engine takes such an option it
+  sends it back at the next depth as ``ExpandRequest.follow`` with ``node_ids`` = the frontier it was offered
+  from; the expander moves along it (distinct targets not in ``exclude_ids``, capped at ``max_frontier`` like a
+  resolved option) and returns the new frontier in ``Expansion.frontier`` together with the options out of it,
+  in the same call. ``moves=False`` asks for the frontier only (the walk has ended).
 * If there are at most ``limit`` options, offer them all; otherwise keep ``keep`` (by similarity to ``query``,
   else by importance) and list the rest in ``Expansion.pruned``. ``total_count`` counts options before
   pruning.
@@ -63,6 +70,7 @@ class Option(BaseModel):
     total_targets: int | None = None  # relation mode: distinct targets before the max_frontier cap
     pruned_target_ids: tuple[str, ...] = ()  # relation mode: targets dropped by that cap
     description: str | None = None  # optional extra text about the edge itself
+    resolved: bool = True  # False: targets are a sample, total_targets an upper bound (see the module docstring)
 
     @property
     def target(self) -> NodeRef:
@@ -88,6 +96,15 @@ class PrunedOption(BaseModel):
     reason: Literal["prefilter", "truncated"] = "prefilter"
 
 
+class Move(BaseModel):
+    """A relation move taken at the previous depth whose targets the expander has not read yet."""
+
+    model_config = ConfigDict(frozen=True)
+
+    relation: str
+    direction: EdgeDirection
+
+
 class ExpandRequest(BaseModel):
     """What one beam needs expanded at this depth."""
 
@@ -102,6 +119,8 @@ class ExpandRequest(BaseModel):
     keep: int = 30  # otherwise keep this many
     max_frontier: int = 2000  # relation mode: targets kept per option
     query: str = ""  # the question, for a similarity prefilter
+    follow: Move | None = None  # relation mode: first move from node_ids along this (an unresolved option)
+    moves: bool = True  # with follow: False = return the new frontier only
 
     @property
     def node_id(self) -> str:
@@ -117,6 +136,9 @@ class Expansion(BaseModel):
     options: tuple[Option, ...] = ()
     pruned: tuple[PrunedOption, ...] = ()
     total_count: int = 0  # options before pruning
+    frontier: tuple[NodeRef, ...] | None = None  # with ExpandRequest.follow: the frontier reached
+    frontier_total: int | None = None  # its distinct targets before the max_frontier cap
+    frontier_pruned_ids: tuple[str, ...] = ()  # the targets that cap dropped
 
 
 @runtime_checkable

@@ -116,7 +116,9 @@ def option_info(label: str, option: Option, current: Sequence[NodeRef]) -> Optio
     shown = option.targets[:CONTEXT_NAMES]
     return OptionInfo(
         label=label, relation=option.relation, direction=option.direction, source_type=common_type(current),
-        target_type=common_type(option.targets), count=option.count, reached=len(option.targets),
+        target_type=common_type(option.targets), count=option.count,
+        # an unresolved relation move (targets not read yet) shows a sample, and its edge count as what it reaches
+        reached=len(option.targets) if option.resolved else option.count,
         names=tuple(t.name for t in shown), types=tuple(t.type for t in shown),
         summary=option.target.summary if len(option.targets) == 1 else None, description=option.description,
     )

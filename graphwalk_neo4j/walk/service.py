@@ -21,7 +21,7 @@ from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
-from graphwalk_neo4j.walk.graph_expander import EmbeddingCache, Neo4jExpander
+from graphwalk_neo4j.walk.graph_expander import RELATION_SCAN, EmbeddingCache, Neo4jExpander
 from graphwalk_neo4j.walk.ports import TraceSink
 from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace import NullTraceSink
@@ -65,6 +65,7 @@ class WalkService:
         embedder: Embedder | None = None,
         trace: bool = True,
         preload_embeddings: bool = False,
+        relation_scan: int = RELATION_SCAN,
     ) -> None:
         self.store = store
         self.graph = graph_name(graph)
@@ -72,6 +73,7 @@ class WalkService:
         self.embedder = embedder
         self.trace = trace
         self.cache = EmbeddingCache(store, graph)
+        self.relation_scan = relation_scan
         self._types: list[str] | None = None
         self._preload = preload_embeddings and embedder is not None
         self._preloaded: asyncio.Task[int] | None = None
@@ -116,7 +118,7 @@ class WalkService:
         check_question(question)
         await self.ready()
         backend = backend or self.backend
-        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache)
+        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan)
         engine = WalkEngine(expander, backend, self._sink(), config)
         linking: Linking | None = None
         try:

@@ -123,6 +123,7 @@ def offered(plan: Plan, sample_names: int) -> list[OfferedOption]:
                 target_ids=list(option.target_ids),
                 target_names=[t.name for t in option.targets[: max(1, sample_names)]],
                 count=option.count,
+                resolved=option.resolved,
             )
         )
     return out
@@ -172,7 +173,8 @@ def step_record(
             "is_stop": option is None,
             "chosen_relation": option.relation if option else None,
             "chosen_direction": option.direction if option else None,
-            "chosen_target_ids": list(option.target_ids) if option else [],
+            # an unresolved relation move's targets are filled in once the next expansion has read them
+            "chosen_target_ids": list(option.target_ids) if option and option.resolved else [],
             "p": cand.p,
             "step_logp": cand.step_logp,
             "cum_logp": cand.cum_logp,
