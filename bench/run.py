@@ -151,6 +151,42 @@ async def one_walk(service: WalkService, backend: TimedBackend, question: str, t
             "status": outcome.result.status, "depths": outcome.result.totals.depths}
 
 
+def _db_hits(plan: dict[str, Any]) -> int:
+    return int(plan.get("dbHits", 0)) + sum(_db_hits(c) for c in plan.get("children", []))
+
+
+async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, Any]:
+    """Neo4j-side cost of relation moves through the Drama hub, independent of machine load: db hits (PROFILE)
+    and the best of 5 wall times of ``walk/relation_moves`` for the three requests a hub walk makes."""
+    from graphwalk_neo4j.store.registry import template
+    from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN
+
+    body = template("walk/relation_moves").body
+    drama = entity_id("Drama")
+    rows = await store.query("MATCH (:Entity {uid: $uid})<-[:has_genre]-(m) RETURN m.id AS id ORDER BY m.name "
+                             "LIMIT 2000", {"uid": f"{graph}:{drama}"}, read=True)
+    films = [r["id"] for r in rows]
+    cases = {
+        "moves_from_drama": {"node_ids": [drama], "follow": None, "exclude": [drama]},
+        "follow_drama_films": {"node_ids": [drama], "exclude": [drama],
+                               "follow": {"relation": "has_genre", "direction": "in"}},
+        "moves_from_2000_films": {"node_ids": films, "follow": None, "exclude": [drama, *films]},
+    }
+    out: dict[str, Any] = {}
+    for name, case in cases.items():
+        params = {"graph": graph, "scan": RELATION_SCAN, "dense": DENSE_DEGREE,
+                  "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}]}
+        best = float("inf")
+        for _ in range(5):
+            started = time.perf_counter()
+            await store.driver.execute_query(body, params, database_=store.settings.database)
+            best = min(best, time.perf_counter() - started)
+        result = await store.driver.execute_query("PROFILE " + body, params, database_=store.settings.database)
+        profile = result.summary.profile
+        out[name] = {"db_hits": _db_hits(profile) if profile else None, "best_ms": round(best * 1000, 1)}
+    return out
+
+
 async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str, Any]:
     embedder = make_embedder(settings)
     backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
@@ -165,7 +201,8 @@ async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str
         questions += [(q.text_without_brackets, q.topic) for q in qs[: n // 3]]
     hub_questions = [("which movies are dramas", "Drama"), ("which films are in English", "English"),
                      ("what films came out in 2008", "2008")]
-    out: dict[str, Any] = {"embedding_preload_s": round(preload_s, 2)}
+    out: dict[str, Any] = {"embedding_preload_s": round(preload_s, 2), "load_before": os.getloadavg()[0],
+                           "hub_moves": await profile_hub_moves(store)}
     await one_walk(service, backend, *questions[0], "relation")  # warm caches and query plans
     for preset in ("greedy", "relation"):
         gaps: list[float] = []

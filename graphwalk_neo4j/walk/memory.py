@@ -2,7 +2,9 @@
 
 It follows the expansion contract in :mod:`.ports` literally (direction, exclusion, ``limit``/``keep``
 pruning, ``max_frontier`` capping) but prunes by importance then insertion order, never by similarity, and
-counts its round trips so tests can check "one expansion per depth".
+counts its round trips so tests can check "one expansion per depth". With ``lazy_above=k`` it offers relation
+moves with more than ``k`` edges unresolved (the first ``k`` unvisited targets as the sample, the edge count as
+the bound) and reads them when they come back as ``follow``, as the Neo4j expander does for hubs.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ Triple = tuple[str, str, str]  # (source id, relation, target id)
 class InMemoryExpander:
     """Expands over ``nodes`` and ``(source, relation, target)`` edges, in insertion order."""
 
-    def __init__(self, nodes: Iterable[NodeRef], edges: Iterable[Triple]) -> None:
+    def __init__(self, nodes: Iterable[NodeRef], edges: Iterable[Triple], lazy_above: int | None = None) -> None:
         self.nodes: dict[str, NodeRef] = {n.id: n for n in nodes}
         self.edges: list[Triple] = list(dict.fromkeys(edges))
         self._adjacent: dict[str, list[tuple[str, EdgeDirection, str]]] = {}
@@ -26,6 +28,7 @@ class InMemoryExpander:
             self._adjacent.setdefault(target, []).append((relation, "in", source))
         self.calls = 0
         self.requests: list[list[ExpandRequest]] = []
+        self.lazy_above = lazy_above
 
     @classmethod
     def from_triples(cls, triples: Iterable[Triple], types: Mapping[str, str] | None = None) -> InMemoryExpander:
@@ -51,6 +54,22 @@ class InMemoryExpander:
         ]
 
     def _expand(self, request: ExpandRequest) -> Expansion:
+        if request.follow is None:
+            return self._options(request)
+        move = request.follow
+        excluded = set(request.exclude_ids)
+        reached = [other for node_id in request.node_ids
+                   for relation, direction, other in self._adjacent.get(node_id, [])
+                   if (relation, direction) == (move.relation, move.direction) and other not in excluded]
+        distinct = list(dict.fromkeys(reached))
+        frontier = tuple(self.node(i) for i in distinct[: request.max_frontier])
+        after = request.model_copy(update={"node_ids": tuple(n.id for n in frontier), "follow": None,
+                                           "exclude_ids": (*request.exclude_ids, *(n.id for n in frontier))})
+        expansion = self._options(after) if request.moves else Expansion(beam_key=request.beam_key)
+        return expansion.model_copy(update={"frontier": frontier, "frontier_total": len(distinct),
+                                            "frontier_pruned_ids": tuple(distinct[request.max_frontier:])})
+
+    def _options(self, request: ExpandRequest) -> Expansion:
         options: list[Option] = []
         if request.hop_mode == "entity":
             moves = self._moves(request.node_id, request)
@@ -63,6 +82,11 @@ class InMemoryExpander:
                     grouped.setdefault((relation, direction), []).append(other)
             for (relation, direction), ids in grouped.items():
                 distinct = list(dict.fromkeys(ids))
+                if self.lazy_above is not None and len(ids) > self.lazy_above:
+                    options.append(Option(relation=relation, direction=direction, resolved=False,
+                                          targets=tuple(self.node(i) for i in distinct[: self.lazy_above]),
+                                          total_targets=len(ids)))
+                    continue
                 kept = distinct[: request.max_frontier]
                 options.append(
                     Option(
