@@ -22,9 +22,10 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
+from graphwalk_neo4j.service.models import GRAPH_PATTERN
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace import StoredWalk, WalkNotFoundError, get_walk, guide_url, recent_walks
 from graphwalk_neo4j.trace.read import browser_base
@@ -122,10 +123,11 @@ def run_blocks(service_url: str, graph: str) -> list[str]:
     ]
 
 
-def guide_page(walks: list[StoredWalk], service_url: str) -> str:
-    """The overview guide: style, run a walk, replay the latest, options, recent walks, the graph recipes."""
+def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = None) -> str:
+    """The overview guide: style, run a walk, replay the latest, options, recent walks, the graph recipes.
+    ``graph`` is the graph the run and recipe slides use (default: the newest walk's, else ``demo``)."""
     style = f":style {browser_base(service_url)}/style.grass"
-    graph = walks[0].graph if walks else EXAMPLE_GRAPH
+    graph = graph or (walks[0].graph if walks else EXAMPLE_GRAPH)
     slides = [
         _slide(
             "graphwalk: walks in Neo4j Browser",
@@ -211,9 +213,12 @@ async def preflight(request: Request) -> Response:
 
 
 @router.get("/guide", response_class=HTMLResponse, summary="Neo4j Browser guide (:guide http://localhost:8765/guide)")
-async def guide(request: Request) -> HTMLResponse:
+async def guide(
+    request: Request, graph: str | None = Query(None, pattern=GRAPH_PATTERN, max_length=100)
+) -> HTMLResponse:
+    """``?graph=G``: the graph the run-a-walk and recipe slides use (default: the newest walk's graph)."""
     walks = await recent_walks(_store(request), RECENT)
-    return HTMLResponse(guide_page(walks, _service_url(request)), headers=CORS)
+    return HTMLResponse(guide_page(walks, _service_url(request), graph), headers=CORS)
 
 
 @router.get("/guide/walk/{walk_id:path}", response_class=HTMLResponse, summary="Browser guide drawing one walk")
