@@ -1,6 +1,6 @@
 """Make the Neo4j Browser screenshots in docs/img/ (docs/browser.md): the demo's movie graph loaded as graph
 ``browser_demo``, a real `gw-neo4j serve` with the offline local decider, and headless Chromium clicking through
-the guide as tests/service/test_browser_chromium.py does.
+the guide as tests/service/test_browser_chromium.py does; the graph and its walks are dropped at the end.
 
 Needs the local Neo4j running, Debian's chromium + chromium-driver, and the dev extra (selenium). Run from the repo
 root: ``PYTHONPATH=. .venv/bin/python scripts/browser_screenshots.py [OUT_DIR]`` (default docs/img).
@@ -18,6 +18,7 @@ from selenium.webdriver.chrome.service import Service
 
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.resources import data_file, metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
@@ -36,6 +37,11 @@ async def load(settings: Settings) -> None:
         await apply_schema(store)
         await ingest_file(store, data_file("demo_movies.txt"), graph=GRAPH, source="demo", type_map=metaqa_type_map())
         await embed_graph(store, make_embedder(settings), GRAPH)
+
+
+async def drop(settings: Settings) -> None:
+    async with GraphStore(settings) as store:
+        await drop_graph(store, GRAPH)
 
 
 async def latest_walk(settings: Settings) -> str:
@@ -94,6 +100,7 @@ def main(out: Path) -> None:
         driver.quit()
         server.proc.terminate()
         server.proc.wait(timeout=60)
+        asyncio.run(drop(settings))  # the graph and its walks: nothing is left behind
 
 
 if __name__ == "__main__":

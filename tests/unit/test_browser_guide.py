@@ -100,6 +100,8 @@ def test_guide_escapes_stored_text_and_lists_walks_with_one_click_replays() -> N
         assert template(f"recipes/{name}").body in parsed.blocks, name
     empty = Blocks(guide_page([], "http://127.0.0.1:8765"))
     assert empty.slides == 5 and ':param graph => "demo"' in empty.blocks
+    chosen = Blocks(guide_page([walk()], "http://127.0.0.1:8765", graph="mine")).blocks
+    assert ':param graph => "mine"' in chosen and any('graph: "mine"' in b for b in chosen)
 
 
 def test_walk_page_draws_the_walk_and_its_options() -> None:
