@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 NEO4J_STAMP := neo4j/dist/.fetched
 PYTEST_ARGS ?=
 
-.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint bench demo eval serve clean
+.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint onnx bench demo eval serve clean
 
 setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
 
@@ -45,6 +45,9 @@ test-unit: venv
 lint: venv
 	$(BIN)/ruff check graphwalk_neo4j tests bench
 	$(BIN)/mypy graphwalk_neo4j
+
+onnx: venv  ## export the packaged MiniLM to ONNX (for GW_NEO4J_EMBEDDER=minilm-onnx; needs the onnx extra)
+	$(BIN)/python -m graphwalk_neo4j.embed.onnx export
 
 bench: setup
 	$(BIN)/python -m bench.run

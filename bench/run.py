@@ -89,16 +89,17 @@ async def bench_ingest(store: GraphStore, kb: Path) -> dict[str, Any]:
     }
 
 
-async def bench_embed(store: GraphStore, settings: Settings) -> dict[str, Any]:
-    batch = settings.embed_batch_size
+async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int | None) -> dict[str, Any]:
+    """Raw encode of the pending texts, then ``embed_graph`` end to end (encode + Neo4j writes), one backend."""
     # Two embedders without a text cache: the raw pass must not warm a cache the end-to-end pass then reads.
-    raw_embedder = MiniLMEmbedder(batch_size=batch, cache_size=0)
-    embedder = MiniLMEmbedder(batch_size=batch, cache_size=0)
-    await store.query("MATCH (n:Entity {graph: $g}) REMOVE n.embedding, n.embed_hash", {"g": GRAPH})
+    raw_embedder, embedder = make(), make()
+    await store.query("MATCH (n:Entity {graph: $g}) WITH n ORDER BY n.uid LIMIT $n REMOVE n.embedding, n.embed_hash",
+                      {"g": GRAPH, "n": limit if limit is not None else 10**9})
     todo, _ = await pending_texts(store, GRAPH, embedder.model_id)
     texts = sorted((t for _, t, _ in todo), key=len)
     raw_embedder.encode(texts[:batch])  # load the models outside the timings
     embedder.encode(texts[:batch])
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     for i in range(0, len(texts), batch):
         raw_embedder.encode(texts[i:i + batch])
@@ -106,10 +107,29 @@ async def bench_embed(store: GraphStore, settings: Settings) -> dict[str, Any]:
     report = await embed_graph(store, embedder, GRAPH, batch_size=batch)
     raw_rate = len(texts) / raw_s
     return {
-        "nodes": len(texts), "batch_size": batch, "raw_encode_s": round(raw_s, 1),
-        "raw_nodes_per_s": round(raw_rate, 1), "end_to_end_s": round(report.seconds, 1),
-        "end_to_end_nodes_per_s": round(report.rate, 1), "ratio": round(report.rate / raw_rate, 3),
+        "nodes": len(texts), "batch_size": batch, "device": getattr(embedder, "device", "cpu"),
+        "raw_encode_s": round(raw_s, 1), "raw_nodes_per_s": round(raw_rate, 1),
+        "end_to_end_s": round(report.seconds, 1), "end_to_end_nodes_per_s": round(report.rate, 1),
+        "encode_share_of_end_to_end": round(report.encode_seconds / report.seconds, 3),
+        "ratio": round(report.rate / raw_rate, 3), "load_avg_1m_before": round(load, 2),
     }
+
+
+async def bench_embed(store: GraphStore, settings: Settings, limit: int | None = None) -> dict[str, Any]:
+    """torch and ONNX Runtime MiniLM side by side in one run (the ONNX one when its extra is installed)."""
+    batch = settings.embed_batch_size
+    out: dict[str, Any] = {"torch": await bench_embed_one(
+        store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)}
+    try:
+        import onnxruntime  # noqa: F401
+
+        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+    except ImportError:
+        out["onnx"] = "skipped: onnxruntime is not installed (pip install 'graphwalk-neo4j[onnx]')"
+    else:
+        out["onnx"] = await bench_embed_one(
+            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)
+    return out
 
 
 class TimedBackend:
@@ -260,6 +280,7 @@ async def main() -> None:
     parser.add_argument("--kb", default=str(DATA / "kb.txt"))
     parser.add_argument("--walks", type=int, default=150)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--embed-n", type=int, default=None, help="embed only this many nodes (default: all)")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     settings = Settings()
@@ -269,7 +290,7 @@ async def main() -> None:
             results["ingest"] = await bench_ingest(store, Path(args.kb))
             print("ingest", results["ingest"], flush=True)
         if "embed" in sections:
-            results["embed"] = await bench_embed(store, settings)
+            results["embed"] = await bench_embed(store, settings, args.embed_n)
             print("embed", results["embed"], flush=True)
         if "text" in sections:
             import tempfile

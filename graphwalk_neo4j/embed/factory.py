@@ -12,15 +12,21 @@ from graphwalk_neo4j.errors import ConfigError
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
-EMBEDDERS = ("minilm", "fake")
+EMBEDDERS = ("minilm", "minilm-onnx", "fake")
 
 
 def make_embedder(settings: Settings | None = None) -> Embedder:
-    """``minilm`` (default) -> MiniLMEmbedder, ``fake`` -> FakeEmbedder (tests only). Loads nothing yet."""
+    """``minilm`` (default) -> MiniLMEmbedder (torch), ``minilm-onnx`` -> OnnxMiniLMEmbedder (the same model on
+    ONNX Runtime, optional extra ``onnx``), ``fake`` -> FakeEmbedder (tests only). Both MiniLMs run on the GPU
+    when one is present. Loads nothing yet."""
     name = (settings.embedder if settings is not None else "minilm").strip().lower()
     batch_size = settings.embed_batch_size if settings is not None else 256
     if name == "minilm":
         return MiniLMEmbedder(batch_size=batch_size)
+    if name == "minilm-onnx":
+        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+
+        return OnnxMiniLMEmbedder(batch_size=batch_size)
     if name == "fake":
         return FakeEmbedder()
     raise ConfigError(f"unknown embedder {name!r} (GW_NEO4J_EMBEDDER): choose one of {', '.join(EMBEDDERS)}")

