@@ -14,7 +14,8 @@ import unicodedata
 from graphwalk_neo4j.errors import InvalidIdentifierError
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
-RESERVED_LABELS = frozenset({"Entity", "Walk", "Step", "Call", "Source", "Document", "Chunk", "Ledger", "Conflict"})
+RESERVED_LABELS = frozenset({"Entity", "Walk", "Step", "Call", "Source", "Document", "Chunk", "Ledger", "Conflict",
+                             "DocSegment", "RetractedEntity"})
 
 
 def validate_identifier(name: object, kind: str = "identifier") -> str:

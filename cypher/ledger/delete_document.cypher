@@ -1,7 +1,11 @@
-// Remove a retracted document from the ledger (and its source when it has no documents left).
+// Remove a retracted document from the ledger with its stored segments (and its source when it has no documents
+// left).
 // params: key
 // returns: none
 MATCH (s:Source)-[:HAS_DOCUMENT]->(d:Document {key: $key})
+OPTIONAL MATCH (seg:DocSegment {doc: $key})
+DELETE seg
+WITH DISTINCT s, d
 DETACH DELETE d
 WITH DISTINCT s
 WHERE NOT (s)-[:HAS_DOCUMENT]->()

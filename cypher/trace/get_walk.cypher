@@ -1,4 +1,5 @@
-// One stored walk with its steps (by depth, beam, position), its decision calls (by depth) and its answers (by rank).
+// One stored walk with its steps (by depth, beam, position), its decision calls (by depth) and its answers (by rank;
+// an answer whose entity a re-ingest retracted is still there, as :RetractedEntity).
 // Walk ids are unique across graphs: $graph = null finds the walk in any graph, a name only in that graph.
 // params: graph, walk_id
 // returns: walk, steps, calls, answers
@@ -16,7 +17,8 @@ RETURN w {.*} AS walk,
     RETURN c {.*}
   } AS calls,
   COLLECT {
-    MATCH (w)-[r:ANSWERED]->(e:Entity)
+    MATCH (w)-[r:ANSWERED]->(e)
+    WHERE e:Entity OR e:RetractedEntity
     WITH r, e ORDER BY r.rank
     RETURN {id: e.id, name: e.name, type: e.type, rank: r.rank, score: r.score, votes: r.votes,
             terminated_by: r.terminated_by}

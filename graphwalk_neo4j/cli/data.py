@@ -25,9 +25,10 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.render import label_column
-from graphwalk_neo4j.errors import ConfigError, InputError, Interrupted
-from graphwalk_neo4j.graph.ledger import document_key, list_documents
+from graphwalk_neo4j.errors import ConfigError, GraphwalkError, InputError, Interrupted
+from graphwalk_neo4j.graph.ledger import document_id, list_documents
 from graphwalk_neo4j.ingest.documents import retract_text_document
+from graphwalk_neo4j.ingest.structured import check_type_map
 from graphwalk_neo4j.settings import Settings
 
 
@@ -54,11 +55,18 @@ def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] 
         raise InputError(f"cannot read the type map: {exc}", path=path) from exc
     if not isinstance(raw, dict) or not all(isinstance(v, list) and len(v) == 2 for v in raw.values()):
         raise InputError('type map must be {"relation": ["SubjectType", "ObjectType"], ...}', path=path)
-    return {k: (v[0], v[1]) for k, v in raw.items()}
+    if not all(isinstance(t, str | None) for v in raw.values() for t in v):
+        raise InputError('type map labels must be strings or null, as in {"directed_by": ["Movie", "Person"]}',
+                         path=path)
+    type_map = {k: (v[0], v[1]) for k, v in raw.items()}
+    check_type_map(type_map, where=path)  # a bad label fails here, naming the file, before anything is written
+    return type_map
 
 
 async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) -> list[dict[str, Any]]:
-    from graphwalk_neo4j.ingest.structured import ingest_file
+    """Plan every file (validate, no writes), then apply; on Ctrl-C/SIGTERM or a failure while writing, say what
+    was committed."""
+    from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
     from graphwalk_neo4j.schema import apply_schema
 
     results: list[dict[str, Any]] = []
@@ -67,33 +75,39 @@ async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) ->
         async with connected(settings) as store:
             await apply_schema(store)
             with _progress() as bar:
-                for path in paths:
-                    task = bar.add_task(Path(path).name, total=None, rate=0.0)
-                    started = time.perf_counter()
-                    current.update(path=path, rows=0, total=0)
+                tasks: dict[str, Any] = {}
+                started: dict[str, float] = {}
 
-                    def progress(_file: str, done: int, total: int, task: Any = task,
-                                 started: float = started) -> None:
-                        current.update(rows=done, total=total)  # called once a batch is committed
-                        rate = done / max(time.perf_counter() - started, 1e-9)
-                        bar.update(task, completed=done, total=total, rate=rate)
+                def progress(file: str, done: int, total: int) -> None:
+                    if file not in tasks:
+                        tasks[file] = bar.add_task(Path(file).name, total=None, rate=0.0)
+                        started[file] = time.perf_counter()
+                    current.update(path=file, rows=done, total=total)  # called once a batch is committed
+                    rate = done / max(time.perf_counter() - started[file], 1e-9)
+                    bar.update(tasks[file], completed=done, total=total, rate=rate)
 
-                    res = await ingest_file(store, path, progress=progress, **opts)
-                    results.append(res.as_dict())
-                    current["path"] = None
+                def file_done(result: FileResult) -> None:
+                    results.append(result.as_dict())
+                    current.update(path=None, rows=0, total=0)
+
+                await ingest_files(store, paths, progress=progress, on_file_done=file_done, **opts)
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise Interrupted(committed_summary(results, current)) from None
+    except GraphwalkError as exc:
+        if results or current["path"] is not None:  # a failure while writing: say what is in the graph
+            err.print(committed_summary(results, current, "the failure"))
+        raise exc
     return results
 
 
-def committed_summary(results: list[dict[str, Any]], current: dict[str, Any]) -> str:
-    """What an interrupted structured ingest had committed, and how to go on."""
+def committed_summary(results: list[dict[str, Any]], current: dict[str, Any], what: str = "the interruption") -> str:
+    """What an interrupted (or failed) structured ingest had committed, and how to go on."""
     parts = [f"{r['path']} ({r['status']}, {r['rows']:,} rows)" for r in results]
     if current["path"] is not None:
         parts.append(f"{current['path']}: {current['rows']:,} of {current['total'] or '?'} rows, in whole batches"
                      if current["rows"] else f"{current['path']}: nothing")
     done = "; ".join(parts) if parts else "nothing"
-    return (f"committed before the interruption: {done}. Run the same command again to resume: finished files "
+    return (f"committed before {what}: {done}. Run the same command again to resume: finished files "
             "are skipped and a partly written one continues after its last whole batch")
 
 
@@ -104,6 +118,9 @@ def committed_summary(results: list[dict[str, Any]], current: dict[str, Any]) ->
                    "directories and .md files are text, a sqlite:// or postgresql:// URL is a database.")
 @graph_option
 @click.option("--source", default="files", show_default=True, help="Source name recorded in the ledger.")
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="Structured files: their ledger identity is the path relative to this directory (default: the "
+                   "current directory; files outside it keep their absolute path).")
 @click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail", show_default=True,
               help="fail: stop before writing anything; skip: skip bad lines and report them.")
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=5000, show_default=True)
@@ -123,8 +140,8 @@ def committed_summary(results: list[dict[str, Any]], current: dict[str, Any]) ->
 @json_option
 @click.pass_context
 @handle_errors
-def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: str, source: str, on_error: str,
-           batch_size: int, type_map: str | None, embed: bool, llm_model: str | None, routing: str,
+def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: str, source: str, root: str | None,
+           on_error: str, batch_size: int, type_map: str | None, embed: bool, llm_model: str | None, routing: str,
            decision_model: str | None, concurrency: int, max_bytes: int | None, db_schema: str | None,
            prune: bool, as_json: bool) -> None:
     """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
@@ -141,8 +158,8 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
     for p in paths:
         if not Path(p).exists():
             raise InputError("file not found", path=p)
-    opts = {"graph": graph, "source": source, "fmt": fmt, "on_error": on_error, "batch_size": batch_size,
-            "type_map": load_type_map(type_map)}
+    opts = {"graph": graph, "source": source, "root": root, "fmt": fmt, "on_error": on_error,
+            "batch_size": batch_size, "type_map": load_type_map(type_map)}
     results = run(_ingest(settings, list(paths), opts))
     embed_report = None
     if embed:
@@ -151,17 +168,22 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
         emit_json({"files": results, "embed": embed_report})
         return
     table = Table(title=f"ingest into graph {graph!r}")
-    for col in ("file", "status", "rows", "skipped", "nodes +new/~upd/=same", "rels +new/~upd/=same", "s"):
+    for col in ("document", "status", "rows", "skipped", "nodes +new/~upd/=same/-del", "rels +new/~upd/=same/-del",
+                "s"):
         table.add_column(col)
     for r in results:
-        c = r["counts"]
-        table.add_row(Path(r["path"]).name, r["status"], str(r["rows"]), str(r["skipped"]),
-                      f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']}",
-                      f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']}", f"{r['seconds']:.1f}")
+        c, gone = r["counts"], r["removed"]
+        table.add_row(r["doc_id"], r["status"], str(r["rows"]), str(r["skipped"]),
+                      f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']} -{gone.get('entities', 0)}",
+                      f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']} "
+                      f"-{gone.get('relationships', 0)}", f"{r['seconds']:.1f}")
     out.print(table)
     for r in results:
         for problem in r["problems"][:20]:
-            err.print(f"skipped {problem}", highlight=False)
+            err.print(f"skipped {problem}")
+        if r["removed"].get("entities_kept_for_traces"):
+            err.print(f"{r['doc_id']}: {r['removed']['entities_kept_for_traces']} retracted entities are kept as "
+                      ":RetractedEntity because stored walks link to them (the walks are marked)")
     if embed_report:
         out.print(f"embedded {embed_report['embedded']} entities ({embed_report['nodes_per_s']} /s)")
 
@@ -269,23 +291,34 @@ def search(ctx: click.Context, text: str, graph: str, k: int, no_vector: bool, a
 @click.argument("doc_ids", nargs=-1, required=True)
 @graph_option
 @click.option("--source", default="files", show_default=True)
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="A DOC given as a path is taken relative to this directory, as `ingest --root` does.")
 @json_option
 @click.pass_context
 @handle_errors
-def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: str, as_json: bool) -> None:
-    """Remove what documents contributed (elements left without provenance are deleted) and forget them."""
+def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: str, root: str | None,
+            as_json: bool) -> None:
+    """Remove what documents (their ids as `documents` lists them, or their paths) contributed and forget them.
+    Elements left without provenance are deleted; those stored walks link to are kept as :RetractedEntity."""
     settings = load_settings(ctx)
 
     async def work() -> list[dict[str, Any]]:
         async with connected(settings) as store:
             known = {d["doc_id"]: d for d in await list_documents(store, graph) if d["source"] == source}
-            missing = [d for d in doc_ids if Path(d).name not in known]
+
+            def stored_id(given: str) -> str | None:  # a stored doc id as listed, or a path under the root rule
+                if given in known:
+                    return given
+                as_path = document_id(given, root)
+                return as_path if as_path in known else None
+
+            missing = [d for d in doc_ids if stored_id(d) is None]
             if missing:
                 raise ConfigError(f"not in the ledger of graph {graph!r}, source {source!r}: {', '.join(missing)} "
                                   "(see `gw-neo4j documents`)")
             done = []
             for d in doc_ids:
-                key = document_key(graph, source, Path(d).name)
+                key = known[stored_id(d) or d]["key"]
                 done.append({"document": key,
                              **await retract_text_document(store, graph=graph, key=key, forget=True)})
             return done

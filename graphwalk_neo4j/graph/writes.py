@@ -99,6 +99,32 @@ def prepare_batch(
     return out
 
 
+async def write_prepared(
+    tx: Any, batch: PreparedBatch, *, graph: str, doc: str, now: str, run: str, confidence: float = 1.0,
+) -> WriteCounts:
+    """Write one prepared batch inside the caller's transaction ``tx`` (entities, relationships, claims)."""
+    counts = WriteCounts()
+    if batch.entities:
+        rows, _ = await run_template(
+            tx, "graph/merge_entities", rows=params(batch.entities), graph=graph, doc=doc, now=now, run=run
+        )
+        counts.nodes_created, counts.nodes_updated, counts.nodes_unchanged = (
+            rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+        )
+    if batch.relations:
+        rows, _ = await run_template(
+            tx, "graph/merge_relations", rows=params(batch.relations), doc=doc, now=now, run=run,
+            confidence=confidence,
+        )
+        counts.rels_created, counts.rels_updated, counts.rels_unchanged = (
+            rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+        )
+    if batch.claims:
+        rows, _ = await run_template(tx, "graph/set_claims", rows=params(batch.claims))
+        counts.conflicts = rows[0]["conflicts"]
+    return counts
+
+
 async def write_batch(
     store: GraphStore,
     batch: PreparedBatch,
@@ -113,25 +139,7 @@ async def write_batch(
     """Write one prepared batch and advance the document's batch counter, all in one transaction."""
 
     async def work(tx: Any) -> WriteCounts:
-        counts = WriteCounts()
-        if batch.entities:
-            rows, _ = await run_template(
-                tx, "graph/merge_entities", rows=params(batch.entities), graph=graph, doc=doc, now=now, run=run
-            )
-            counts.nodes_created, counts.nodes_updated, counts.nodes_unchanged = (
-                rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
-            )
-        if batch.relations:
-            rows, _ = await run_template(
-                tx, "graph/merge_relations", rows=params(batch.relations), doc=doc, now=now, run=run,
-                confidence=confidence,
-            )
-            counts.rels_created, counts.rels_updated, counts.rels_unchanged = (
-                rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
-            )
-        if batch.claims:
-            rows, _ = await run_template(tx, "graph/set_claims", rows=params(batch.claims))
-            counts.conflicts = rows[0]["conflicts"]
+        counts = await write_prepared(tx, batch, graph=graph, doc=doc, now=now, run=run, confidence=confidence)
         await run_template(tx, "ledger/mark_batch", key=doc, done=batch_number)
         return counts
 
@@ -157,3 +165,12 @@ def recompute_attributes(claims: list[str], drop_source: str) -> dict[str, Any]:
     values, conflicts = claim_state(kept)
     remove = sorted(dropped_keys - set(values))
     return {"claims": kept, "values": values, "remove": remove, "conflict_keys": conflicts}
+
+
+def drop_claims(claims: list[str], dropped: set[str]) -> dict[str, Any]:
+    """Like :func:`recompute_attributes`, for the given claim texts only (a re-ingest that no longer says them)."""
+    kept = [text for text in claims if text not in dropped]
+    dropped_keys = {json.loads(text)["key"] for text in claims if text in dropped}
+    values, conflicts = claim_state(kept)
+    return {"claims": kept, "values": values, "remove": sorted(dropped_keys - set(values)),
+            "conflict_keys": conflicts}

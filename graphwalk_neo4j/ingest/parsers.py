@@ -31,6 +31,7 @@ limit and then skips the rest of the line in 64 KiB chunks.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -132,15 +133,20 @@ def check_file(path: str | Path) -> Path:
         raise InputError("no such file (or it is not a regular file)", path=p)
     with p.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
+    check_head(p, head, p.stat().st_size)
+    return p
+
+
+def check_head(p: Path, head: bytes, size: int) -> None:
+    """The file-level checks of :func:`check_file` on the first bytes of a file of ``size`` bytes."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("looks like UTF-16 text; convert it with `iconv -f utf-16 -t utf-8 IN > OUT`",
                          path=p)
     if b"\x00" in head or _control_ratio(head) > 0.1:
         raise InputError("looks binary (NUL or control bytes near the start); expected UTF-8 text", path=p)
     if not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip()):
-        if p.stat().st_size <= _SNIFF_BYTES:
+        if size <= _SNIFF_BYTES:
             raise InputError("is empty; expected at least one record", path=p)
-    return p
 
 
 def _control_ratio(data: bytes) -> float:
@@ -151,15 +157,18 @@ def _control_ratio(data: bytes) -> float:
 
 
 def iter_lines(path: Path, problems: Callable[[int, str], None], report: ParseReport,
-               max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
+               max_line_bytes: int = MAX_LINE_BYTES, *, data: bytes | None = None,
+               first_line: int = 1) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for each decodable line within the length limit, newline removed.
 
-    Over-long, undecodable and NUL-containing lines go to ``problems`` instead.
+    Over-long, undecodable and NUL-containing lines go to ``problems`` instead. With ``data`` the lines are read
+    from those bytes (a snapshot of ``path``, or a part of it whose first line is ``first_line``); ``path`` then
+    only names the file in messages.
     """
     offset = 0
-    lineno = 0
+    lineno = first_line - 1
     try:
-        with path.open("rb") as fh:
+        with (io.BytesIO(data) if data is not None else path.open("rb")) as fh:
             while True:
                 raw = fh.readline(max_line_bytes + 1)
                 if not raw:
@@ -280,15 +289,18 @@ def _batched(records: Iterable[TripleRecord | None], size: int, report: ParseRep
 class _Ctx:
     """What a format's row reader needs: the path, its lines, the problem router and the record builder."""
 
-    def __init__(self, path: Path, on_error: OnError, report: ParseReport, max_line_bytes: int) -> None:
+    def __init__(self, path: Path, on_error: OnError, report: ParseReport, max_line_bytes: int,
+                 data: bytes | None = None, first_line: int = 1, sep: str | None = None) -> None:
         self.path, self.report = path, report
         self.problems = _Problems(path, on_error, report)
         self.builder = _Builder(path, self.problems)
         self.max_line_bytes = max_line_bytes
         self.saw_header = False
+        self.data, self.first_line, self.sep = data, first_line, sep
 
     def lines(self) -> Iterator[tuple[int, str]]:
-        return iter_lines(self.path, self.problems, self.report, self.max_line_bytes)
+        return iter_lines(self.path, self.problems, self.report, self.max_line_bytes, data=self.data,
+                          first_line=self.first_line)
 
 
 Rows = Iterator[TripleRecord | None]
@@ -303,6 +315,10 @@ def _run(reader: Callable[[_Ctx], Rows], fmt: Format, path: str | Path, on_error
     report.format = fmt
     ctx = _Ctx(p, on_error, report, max_line_bytes)
     yield from _batched(reader(ctx), batch_size, report)
+    _check_some_records(p, ctx, report)
+
+
+def _check_some_records(p: Path, ctx: _Ctx, report: ParseReport) -> None:
     if report.records == 0 and report.skipped:
         first = report.problems[0] if report.problems else None
         raise InputError(f"none of its {report.skipped:,} records could be read (every one was bad), so nothing "
@@ -314,13 +330,26 @@ def _run(reader: Callable[[_Ctx], Rows], fmt: Format, path: str | Path, on_error
         raise InputError("is empty; expected at least one record", path=p)
 
 
+def _separator(text: str) -> str:
+    return "\t" if "\t" in text and "|" not in text else "|"
+
+
+def triple_separator(data: bytes) -> str:
+    """The delimiter of a triples file: TAB when its first non-empty line has a TAB and no ``|``, else ``|``."""
+    for raw in data.split(b"\n", 64):
+        text = raw.decode("utf-8", "replace").lstrip("\ufeff")
+        if text.strip():
+            return _separator(text)
+    return "|"
+
+
 def _triple_rows(ctx: _Ctx) -> Rows:
-    sep: str | None = None
+    sep: str | None = ctx.sep
     for line, text in ctx.lines():
         if not text.strip():
             continue
         if sep is None:
-            sep = "\t" if "\t" in text and "|" not in text else "|"
+            sep = _separator(text)
         fields = text.split(sep)
         if len(fields) != 3:
             shape = "subject|relation|object" if sep == "|" else "subject<TAB>relation<TAB>object"
@@ -450,3 +479,34 @@ def parse_file(path: str | Path, fmt: str | None = None, *, on_error: OnError = 
     batches = _PARSERS[chosen](p, on_error=on_error, batch_size=batch_size, max_line_bytes=max_line_bytes,
                                report=report)
     return batches, report
+
+
+_ROWS: dict[Format, Callable[[_Ctx], Rows]] = {"triples": _triple_rows, "csv": _csv_rows, "jsonl": _jsonl_rows}
+
+
+def parse_bytes(data: bytes, path: str | Path, fmt: Format, *, on_error: OnError = "fail",
+                batch_size: int = DEFAULT_BATCH_SIZE, max_line_bytes: int = MAX_LINE_BYTES,
+                first_line: int = 1, sep: str | None = None, whole_file: bool = True,
+                ) -> tuple[Iterator[Batch], ParseReport]:
+    """Parse bytes already read (a snapshot of ``path``, which only names the file in messages).
+
+    ``whole_file`` applies the file-level checks (binary, UTF-16, empty, nothing readable) as
+    :func:`parse_file` does. Without it ``data`` is a part of a file: lines numbered from ``first_line``, the
+    triples delimiter ``sep`` decided for the whole file, and no complaint about a part without records.
+    """
+    p = Path(path)
+    if on_error not in ("fail", "skip"):
+        raise ValueError(f"on_error must be 'fail' or 'skip', got {on_error!r}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    if whole_file:
+        check_head(p, data[:_SNIFF_BYTES], len(data))
+    report = ParseReport(file=str(p), format=fmt)
+    ctx = _Ctx(p, on_error, report, max_line_bytes, data=data, first_line=first_line, sep=sep)
+
+    def batches() -> Iterator[Batch]:
+        yield from _batched(_ROWS[fmt](ctx), batch_size, report)
+        if whole_file:
+            _check_some_records(p, ctx, report)
+
+    return batches(), report

@@ -1,13 +1,35 @@
 """Structured ingest: triples / CSV / JSON Lines files into the graph, idempotent through the ledger.
 
-For each file (one ledger document, keyed ``<graph>|<source>|<file name>``):
+Identity: a file is the ledger document ``(graph, source, doc id)`` where the doc id is its path relative to
+``root`` (default: the current directory; see :func:`~graphwalk_neo4j.graph.ledger.document_id`). Two files with
+the same base name are two documents.
 
-1. hash the bytes; an unchanged, complete document is skipped without reading it;
-2. validate the whole file first: with ``on_error="fail"`` a bad line stops the run before anything is written;
-3. a changed document first has its old contribution retracted (elements left without provenance are deleted);
-4. batches are written one transaction each, advancing the ledger's batch counter in the same transaction; a run
-   that was killed resumes after the last whole batch (same hash, same batch size) without duplicates;
-5. the document is closed (complete, row count).
+Two phases, so that ``on_error="fail"`` writes nothing when any input is bad (:func:`ingest_files`):
+
+1. **plan**, every file before any write: read its bytes once (the snapshot: everything after works on these
+   bytes, so a file that changes meanwhile cannot slip unvalidated data in), hash them (an unchanged, complete
+   document stops here), validate what will be written, and work out what to do:
+
+   * ``load`` — a new document: the whole file, validated;
+   * ``resume`` — the same bytes as a killed run: continue after its last whole batch;
+   * ``diff`` — a changed version of a document whose manifest (its segments, :mod:`.segments`) is stored:
+     only the changed segments are parsed (and validated); the records they held before are read back from the
+     stored segments; a record counts as removed only when no unchanged line still says it (a cheap token filter
+     picks the few lines worth parsing). The result is the exact difference: relationships, entities and
+     attribute claims to add and to remove;
+   * ``reload`` — a changed document without a usable manifest (a legacy ledger entry, another type map, a
+     half-retracted one): retract it, then load.
+
+2. **apply**, file by file. A load writes batches of one transaction each (the ledger's batch counter in the
+   same transaction, so a killed run resumes without duplicates) and stores the manifest with the last step. A
+   diff of up to :data:`DIFF_TX_LIMIT` changes is ONE transaction (additions, removals, claims, segments and the
+   ledger together, after an optimistic check that the stored version is still the one diffed against), so
+   readers see the old version or the new one, never a mix. Untouched elements keep their element id, embedding
+   and trace links. A larger diff is applied in batches (additions first, the manifest last; a killed run
+   recomputes the same diff and finishes it).
+
+Legacy ledger entries (keyed by base name before paths were the identity) are migrated on first contact: the
+key is rewritten in place (provenance and claims), nothing is recreated.
 
 Progress is reported through an optional callback so the CLI can draw a rich bar on stderr.
 """
@@ -16,110 +38,435 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphwalk_neo4j.errors import InputError, InvalidIdentifierError
 from graphwalk_neo4j.faults import pause_point
+from graphwalk_neo4j.graph.identity import entity_id, entity_uid, relation_id
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
-    complete_document,
+    document_id,
     document_key,
     get_document,
+    legacy_document_key,
+    now_iso,
+    rekey_document,
     retract_document,
 )
-from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, prepare_batch, write_batch
-from graphwalk_neo4j.identifiers import validate_identifier
-from graphwalk_neo4j.ingest.parsers import OnError, ParseProblem, parse_file
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.graph.rows import TripleRecord, claim_text
+from graphwalk_neo4j.graph.writes import (
+    PreparedBatch,
+    WriteCounts,
+    drop_claims,
+    prepare_batch,
+    write_batch,
+    write_prepared,
+)
+from graphwalk_neo4j.identifiers import graph_name, relation_type, type_label
+from graphwalk_neo4j.ingest import segments as seg
+from graphwalk_neo4j.ingest.parsers import (
+    Format,
+    OnError,
+    ParseProblem,
+    ParseReport,
+    check_head,
+    detect_format,
+    parse_bytes,
+    triple_separator,
+)
+from graphwalk_neo4j.store import GraphStore, run_template
+
+__all__ = ["FileResult", "Plan", "apply_plan", "file_hash", "ingest_file", "ingest_files", "now_iso", "plan_file"]
 
 PARSER_VERSION = "structured-1"
+DIFF_TX_LIMIT = 20_000  # changed elements a diff applies in one transaction; beyond, batches (manifest last)
+MAX_FILTER_TOKENS = 2_000  # candidates beyond which every unchanged line is parsed instead of filtered
 Progress = Callable[[str, int, int], None]  # (file, rows done, rows total)
+TypeMap = Mapping[str, tuple[str | None, str | None]]
 
 
 @dataclass
 class FileResult:
     path: str
     document: str
-    status: str  # "loaded" | "unchanged" | "resumed" | "reloaded"
+    status: str  # "loaded" | "unchanged" | "resumed" | "reloaded" | "updated" | "migrated"
+    doc_id: str = ""
     rows: int = 0
     skipped: int = 0
     batches: int = 0
     resumed_from_batch: int = 0
     counts: WriteCounts = field(default_factory=WriteCounts)
+    removed: dict[str, int] = field(default_factory=dict)
+    changed_segments: int = 0
     problems: list[ParseProblem] = field(default_factory=list)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "path": self.path, "document": self.document, "status": self.status, "rows": self.rows,
-            "skipped": self.skipped, "batches": self.batches, "resumed_from_batch": self.resumed_from_batch,
-            "counts": self.counts.as_dict(), "problems": [str(p) for p in self.problems],
-            "seconds": round(self.seconds, 3),
+            "path": self.path, "doc_id": self.doc_id, "document": self.document, "status": self.status,
+            "rows": self.rows, "skipped": self.skipped, "batches": self.batches,
+            "resumed_from_batch": self.resumed_from_batch, "counts": self.counts.as_dict(),
+            "removed": dict(self.removed), "changed_segments": self.changed_segments,
+            "problems": [str(p) for p in self.problems], "seconds": round(self.seconds, 3),
         }
 
 
+@dataclass
+class Diff:
+    """The exact difference between a document's stored version and the new bytes."""
+
+    add: list[TripleRecord] = field(default_factory=list)  # records to (re)assert: added relations or claims
+    remove_relations: list[dict[str, str]] = field(default_factory=list)  # {src, dst, type, id}
+    remove_entities: list[str] = field(default_factory=list)  # uids
+    remove_claims: dict[str, set[str]] = field(default_factory=dict)  # uid -> claim texts
+    drop_segments: list[str] = field(default_factory=list)  # stored segment hashes no longer in the file
+    new_segments: list[seg.Segment] = field(default_factory=list)  # segments to store
+
+    @property
+    def size(self) -> int:
+        return (len(self.add) + len(self.remove_relations) + len(self.remove_entities)
+                + sum(len(v) for v in self.remove_claims.values()))
+
+
+@dataclass
+class Plan:
+    path: Path
+    doc_id: str
+    key: str
+    data: bytes
+    content_hash: str
+    mode: str  # "unchanged" | "load" | "resume" | "reload" | "diff" | "manifest"
+    fmt: Format | None = None
+    sep: str | None = None
+    manifest: str = ""
+    segments: list[seg.Segment] = field(default_factory=list)
+    existing: dict[str, Any] | None = None
+    rekey_from: str | None = None  # a legacy key to migrate first
+    rows: int = 0
+    skipped: int = 0
+    problems: list[ParseProblem] = field(default_factory=list)
+    diff: Diff | None = None
+    on_error: OnError = "fail"
+    batch_size: int = 5000
+    type_map: TypeMap | None = None
+    graph: str = ""
+    source: str = ""
+
+
 def file_hash(path: Path, extra: str = "") -> str:
+    return content_hash_of(path.read_bytes(), extra)
+
+
+def content_hash_of(data: bytes, extra: str = "") -> str:
     digest = hashlib.sha256()
     digest.update(f"{PARSER_VERSION}\x1f{extra}\x1f".encode())
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
+    digest.update(data)
     return digest.hexdigest()
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def check_type_map(type_map: TypeMap | None, where: str | Path | None = None) -> None:
+    """Every relation name and label of a type map must pass the identifier rules (before anything is written)."""
+    for relation, types in (type_map or {}).items():
+        try:
+            relation_type(relation)
+            for label in types:
+                if label is not None:
+                    type_label(label)
+        except InvalidIdentifierError as exc:
+            raise InputError(f"type map entry {relation!r}: {exc}", path=where) from None
 
 
-async def ingest_file(
+# ---- plan -----------------------------------------------------------------------------------------------------
+
+
+async def plan_file(
     store: GraphStore,
     path: str | Path,
     *,
     graph: str,
     source: str = "files",
+    root: str | Path | None = None,
     fmt: str | None = None,
     on_error: OnError = "fail",
     batch_size: int = 5000,
-    type_map: Mapping[str, tuple[str | None, str | None]] | None = None,
-    progress: Progress | None = None,
-) -> FileResult:
-    started = time.perf_counter()
-    validate_identifier(graph, "graph name")
+    type_map: TypeMap | None = None,
+    claimed_legacy: set[str] | None = None,
+) -> Plan:
+    """Read, hash, validate and diff one file; writes nothing. Raises :class:`InputError` for bad input."""
+    graph_name(graph)
+    check_type_map(type_map)
     p = Path(path)
-    key = document_key(graph, source, p.name)
+    try:
+        data = await asyncio.to_thread(p.read_bytes)
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", path=p) from None
     type_extra = repr(sorted((type_map or {}).items()))
-    content_hash = file_hash(p, f"{fmt}|{on_error}|{type_extra}")
-    existing = await get_document(store, key)
-    if existing and existing["content_hash"] == content_hash and existing["complete"]:
-        return FileResult(path=str(p), document=key, status="unchanged", rows=existing["rows"] or 0,
-                          seconds=time.perf_counter() - started)
+    digest = content_hash_of(data, f"{fmt}|{on_error}|{type_extra}")
+    doc_id = document_id(p, root)
+    key = document_key(graph, source, doc_id)
+    plan = Plan(path=p, doc_id=doc_id, key=key, data=data, content_hash=digest, mode="load", on_error=on_error,
+                batch_size=batch_size, type_map=type_map, graph=graph, source=source)
+    plan.existing = await get_document(store, key)
+    if plan.existing is None:
+        legacy = legacy_document_key(graph, source, p.name)
+        if legacy != key and (claimed_legacy is None or legacy not in claimed_legacy):
+            plan.existing = await get_document(store, legacy)
+            if plan.existing is not None:
+                plan.rekey_from = legacy
+                if claimed_legacy is not None:
+                    claimed_legacy.add(legacy)
+    existing = plan.existing
+    chosen = detect_format(p, fmt)
+    plan.fmt = chosen
+    plan.sep = triple_separator(data) if chosen == "triples" else None
+    settings = seg.salt(chosen, plan.sep)
+    plan.manifest = f"{settings}{on_error}\x1f{type_extra}"
+    plan.segments = seg.split(data, chosen, settings)
+    if existing and existing["content_hash"] == digest and existing["complete"]:
+        plan.mode = "unchanged" if existing.get("segments") is not None else "manifest"
+        plan.rows, plan.skipped = int(existing["rows"] or 0), int(existing.get("skipped") or 0)
+        return plan
+    if (existing and existing["complete"] and existing.get("segments") is not None
+            and existing.get("manifest") == plan.manifest and plan.rekey_from is None):
+        plan.mode = "diff"
+        await _plan_diff(store, plan)
+        return plan
+    # Validate the whole snapshot (also counts the rows for the progress bar).
+    batches, report = parse_bytes(data, p, chosen, on_error=on_error, batch_size=batch_size)
+    for _ in batches:
+        pass
+    plan.rows, plan.skipped, plan.problems = report.records, report.skipped, list(report.problems)
+    if existing is None:
+        plan.mode = "load"
+    elif (existing["content_hash"] == digest and existing["status"] != "retracting"
+          and existing.get("batch_size") == batch_size):
+        plan.mode = "resume"
+    else:
+        plan.mode = "reload"
+    return plan
 
-    # Validate everything before writing anything (fail mode) and count rows for the progress bar.
-    check_batches, check_report = parse_file(p, fmt, on_error=on_error, batch_size=batch_size)
-    total = sum(len(b) for b in check_batches)
 
-    status = "loaded"
-    if existing and existing["content_hash"] != content_hash:
+def _parse_part(plan: Plan, data: bytes, first_line: int, *, on_error: OnError,
+                whole_file: bool) -> tuple[list[TripleRecord], ParseReport]:
+    assert plan.fmt is not None
+    batches, report = parse_bytes(data, plan.path, plan.fmt, on_error=on_error, batch_size=10_000,
+                                  first_line=first_line, sep=plan.sep, whole_file=whole_file)
+    return [r for batch in batches for r in batch], report
+
+
+@dataclass
+class _Keys:
+    relations: Counter[str] = field(default_factory=Counter)
+    entities: Counter[str] = field(default_factory=Counter)
+    claims: Counter[tuple[str, str]] = field(default_factory=Counter)  # (uid, claim text)
+
+
+@dataclass
+class _Names:
+    """What the candidates say, for the token filter and the rows to remove."""
+
+    relations: dict[str, dict[str, str]] = field(default_factory=dict)  # rid -> {src, dst, type, id}
+    triples: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # rid -> (subject, relation, object)
+    entities: dict[str, str] = field(default_factory=dict)  # uid -> name
+    claims: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # -> (subject, attribute)
+
+
+def _record_keys(graph: str, doc: str, records: Iterable[TripleRecord], keys: _Keys,
+                 names: _Names | None = None) -> None:
+    for rec in records:
+        s_id, o_id = entity_id(rec.subject, rec.subject_type), entity_id(rec.object, rec.object_type)
+        s_uid, o_uid = entity_uid(graph, s_id), entity_uid(graph, o_id)
+        rid = relation_id(s_id, rec.relation, o_id)
+        keys.relations[rid] += 1
+        keys.entities[s_uid] += 1
+        keys.entities[o_uid] += 1
+        if names is not None:
+            names.relations.setdefault(rid, {"src": s_uid, "dst": o_uid, "type": rec.relation, "id": rid})
+            names.triples.setdefault(rid, (rec.subject, rec.relation, rec.object))
+            names.entities.setdefault(s_uid, rec.subject)
+            names.entities.setdefault(o_uid, rec.object)
+        for attr, value in rec.attributes.items():
+            claim = (s_uid, claim_text(attr, value, doc))
+            keys.claims[claim] += 1
+            if names is not None:
+                names.claims.setdefault(claim, (rec.subject, attr))
+
+
+async def _plan_diff(store: GraphStore, plan: Plan) -> None:
+    """Fill ``plan.diff`` (see the module docstring). Reads stored segments; writes nothing."""
+    assert plan.existing is not None and plan.fmt is not None
+    graph, doc = plan.graph, plan.key
+    check_head(plan.path, plan.data[:8192], len(plan.data))  # the file-level checks, on the whole snapshot
+    old_hashes = Counter(plan.existing["segments"])
+    new_hashes = Counter(s.hash for s in plan.segments)
+    drop = old_hashes - new_hashes  # stored segments (with multiplicity) the new version no longer has
+    available = Counter(old_hashes)
+    changed_new: list[seg.Segment] = []
+    unchanged: list[seg.Segment] = []
+    for s in plan.segments:  # a segment also in the old version (as often as there) is unchanged
+        if available[s.hash] > 0:
+            available[s.hash] -= 1
+            unchanged.append(s)
+        else:
+            changed_new.append(s)
+    whole = plan.fmt == "csv"
+    new_records: list[TripleRecord] = []
+    new_skipped = 0
+    problems: list[ParseProblem] = []
+    for s in changed_new:  # validated now, with the run's on_error
+        records, report = _parse_part(plan, plan.data[s.start:s.end], s.first_line, on_error=plan.on_error,
+                                      whole_file=whole)
+        new_records += records
+        new_skipped += report.skipped
+        problems += report.problems
+    old_records: list[TripleRecord] = []
+    old_skipped = 0
+    rows = await store.read("ledger/segments_by_hash", doc=doc, hashes=sorted(drop)) if drop else []
+    stored = {r["hash"]: bytes(r["data"]) for r in rows}
+    missing = sorted(set(drop) - set(stored))
+    if missing:  # the manifest names segments that are not stored: not a diffable version
+        plan.mode = "reload"
+        batches, report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error,
+                                      batch_size=plan.batch_size)
+        for _ in batches:
+            pass
+        plan.rows, plan.skipped, plan.problems = report.records, report.skipped, list(report.problems)
+        return
+    for h, count in drop.items():
+        records, report = _parse_part(plan, stored[h], 1, on_error="skip", whole_file=False)
+        old_records += records * count
+        old_skipped += report.skipped * count
+    old_keys, new_keys, names = _Keys(), _Keys(), _Names()
+    _record_keys(graph, doc, old_records, old_keys, names)
+    _record_keys(graph, doc, new_records, new_keys, names)
+    cand_rel = {k for k in old_keys.relations.keys() | new_keys.relations.keys()
+                if (k in old_keys.relations) != (k in new_keys.relations)}
+    cand_ent = {k for k in old_keys.entities.keys() | new_keys.entities.keys()
+                if (k in old_keys.entities) != (k in new_keys.entities)}
+    cand_claim = {k for k in old_keys.claims.keys() | new_keys.claims.keys()
+                  if (k in old_keys.claims) != (k in new_keys.claims)}
+    # Which candidates an unchanged line still asserts: parse only the lines that may mention one.
+    still = _Keys()
+    if (cand_rel or cand_ent or cand_claim) and unchanged:
+        tokens: set[bytes] = set()
+        for k in cand_rel:
+            subject, relation, obj = names.triples[k]
+            tokens.update(seg.filter_tokens(subject, obj) or [relation.encode()])
+        for k in cand_ent:
+            tokens.update(seg.filter_tokens(names.entities[k]) or [b""])
+        for c in cand_claim:
+            subject, attr = names.claims[c]
+            tokens.update(seg.filter_tokens(subject) or [attr.encode()])
+        lines = _lines_to_check(plan.data, unchanged, tokens)
+        if lines:
+            records, _ = _parse_part(plan, b"\n".join(lines) + b"\n", 1, on_error="skip", whole_file=False)
+            _record_keys(graph, doc, records, still)
+    diff = Diff(drop_segments=sorted(h for h in drop if new_hashes[h] == 0), new_segments=changed_new)
+    added_rel = {k for k in cand_rel if k in new_keys.relations and k not in still.relations}
+    added_claim = {k for k in cand_claim if k in new_keys.claims and k not in still.claims}
+    for rec in new_records:
+        s_id, o_id = entity_id(rec.subject, rec.subject_type), entity_id(rec.object, rec.object_type)
+        s_uid = entity_uid(graph, s_id)
+        if relation_id(s_id, rec.relation, o_id) in added_rel or any(
+                (s_uid, claim_text(a, v, doc)) in added_claim for a, v in rec.attributes.items()):
+            diff.add.append(rec)
+    diff.remove_relations = [names.relations[k] for k in sorted(cand_rel)
+                             if k in old_keys.relations and k not in still.relations]
+    diff.remove_entities = sorted(k for k in cand_ent if k in old_keys.entities and k not in still.entities)
+    for u, text in sorted(cand_claim):
+        if (u, text) in old_keys.claims and (u, text) not in still.claims:
+            diff.remove_claims.setdefault(u, set()).add(text)
+    plan.diff = diff
+    plan.rows = int(plan.existing["rows"] or 0) - len(old_records) + len(new_records)
+    plan.skipped = int(plan.existing.get("skipped") or 0) - old_skipped + new_skipped
+    plan.problems = problems
+
+
+def _lines_to_check(data: bytes, unchanged: list[seg.Segment], tokens: set[bytes]) -> list[bytes]:
+    """Lines of the unchanged segments that may mention a candidate (:func:`segments.may_mention`)."""
+    if b"" in tokens or len(tokens) > MAX_FILTER_TOKENS:  # no usable filter: every line
+        return [line for s in unchanged for line in data[s.start:s.end].split(b"\n") if line.strip()]
+    pattern = re.compile(b"|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
+    out: list[bytes] = []
+    for s in unchanged:
+        part = data[s.start:s.end]
+        plain = part.isascii() and b"\\" not in part
+        if plain and pattern.search(part) is None:
+            continue
+        for line in part.split(b"\n"):
+            if line.strip() and (not line.isascii() or b"\\" in line or pattern.search(line) is not None):
+                out.append(line)
+    return out
+
+
+# ---- apply ----------------------------------------------------------------------------------------------------
+
+
+class StaleVersion(Exception):
+    """The stored version changed between planning and applying a diff (a concurrent ingest); plan again."""
+
+
+async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress | None = None) -> FileResult:
+    """Carry out a :func:`plan_file` plan. Re-plans (a few times) when a concurrent ingest got there first."""
+    started = time.perf_counter()
+    result = FileResult(path=str(plan.path), document=plan.key, doc_id=plan.doc_id, status="loaded",
+                        rows=plan.rows, skipped=plan.skipped, problems=list(plan.problems))
+    if plan.rekey_from is not None:
+        await rekey_document(store, graph=plan.graph, old=plan.rekey_from, new=plan.key, doc_id=plan.doc_id)
+        result.status = "migrated"
+    if plan.mode in ("unchanged", "manifest"):
+        if plan.mode == "manifest":  # complete, but stored before manifests existed: add one, touch nothing else
+            await _store_manifest(store, plan, drop=None, segments=plan.segments)
+        result.status = "unchanged" if plan.rekey_from is None else "migrated"
+    elif plan.mode == "diff":
+        await _apply_diff(store, plan, result, progress)
+    else:
+        await _apply_load(store, plan, result, progress)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+async def _store_manifest(store: GraphStore, plan: Plan, *, drop: list[str] | None,
+                          segments: list[seg.Segment], tx: Any = None) -> None:
+    rows = [{"hash": s.hash, "data": plan.data[s.start:s.end]} for s in segments]
+    params = {"key": plan.key, "hash": plan.content_hash, "segments": [s.hash for s in plan.segments],
+              "manifest": plan.manifest, "rows": plan.rows, "skipped": plan.skipped, "now": now_iso()}
+
+    async def work(t: Any) -> None:
+        await run_template(t, "ledger/delete_segments", doc=plan.key, hashes=drop)
+        for i in range(0, len(rows), 500):
+            await run_template(t, "ledger/write_segments", graph=plan.graph, doc=plan.key, rows=rows[i:i + 500])
+        await run_template(t, "ledger/set_manifest", **params)
+
+    if tx is not None:
+        await work(tx)
+    else:
+        await store.in_write_tx(work)
+
+
+async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
+    assert plan.fmt is not None
+    graph, key = plan.graph, plan.key
+    if plan.mode == "reload" or (plan.existing and plan.existing["status"] == "retracting"):
         await retract_document(store, graph=graph, key=key)
-        status = "reloaded"
-    elif existing and existing["status"] == "retracting":
-        await retract_document(store, graph=graph, key=key)
+        result.status = "reloaded"
     done_before = await begin_document(
-        store, graph=graph, source=source, key=key, doc_id=p.name, content_hash=content_hash,
-        batch_size=batch_size, kind="structured", now=now_iso(),
+        store, graph=graph, source=plan.source, key=key, doc_id=plan.doc_id, content_hash=plan.content_hash,
+        batch_size=plan.batch_size, kind="structured", now=now_iso(),
     )
-    result = FileResult(path=str(p), document=key, status=status, skipped=check_report.skipped,
-                        problems=list(check_report.problems))
-    if done_before:
+    if done_before and plan.mode == "resume":
         result.status = "resumed"
         result.resumed_from_batch = done_before
     run = uuid.uuid4().hex
-    batches, _report = parse_file(p, fmt, on_error=on_error, batch_size=batch_size)
+    batches, _report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error,
+                                   batch_size=plan.batch_size)
     written: set[tuple[str, str | None]] = set()
     counter = {"rows": 0, "number": 0}
 
@@ -129,24 +476,162 @@ async def ingest_file(
             counter["number"] += 1
             counter["rows"] += len(records)
             if counter["number"] > done_before:
-                prepared = prepare_batch(records, graph, key, type_map, written)
+                prepared = prepare_batch(records, graph, key, plan.type_map, written)
                 return counter["number"], counter["rows"], prepared
         return None
 
     pending = asyncio.create_task(asyncio.to_thread(next_prepared))
-    while (item := await pending) is not None:
-        number, rows_done, prepared = item
-        pending = asyncio.create_task(asyncio.to_thread(next_prepared))
-        counts = await write_batch(store, prepared, graph=graph, doc=key, now=now_iso(), run=run,
-                                   batch_number=number)
-        result.counts.add(counts)
-        result.batches += 1
-        if progress:
-            progress(str(p), rows_done, total)
-        await pause_point("ingest.batch")  # test hook (graphwalk_neo4j.faults): after a committed batch
-    rows_done = counter["rows"]
-    result.rows = rows_done
-    await complete_document(store, key=key, rows=rows_done, skipped=result.skipped, now=now_iso())
+    try:
+        while (item := await pending) is not None:
+            number, rows_done, prepared = item
+            pending = asyncio.create_task(asyncio.to_thread(next_prepared))
+            counts = await write_batch(store, prepared, graph=graph, doc=key, now=now_iso(), run=run,
+                                       batch_number=number)
+            result.counts.add(counts)
+            result.batches += 1
+            if progress:
+                progress(str(plan.path), rows_done, plan.rows)
+            await pause_point("ingest.batch")  # test hook (graphwalk_neo4j.faults): after a committed batch
+    finally:
+        if not pending.done():
+            pending.cancel()
+    plan.rows = result.rows = counter["rows"]
+    await _store_manifest(store, plan, drop=None, segments=plan.segments)
     await store.write("schema/await_fulltext_refresh")  # the name index is eventually consistent
-    result.seconds = time.perf_counter() - started
-    return result
+
+
+async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
+    diff = plan.diff
+    assert diff is not None and plan.existing is not None
+    graph, key = plan.graph, plan.key
+    run, now = uuid.uuid4().hex, now_iso()
+    expected = plan.existing["content_hash"]
+    removed = {"relationships": 0, "entities": 0, "entities_kept_for_traces": 0, "claims": 0}
+
+    async def check(tx: Any) -> None:
+        rows, _ = await run_template(tx, "ledger/lock_document", key=key, run=run)
+        if not rows or rows[0]["content_hash"] != expected:
+            raise StaleVersion(key)
+
+    def adds(records: list[TripleRecord]) -> Callable[[Any], Any]:
+        async def work(tx: Any) -> None:
+            prepared = prepare_batch(records, graph, key, plan.type_map)
+            result.counts.add(await write_prepared(tx, prepared, graph=graph, doc=key, now=now, run=run))
+        return work
+
+    def unassert_relations(rows: list[dict[str, str]]) -> Callable[[Any], Any]:
+        async def work(tx: Any) -> None:
+            out, _ = await run_template(tx, "graph/unassert_relations", rows=rows, doc=key)
+            removed["relationships"] += int(out[0]["deleted"] or 0)
+        return work
+
+    async def claims(tx: Any) -> None:
+        if not diff.remove_claims:
+            return
+        entities, _ = await run_template(tx, "graph/entities_by_uid", uids=sorted(diff.remove_claims))
+        rows = [{"uid": e["uid"], **drop_claims(e["claims"] or [], diff.remove_claims[e["uid"]])} for e in entities]
+        await run_template(tx, "graph/reset_attributes", rows=rows)
+        removed["claims"] += sum(len(v) for v in diff.remove_claims.values())
+
+    def unassert_entities(uids: list[str]) -> Callable[[Any], Any]:
+        async def work(tx: Any) -> None:
+            out, _ = await run_template(tx, "graph/unassert_entities", uids=uids, doc=key, now=now)
+            removed["entities"] += int(out[0]["deleted"] or 0)
+            removed["entities_kept_for_traces"] += int(out[0]["kept"] or 0)
+        return work
+
+    async def finish(tx: Any) -> None:
+        await _store_manifest(store, plan, drop=diff.drop_segments, segments=diff.new_segments, tx=tx)
+
+    step = max(1, plan.batch_size)
+    steps: list[Callable[[Any], Any]] = [check]
+    steps += [adds(diff.add[i:i + step]) for i in range(0, len(diff.add), step)]
+    steps += [unassert_relations(diff.remove_relations[i:i + step])
+              for i in range(0, len(diff.remove_relations), step)]
+    steps.append(claims)
+    steps += [unassert_entities(diff.remove_entities[i:i + step])
+              for i in range(0, len(diff.remove_entities), step)]
+    steps.append(finish)
+    if diff.size <= DIFF_TX_LIMIT:  # one transaction: readers see the old version or the new one
+
+        async def all_steps(tx: Any) -> None:
+            for s in steps:
+                await s(tx)
+            await pause_point("ingest.diff_tx")  # test hook: everything written, not yet committed
+
+        await _in_tx_fresh(store, all_steps, result, removed)
+    else:  # too big for one transaction: batches, idempotent, the manifest last
+        for s in steps:
+            await _in_tx_fresh(store, s, result, removed)
+            await pause_point("ingest.diff_step")
+    result.status = "updated"
+    result.removed = removed
+    result.changed_segments = len(diff.new_segments)
+    if progress:
+        progress(str(plan.path), plan.rows, plan.rows)
+    if diff.add:
+        await store.write("schema/await_fulltext_refresh")
+
+
+async def _in_tx_fresh(store: GraphStore, work: Callable[[Any], Any], result: FileResult,
+                       removed: dict[str, int]) -> None:
+    """Run ``work`` in one write transaction; counts it added are kept only when the transaction commits (the
+    driver may retry a transaction after a transient error)."""
+    saved_counts, saved_removed = WriteCounts(), dict(removed)
+    saved_counts.add(result.counts)
+
+    async def attempt(tx: Any) -> None:
+        result.counts = WriteCounts()
+        result.counts.add(saved_counts)
+        removed.clear()
+        removed.update(saved_removed)
+        await work(tx)
+
+    await store.in_write_tx(attempt)
+
+
+# ---- entry points -----------------------------------------------------------------------------------------------
+
+
+async def ingest_files(
+    store: GraphStore,
+    paths: Sequence[str | Path],
+    *,
+    progress: Progress | None = None,
+    on_file_done: Callable[[FileResult], None] | None = None,
+    **kwargs: Any,
+) -> list[FileResult]:
+    """Plan every file (read, hash, validate, diff: no writes), then apply the plans in order. So with
+    ``on_error="fail"`` one bad file anywhere means nothing at all is written."""
+    claimed: set[str] = set()
+    plans = [await plan_file(store, p, claimed_legacy=claimed, **kwargs) for p in paths]
+    await pause_point("ingest.planned")  # test hook (graphwalk_neo4j.faults): validated, nothing written yet
+    results = []
+    for plan in plans:
+        result = await _apply_with_replan(store, plan, progress=progress, **kwargs)
+        results.append(result)
+        if on_file_done is not None:
+            on_file_done(result)
+    return results
+
+
+async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress | None,
+                             **kwargs: Any) -> FileResult:
+    for _ in range(5):
+        try:
+            return await apply_plan(store, plan, progress=progress)
+        except StaleVersion:  # a concurrent ingest stored another version first: diff against that one
+            plan = await plan_file(store, plan.path, **kwargs)
+    return await apply_plan(store, plan, progress=progress)
+
+
+async def ingest_file(
+    store: GraphStore,
+    path: str | Path,
+    *,
+    progress: Progress | None = None,
+    **kwargs: Any,
+) -> FileResult:
+    """Plan and apply one file; see :func:`plan_file` for the options (graph, source, root, fmt, on_error,
+    batch_size, type_map)."""
+    return (await ingest_files(store, [path], progress=progress, **kwargs))[0]

@@ -42,3 +42,27 @@ async def start_paused(settings: Settings, args: list[str], point: str, **env: s
         seen.append(line)
         if line.startswith(f"paused at {point.split('@')[0]}"):
             return Paused(proc, "".join(seen))
+
+
+async def wait_paused(paused: Paused, point: str) -> None:
+    """After a SIGUSR1, wait for the process to reach the next pause ``point``."""
+    assert paused.proc.stderr is not None
+    while True:
+        line = (await paused.proc.stderr.readline()).decode()
+        assert line, f"ended before reaching {point!r}: {paused.stderr_before[-2000:]}"
+        paused.stderr_before += line
+        if line.startswith(f"paused at {point}"):
+            return
+
+
+async def run_cli(settings: Settings, args: list[str], **env: str) -> tuple[int, str, str]:
+    """Run ``gw-neo4j ARGS`` to the end in a real process (from async tests, where CliRunner cannot run)."""
+    full_env = {**os.environ, "GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake", **env}
+    full_env.pop("GW_NEO4J_PAUSE_AT", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "graphwalk_neo4j.cli", *args, env=full_env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()

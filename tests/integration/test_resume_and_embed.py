@@ -31,7 +31,7 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
     env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "graphwalk_neo4j.cli", "ingest", str(kb), "--graph", graph_name,
-        "--batch-size", "1000", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        "--batch-size", "1000", "--root", str(tmp_path), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     key = f"{graph_name}|files|big.txt"
     done = 0
@@ -55,12 +55,12 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
     # Whole batches only: every relationship written belongs to one of the first `batches_done` batches.
     rels = (await store.read("graph/counts", graph=graph_name))[0]["relationships"]
     assert rels == batches_done * 1000
-    result = await ingest_file(store, kb, graph=graph_name, batch_size=1000)
+    result = await ingest_file(store, kb, graph=graph_name, root=tmp_path, batch_size=1000)
     assert result.status == "resumed" and result.resumed_from_batch == batches_done
     assert result.batches == 40 - batches_done
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 20_000 + 97 + 13, "relationships": 40_000}
-    again = await ingest_file(store, kb, graph=graph_name, batch_size=1000)
+    again = await ingest_file(store, kb, graph=graph_name, root=tmp_path, batch_size=1000)
     assert again.status == "unchanged"
 
 
@@ -69,7 +69,7 @@ async def test_embed_only_what_changed_and_search_reasons(store: GraphStore, gra
     kb = tmp_path / "kb.txt"
     kb.write_text("Kismet|directed_by|William Dieterle\nThe Blue Angel|directed_by|Josef von Sternberg\n"
                   "Kismet|starred_actors|Marlene Dietrich\n")
-    await ingest_file(store, kb, graph=graph_name)
+    await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     embedder = FakeEmbedder()
     first = await embed_graph(store, embedder, graph_name, batch_size=2)
     assert (first.scanned, first.embedded, first.skipped) == (5, 5, 0)

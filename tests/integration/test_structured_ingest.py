@@ -38,7 +38,7 @@ async def graph_state(store: GraphStore, graph: str) -> dict:
 async def test_load_counts_provenance_and_labels(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
-    result = await ingest_file(store, kb, graph=graph_name, type_map=TYPES, batch_size=4)
+    result = await ingest_file(store, kb, graph=graph_name, root=tmp_path, type_map=TYPES, batch_size=4)
     assert result.status == "loaded"
     assert result.rows == 6 and result.batches == 2
     c = result.counts
@@ -65,9 +65,9 @@ async def test_load_counts_provenance_and_labels(store: GraphStore, graph_name: 
 async def test_reingest_unchanged_is_a_no_op(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
-    await ingest_file(store, kb, graph=graph_name)
+    await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     before = await graph_state(store, graph_name)
-    again = await ingest_file(store, kb, graph=graph_name)
+    again = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     assert again.status == "unchanged" and again.batches == 0
     assert await graph_state(store, graph_name) == before
 
@@ -78,13 +78,13 @@ async def test_changed_file_retracts_what_it_no_longer_says(store: GraphStore, g
     other = tmp_path / "other.txt"
     kb.write_text(KB)
     other.write_text("The Blue Angel|directed_by|Josef von Sternberg\n")
-    await ingest_file(store, kb, graph=graph_name)
-    await ingest_file(store, other, graph=graph_name)
+    await ingest_file(store, kb, graph=graph_name, root=tmp_path)
+    await ingest_file(store, other, graph=graph_name, root=tmp_path)
     new = KB.replace("Kismet|release_year|1944\n", "")
     new = new.replace("The Blue Angel|directed_by|Josef von Sternberg\n", "")
     kb.write_text(new + "Kismet|has_genre|Drama\n")
-    result = await ingest_file(store, kb, graph=graph_name)
-    assert result.status == "reloaded"
+    result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
+    assert result.status == "updated"  # the difference applied, nothing recreated
     state = await graph_state(store, graph_name)
     names = [n["name"] for n in state["nodes"]]
     assert "1944" not in names  # only kb.txt backed it
@@ -100,9 +100,10 @@ async def test_retract_on_request_deletes_unbacked_elements(store: GraphStore, g
                                                             tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
-    await ingest_file(store, kb, graph=graph_name)
+    await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     report = await retract_document(store, graph=graph_name, key=f"{graph_name}|files|kb.txt", forget=True)
-    assert report == {"entities_deleted": 7, "relationships_deleted": 6, "attributes_recomputed": 0}
+    assert report == {"entities_deleted": 7, "relationships_deleted": 6, "attributes_recomputed": 0,
+                      "entities_kept_for_traces": 0}
     assert await list_documents(store, graph_name) == []
 
 
@@ -114,8 +115,8 @@ async def test_attribute_conflicts_keep_every_value_with_its_source(store: Graph
                  "Acme,based_in,Springfield,Company,City,US,1950\n")
     b.write_text("subject,relation,object,subject_type,object_type,country,founded\n"
                  "Acme,based_in,Springfield,Company,City,US,1951\n")
-    await ingest_file(store, a, graph=graph_name)
-    result = await ingest_file(store, b, graph=graph_name)
+    await ingest_file(store, a, graph=graph_name, root=tmp_path)
+    result = await ingest_file(store, b, graph=graph_name, root=tmp_path)
     assert result.counts.conflicts == 1
     uid = f"{graph_name}:{entity_id('Acme', 'Company')}"
     row = (await store.read("graph/entities_by_uid", uids=[uid]))[0]
@@ -139,7 +140,7 @@ async def test_merge_entities_rewires_and_unions(store: GraphStore, graph_name: 
                     "attributes": {"height_cm": 165}}) + "\n"
         + json.dumps({"subject": "M. Dietrich", "relation": "acted_in", "object": "Kismet",
                       "attributes": {"height_cm": 164}}) + "\n")
-    await ingest_file(store, kb, graph=graph_name)
+    await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     keep, absorb = entity_id("Marlene Dietrich"), entity_id("M. Dietrich")
     merged = await merge_entities(store, graph_name, keep, absorb)
     assert merged["aliases"] == ["M. Dietrich"]
@@ -158,7 +159,7 @@ async def test_fail_mode_writes_nothing_of_a_bad_file(store: GraphStore, graph_n
     bad = tmp_path / "bad.txt"
     bad.write_text(KB + "Kismet|has tags|oops\n")
     with pytest.raises(InputError) as info:
-        await ingest_file(store, bad, graph=graph_name, batch_size=2)
+        await ingest_file(store, bad, graph=graph_name, root=tmp_path, batch_size=2)
     assert "bad.txt:7" in str(info.value) and "' '" in str(info.value)
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 0, "relationships": 0}
@@ -168,7 +169,7 @@ async def test_fail_mode_writes_nothing_of_a_bad_file(store: GraphStore, graph_n
 async def test_skip_mode_loads_the_rest_and_reports(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text(KB + "Kismet|has_genre\nKismet|direct`ed|X\n")
-    result = await ingest_file(store, bad, graph=graph_name, on_error="skip")
+    result = await ingest_file(store, bad, graph=graph_name, root=tmp_path, on_error="skip")
     assert result.rows == 6 and result.skipped == 2
     assert [p.line for p in result.problems] == [7, 8]
     counts = (await store.read("graph/counts", graph=graph_name))[0]
