@@ -41,8 +41,8 @@ async def main() -> int:
     info = describe_backends(settings)
     async with GraphStore(settings) as store:
         await apply_schema(store)
-        loaded = await ingest_file(store, data_file("demo_movies.txt"), graph=GRAPH, source="demo",
-                                   type_map=types)
+        movies = data_file("demo_movies.txt")
+        loaded = await ingest_file(store, movies, graph=GRAPH, source="demo", type_map=types, root=movies.parent)
         console.print(styled((f"graph {GRAPH!r}", "bold"), f": {loaded.rows} triples ({loaded.status})"))
         emb = await embed_graph(store, embedder, GRAPH)
         console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")

@@ -30,6 +30,7 @@ from graphwalk_neo4j.graph.ledger import document_id, list_documents
 from graphwalk_neo4j.ingest.documents import retract_text_document
 from graphwalk_neo4j.ingest.structured import check_type_map
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store.store import transient_retries
 
 
 def _progress() -> Progress:
@@ -164,9 +165,13 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
     embed_report = None
     if embed:
         embed_report = run(_embed(settings, graph, settings.embed_batch_size))
+    retries = transient_retries()
     if as_json:
-        emit_json({"files": results, "embed": embed_report})
+        emit_json({"files": results, "embed": embed_report, "transient_retries": retries})
         return
+    if retries:
+        err.print(f"note: {retries} transactions were retried after transient errors (deadlocks under concurrent "
+                  "writes); the data is complete")
     table = Table(title=f"ingest into graph {graph!r}")
     for col in ("document", "status", "rows", "skipped", "nodes +new/~upd/=same/-del", "rels +new/~upd/=same/-del",
                 "s"):

@@ -288,7 +288,8 @@ async def prepare_graph(store: Any, data_dir: str | Path, graph: str, embedder: 
     type_map = metaqa_type_map()
     observer.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     started = time.perf_counter()
-    loaded = await ingest_file(store, kb_file(data_dir), graph=graph, type_map=type_map,
+    kb = kb_file(data_dir)
+    loaded = await ingest_file(store, kb, graph=graph, type_map=type_map, root=kb.parent,  # doc id: kb.txt
                                progress=lambda _f, done, total: observer.progress("ingest", done, total,
                                                                                   time.perf_counter() - started))
     observer.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")

@@ -181,18 +181,21 @@ class IngestJobs:
                                            source=request.source, llm_model=request.llm_model,
                                            routing=request.routing, embed=request.embed)
         from graphwalk_neo4j.graph.embeddings import embed_graph
-        from graphwalk_neo4j.ingest.structured import ingest_file
+        from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
 
-        files = []
-        for path in paths:
-            def progress(name: str, done: int, total: int, file: str = path.name) -> None:
-                job.progress = {"file": file, "rows_done": done, "rows_total": total}
+        files: list[dict[str, Any]] = []
 
-            result = await ingest_file(store, path, graph=request.graph, source=request.source, fmt=request.format,
-                                       on_error=request.on_error, batch_size=request.batch_size,
-                                       type_map=request.type_map, progress=progress)
+        def progress(name: str, done: int, total: int) -> None:
+            job.progress = {"file": Path(name).name, "rows_done": done, "rows_total": total}
+
+        def file_done(result: FileResult) -> None:
             files.append(result.as_dict())
             job.progress = {**job.progress, "files_done": len(files), "files_total": len(paths)}
+
+        # All files are validated before the first write; a document's id is its name as uploaded.
+        await ingest_files(store, paths, graph=request.graph, source=request.source, fmt=request.format,
+                           on_error=request.on_error, batch_size=request.batch_size, type_map=request.type_map,
+                           root=paths[0].parent if paths else None, progress=progress, on_file_done=file_done)
         embedded = None
         if request.embed:
             embedded = (await embed_graph(store, self.ctx.embedder, request.graph)).as_dict()

@@ -32,7 +32,7 @@ def markup_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # 
     folder.mkdir()
     kb = folder / "]kb.txt"
     kb.write_text(f"{MARKUP}|directed_by|William [Bill] Dieterle\n{MARKUP}|release_year|1944\n")
-    result = invoke(neo4j_settings, ["ingest", str(kb), "--graph", graph_name])
+    result = invoke(neo4j_settings, ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path)])
     yield result, kb
     invoke(neo4j_settings, ["drop-graph", graph_name, "--yes"])
 
@@ -42,7 +42,7 @@ def test_markup_in_names_and_paths_is_printed_as_text(markup_graph, neo4j_settin
     result, kb = markup_graph
     no_traceback(result)
     assert result.exit_code == 0, result.output
-    assert "]kb.txt" in result.stdout  # the file column
+    assert "[/]kb.txt" in result.stdout  # the document column: the id "[/]kb.txt"
     found = invoke(neo4j_settings, ["search", MARKUP, "--graph", graph_name, "--no-vector"])
     no_traceback(found)
     assert found.exit_code == 0, found.output
@@ -54,7 +54,7 @@ def test_markup_in_names_and_paths_is_printed_as_text(markup_graph, neo4j_settin
     assert "when was it released" in walked.stdout
     assert MARKUP in walked.stdout  # start line and path descriptions
     documents = invoke(neo4j_settings, ["documents", "--graph", graph_name])
-    assert "]kb.txt" in documents.stdout
+    assert "[/]kb.txt" in documents.stdout
 
 
 def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, graph_name: str,
