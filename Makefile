@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 NEO4J_STAMP := neo4j/dist/.fetched
 PYTEST_ARGS ?=
 
-.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit lint onnx bench demo eval serve clean
+.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench demo eval serve clean
 
 setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
 
@@ -41,6 +41,9 @@ test: setup  ## the whole suite against the real local Neo4j
 
 test-unit: venv
 	$(BIN)/pytest -q tests/unit $(PYTEST_ARGS)
+
+test-hostile: setup  ## the standing hostile probe alone (tests/hostile/, also part of `make test`)
+	$(BIN)/pytest -q -m hostile $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check graphwalk_neo4j tests bench
