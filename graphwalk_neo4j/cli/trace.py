@@ -169,6 +169,9 @@ def _header(walk: StoredWalk) -> Text:
     text.append(f"started: {started}   finished: {finished}")
     if walk.best_path:
         text.append(f"\nbest path: {walk.best_path}")
+    if walk.retracted_names:
+        text.append(f"\ndata changed since: {', '.join(walk.retracted_names)} retracted by a later ingest "
+                    "(kept as :RetractedEntity, so this trace replays as recorded)", style="yellow")
     return text
 
 

@@ -156,6 +156,9 @@ class StoredWalk(BaseModel):
     best_score: float | None = None
     n_steps: int = 0
     answer_type: dict[str, float] | None = None
+    # Entities this walk links to that a later re-ingest or retraction removed (kept as :RetractedEntity).
+    retracted_ids: list[str] = Field(default_factory=list)
+    retracted_names: list[str] = Field(default_factory=list)
     totals: Totals = Field(default_factory=Totals)
     steps: list[StoredStep] = Field(default_factory=list)
     calls: list[StoredCall] = Field(default_factory=list)

@@ -22,7 +22,7 @@ from graphwalk_neo4j.trace import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
 from tests.hostile.graphstate import checksum, element_ids, embeddings, snapshot
-from tests.hostile.procs import start_paused
+from tests.hostile.procs import run_cli, start_paused
 
 FILLER = "".join(f"Film {i}|directed_by|Director {i % 50}\nFilm {i}|release_year|{1900 + i % 90}\n"
                  for i in range(1500))
@@ -94,7 +94,8 @@ async def test_a_legacy_ledger_entry_is_migrated_in_place(store: GraphStore, gra
     assert changed.status == "updated"  # the migrated entry has a manifest now: a diff, not a reload
 
 
-async def test_a_changed_file_applies_only_the_difference(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+async def test_a_changed_file_applies_only_the_difference(store: GraphStore, graph_name: str, tmp_path: Path,
+                                                          neo4j_settings: Settings) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(HEAD + FILLER + TAIL)
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
@@ -143,6 +144,10 @@ async def test_a_changed_file_applies_only_the_difference(store: GraphStore, gra
     assert all(r["l"] == ["RetractedEntity"] for r in retracted)
     stored = await get_walk(store, graph_name, gone_walk.result.walk_id)
     assert len(stored.answers) == len(gone_walk.result.answers[:100])
+    assert "Gone Director" in stored.retracted_names
+    code, shown, _ = await run_cli(neo4j_settings, ["trace", "show", gone_walk.result.walk_id, "--graph", graph_name])
+    changed_line = next(line for line in shown.splitlines() if line.startswith("data changed since:"))
+    assert code == 0 and "Gone Director" in changed_line and "retracted by a later ingest" in shown
     # The same graph as a clean load of the new file.
     clean = f"{graph_name}_clean"
     try:
