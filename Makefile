@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 NEO4J_STAMP := neo4j/dist/.fetched
 PYTEST_ARGS ?=
 
-.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench demo eval serve clean
+.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval serve clean
 
 setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
 
@@ -52,8 +52,12 @@ lint: venv
 onnx: venv  ## export the packaged MiniLM to ONNX (for GW_NEO4J_EMBEDDER=minilm-onnx; needs the onnx extra)
 	$(BIN)/python -m graphwalk_neo4j.embed.onnx export
 
-bench: setup
+bench: setup  ## SCALE=100k,1m[,5m] adds the cost curves (own Neo4j on 7691, minutes to hours)
 	$(BIN)/python -m bench.run
+	$(if $(SCALE),$(BIN)/python -m bench.scale --scale $(SCALE))
+
+bench-load: setup  ## MetaQA three ways (ours, neo4j-admin import, neo4j-graphrag); point GW_NEO4J_URI at your own Neo4j
+	$(BIN)/python -m bench.loadpath
 
 demo: setup  ## the README's first command
 	$(BIN)/python -m graphwalk_neo4j.demo

@@ -71,6 +71,31 @@ JVM_FLAGS = [
 ]
 
 
+_MIB = 1024 * 1024
+
+
+def memory_plan(ram_bytes: int, store_bytes: int) -> tuple[str, str]:
+    """Heap and page cache for a machine with ``ram_bytes`` whose store files take ``store_bytes`` (the sizing rule
+    of docs/neo4j.md): heap = RAM / 12, between 1 GiB and 8 GiB (query working memory: collecting a hub's 4,000
+    targets, sorting a 2,000-node frontier); page cache = the store plus half again for growth and indexes, at
+    least 512 MiB and at most RAM / 4, so the store stays in memory while it fits and Neo4j never takes more than
+    a third of the machine. Both in whole MiB."""
+    heap = min(max(ram_bytes // 12, 1024 * _MIB), 8192 * _MIB)
+    cache = min(max(store_bytes * 3 // 2, 512 * _MIB), max(ram_bytes // 4, 512 * _MIB))
+    return f"{heap // _MIB}m", f"{cache // _MIB}m"
+
+
+def _ram_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):  # pragma: no cover - not Linux
+        return 8 * 1024 * _MIB
+
+
+def _tree_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else 0
+
+
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return int(raw) if raw else default
@@ -85,8 +110,14 @@ class LocalServer:
     http_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_HTTP_PORT", 7474))
     password: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PASSWORD", "graphwalk-local"))
     user: str = "neo4j"
-    heap: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_HEAP", "2g"))
-    pagecache: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PAGECACHE", "1g"))
+    # GW_NEO4J_HEAP / GW_NEO4J_PAGECACHE, else :func:`memory_plan` for this machine and the store on disk
+    heap: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_HEAP", ""))
+    pagecache: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PAGECACHE", ""))
+
+    def __post_init__(self) -> None:
+        if not self.heap or not self.pagecache:
+            heap, cache = memory_plan(_ram_bytes(), _tree_bytes(self.run_dir / "data" / "databases"))
+            self.heap, self.pagecache = self.heap or heap, self.pagecache or cache
 
     @property
     def dist(self) -> Path:

@@ -1,0 +1,262 @@
+"""Cost curves on generated KG-shaped graphs (``python -m bench.scale --scale 100k[,1m,5m]``, issue 16).
+
+:func:`generate` writes a seeded graph shaped like a real KG in MetaQA's ``subject|relation|object`` format:
+typed entities (``Film`` subjects; ``Person``, ``Year``, ``Genre``, ``Language``, ``Tag`` objects), eight typed
+relations, object choice by a Zipf law per relation (power-law in-degrees), so a few objects become hubs with 10k+
+edges at 1M triples (genres, languages, the most popular years and tags), and readable names.
+
+Per size it reports: ingest triples/s (``ingest_file``), embed nodes/s on a sample (ONNX when installed, else
+torch; the full embedding of millions of nodes takes hours on two cores), peak RSS of this process and of the
+Neo4j JVM (``VmHWM``), per-depth walk overhead p50/p95 in entity and relation mode with the zero-latency seeded
+decider (walks from random films and from the biggest hubs), the Cypher time per depth (expander wall time),
+and store/index sizes on disk. It needs a Neo4j of its own: ``--home`` is a Neo4j home whose ``run/`` this
+script owns (default /tmp/gw-scale-neo4j, ports 7691/7478); it starts it with the sizing rule of localserver.py
+and stops it at the end. Plots go to docs/img/scale_*.png when matplotlib is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = {"100k": 100_000, "1m": 1_000_000, "5m": 5_000_000}
+RELATIONS = [  # relation, object type, objects per 1k films, mean edges per film, zipf exponent
+    ("directed_by", "Person", 400, 1.1, 1.05),
+    ("written_by", "Person", 500, 1.4, 1.05),
+    ("starred_actors", "Person", 1500, 3.0, 1.1),
+    ("release_year", "Year", 0, 1.0, 0.9),  # years: a fixed pool of 120
+    ("has_genre", "Genre", 0, 1.5, 1.2),  # 24 genres
+    ("in_language", "Language", 0, 0.5, 1.6),  # 60 languages
+    ("has_tags", "Tag", 300, 2.0, 1.1),
+    ("has_imdb_rating", "Rating", 0, 0.3, 0.5),  # 90 ratings
+]
+FIXED = {"release_year": [str(y) for y in range(1906, 2026)], "has_genre": [f"Genre {i}" for i in range(24)],
+         "in_language": [f"Language {i}" for i in range(60)],
+         "has_imdb_rating": [f"{r / 10:.1f}" for r in range(10, 100)]}
+SYLLABLES = ["ka", "lo", "mi", "ren", "sa", "to", "vel", "dor", "an", "is", "qua", "ber", "nu", "pel", "gri", "os"]
+
+
+def _name(rng: random.Random, words: int) -> str:
+    return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize()
+                    for _ in range(words))
+
+
+def generate(triples: int, path: Path, seed: int = 16) -> dict[str, Any]:
+    """Write about ``triples`` edges to ``path``; returns the type map and the hubs."""
+    rng = random.Random(seed)
+    per_film = sum(r[3] for r in RELATIONS)
+    films = int(triples / per_film)
+    pools: dict[str, list[str]] = {}
+    weights: dict[str, np.ndarray] = {}
+    for relation, _type, per_k, _, exponent in RELATIONS:
+        names = FIXED.get(relation) or [f"{_name(rng, 2)} {i}" for i in range(max(8, per_k * films // 1000))]
+        pools[relation] = names
+        w = 1.0 / np.arange(1, len(names) + 1) ** exponent
+        weights[relation] = np.cumsum(w / w.sum())
+    degree: dict[str, int] = {}
+    written = 0
+    np_rng = np.random.default_rng(seed)
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(films):
+            film = f"{_name(rng, rng.randint(1, 3))} {i}"
+            for relation, _, _, mean, _ in RELATIONS:
+                k = np_rng.poisson(mean) if mean < 1 else 1 + np_rng.poisson(mean - 1)
+                picks = np.searchsorted(weights[relation], np_rng.random(k))
+                for j in dict.fromkeys(int(p) for p in picks):
+                    target = pools[relation][min(j, len(pools[relation]) - 1)]
+                    fh.write(f"{film}|{relation}|{target}\n")
+                    degree[target] = degree.get(target, 0) + 1
+                    written += 1
+    hubs = sorted(degree.items(), key=lambda kv: -kv[1])[:5]
+    return {"triples": written, "films": films, "hubs": hubs,
+            "type_map": {r: ("Film", t) for r, t, *_ in RELATIONS}}
+
+
+def _hwm_mb(pid: int | None) -> float | None:
+    if pid is None:
+        return None
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+def _dir_mb(path: Path) -> float:
+    return round(sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 2**20, 1) if path.is_dir() else 0.0
+
+
+async def walk_overheads(store: Any, graph: str, starts: list[str], hubs: list[str]) -> dict[str, Any]:
+    from bench.run import TimedBackend, pct
+    from graphwalk_neo4j.decide.fake import FakeBackend
+    from graphwalk_neo4j.graph.identity import entity_id
+    from graphwalk_neo4j.walk.config import get_preset
+    from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
+    from graphwalk_neo4j.walk.service import WalkService
+
+    cypher: list[float] = []
+    original = Neo4jExpander.expand
+
+    async def timed(self: Any, requests: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original(self, requests)
+        finally:
+            cypher.append(time.perf_counter() - started)
+
+    backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
+    service = WalkService(store, graph, backend, trace=True)  # type: ignore[arg-type]
+    out: dict[str, Any] = {}
+    Neo4jExpander.expand = timed  # type: ignore[method-assign]
+    try:
+        for preset in ("greedy", "relation"):
+            for label, names in (("walks", starts), ("hub_walks", hubs)):
+                gaps: list[float] = []
+                cypher.clear()
+                for name in names:
+                    backend.events.clear()
+                    t0 = time.perf_counter()
+                    await service.walk("which films are like this one", get_preset(preset), start=[entity_id(name)])
+                    t1 = time.perf_counter()
+                    marks = [t0] + [e for pair in backend.events for e in pair] + [t1]
+                    gaps += [marks[i + 1] - marks[i] for i in range(0, len(marks) - 1, 2)]
+                out[f"{preset}_{label}"] = {
+                    "n": len(names), "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1),
+                    "overhead_ms_p95": round(pct(gaps, 95) * 1000, 1),
+                    "cypher_ms_per_depth_p50": round(pct(cypher, 50) * 1000, 1),
+                    "cypher_ms_per_depth_p95": round(pct(cypher, 95) * 1000, 1)}
+    finally:
+        Neo4jExpander.expand = original  # type: ignore[method-assign]
+    return out
+
+
+async def run_size(label: str, home: Path, work: Path, walks: int, embed_sample: int) -> dict[str, Any]:
+    from graphwalk_neo4j.graph.embeddings import entity_text
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.localserver import LocalServer
+    from graphwalk_neo4j.schema import apply_schema
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+
+    kb = work / f"scale_{label}.txt"
+    gen = generate(SIZES[label], kb)
+    server = LocalServer(home=home, bolt_port=7691, http_port=7478)
+    server.up()
+    settings = Settings(uri=server.bolt_uri)
+    graph = f"scale_{label}"
+    result: dict[str, Any] = {"size": label, "triples": gen["triples"], "films": gen["films"],
+                              "hubs": gen["hubs"], "heap": server.heap, "pagecache": server.pagecache,
+                              "load_avg_1m_before": round(os.getloadavg()[0], 2)}
+    try:
+        async with GraphStore(settings) as store:
+            started = time.perf_counter()
+            await apply_schema(store)
+            await ingest_file(store, kb, graph=graph, type_map=gen["type_map"])  # type: ignore[arg-type]
+            seconds = time.perf_counter() - started
+            result["ingest_s"] = round(seconds, 1)
+            result["ingest_triples_per_s"] = round(gen["triples"] / seconds)
+            try:
+                from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+
+                embedder: Any = OnnxMiniLMEmbedder(cache_size=0)
+            except ImportError:
+                from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+
+                embedder = MiniLMEmbedder(cache_size=0)
+            embedder.encode(["warm up"])
+            # embed a sample only (all of them takes hours on two cores): encode + write, as embed_graph does
+            rows = await store.query("MATCH (n:Entity {graph: $g}) RETURN n.uid AS uid, n.name AS name, n.type AS type "
+                                     "LIMIT $k", {"g": graph, "k": embed_sample}, read=True)
+            started = time.perf_counter()
+            for i in range(0, len(rows), 256):
+                batch = rows[i:i + 256]
+                vectors = await embedder.embed([entity_text(r["name"], r["type"]) for r in batch])
+                await store.write("graph/set_embeddings", rows=[
+                    {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"} for r, v in zip(batch, vectors,
+                                                                                                 strict=True)])
+            result["embed_sample"] = len(rows)
+            result["embed_nodes_per_s"] = round(len(rows) / (time.perf_counter() - started), 1)
+            counted = await store.read("graph/counts", graph=graph)
+            result["counts"] = counted[0] if counted else None
+            names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
+            random.Random(3).shuffle(names)
+            result["walk"] = await walk_overheads(store, graph, names[:walks], [h for h, _ in gen["hubs"][:3]] * 2)
+        result["python_peak_rss_mb"] = round(__import__("resource").getrusage(
+            __import__("resource").RUSAGE_SELF).ru_maxrss / 1024, 1)
+        result["neo4j_peak_rss_mb"] = _hwm_mb(server.pid())
+        data = home / "run" / "data" / "databases" / "neo4j"
+        result["store_mb"] = _dir_mb(data)
+        result["index_mb"] = _dir_mb(data / "schema")
+    finally:
+        server.down()
+    return result
+
+
+def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    sizes = [r["triples"] for r in results]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    axes[0].plot(sizes, [r["ingest_triples_per_s"] for r in results], "o-", label="ingest triples/s")
+    axes[0].plot(sizes, [r["embed_nodes_per_s"] for r in results], "s-", label="embed nodes/s")
+    axes[0].set_title("throughput")
+    for mode in ("greedy", "relation"):
+        for kind, style in (("walks", "o-"), ("hub_walks", "s--")):
+            axes[1].plot(sizes, [r["walk"][f"{mode}_{kind}"]["overhead_ms_p95"] for r in results], style,
+                         label=f"{'entity' if mode == 'greedy' else 'relation'} {kind.replace('_', ' ')} p95")
+    axes[1].set_title("per-depth overhead p95 (ms)")
+    axes[2].plot(sizes, [r["store_mb"] for r in results], "o-", label="store MB")
+    axes[2].plot(sizes, [r["index_mb"] for r in results], "s-", label="indexes MB")
+    axes[2].plot(sizes, [r["neo4j_peak_rss_mb"] or 0 for r in results], "^-", label="Neo4j peak RSS MB")
+    axes[2].set_title("size and memory")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("triples")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    return [str(out)]
+
+
+def prepare_home(home: Path, dist: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    if not (home / "dist").exists():
+        (home / "dist").symlink_to(dist.resolve())
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", default="100k", help="comma-separated sizes: 100k, 1m, 5m")
+    parser.add_argument("--home", default="/tmp/gw-scale-neo4j")
+    parser.add_argument("--dist", default=str(ROOT / "neo4j" / "dist"))
+    parser.add_argument("--walks", type=int, default=60)
+    parser.add_argument("--embed-sample", type=int, default=5000)
+    parser.add_argument("--plot", default=str(ROOT / "docs" / "img" / "scale_curves.png"))
+    args = parser.parse_args()
+    home = Path(args.home)
+    prepare_home(home, Path(args.dist))
+    results = []
+    for label in args.scale.split(","):
+        results.append(await run_size(label.strip().lower(), home, home, args.walks, args.embed_sample))
+        print(json.dumps(results[-1]), flush=True)
+    print(json.dumps({"plots": plot(results, Path(args.plot)),
+                      "summary": {r["size"]: statistics.fmean([r["ingest_triples_per_s"]]) for r in results}}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
