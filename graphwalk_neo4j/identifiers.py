@@ -70,3 +70,25 @@ def graph_name(name: object) -> str:
     command and library entry point that takes a graph, so nothing is ever stored under a name that
     ``drop-graph`` would refuse."""
     return validate_identifier(name, "graph name")
+
+
+def data_name(name: object, kind: str = "name") -> str:
+    """Validate a label, relationship type or property key read from a user's own graph (adopt).
+
+    These names are the user's, so any printable text is allowed (spaces, unicode, even backticks): they only
+    ever travel as ``$parameters`` (list membership, dynamic labels), never spliced into a statement. What is
+    refused is what no sane schema holds and what would garble a table or a log line: empty names, control
+    characters (newlines, NUL), and names over 256 characters.
+    """
+    if not isinstance(name, str):
+        raise InvalidIdentifierError(f"{kind} must be a string, got {type(name).__name__}")
+    if name == "":
+        raise InvalidIdentifierError(f"{kind} is empty; leave it out with --exclude-labels / --exclude-rels")
+    if len(name) > 256:
+        raise InvalidIdentifierError(f"{kind} {name[:40]!r}... is {len(name)} characters long (at most 256)")
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
+    if bad is not None:
+        raise InvalidIdentifierError(
+            f"{kind} {name!r} contains the control character U+{ord(bad):04X}; leave it out with "
+            "--exclude-labels / --exclude-rels")
+    return name

@@ -9,12 +9,21 @@
 // (exact), and a move whose targets are all visited is not offered.
 // Only data relationships count: trace and provenance links are skipped by type (and a followed move is always
 // a data relationship, so its far ends are entities).
-// params: requests, graph, scan, dense
-// returns: beam_key, moved, total, moves
+// The graph's profile ($profile, see walk/expand_entities) decides what is a node and a move: an ingested graph's
+// :Entity nodes by id, or an adopted graph's user nodes by element id, restricted to the profile's labels and
+// relationship types (per-type degree counts stay upper bounds) and named by its name properties, read live.
+// Each move is [relation, direction, edges, targets, props], props up to 3 [key, value] lists of the profile's
+// relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs.
+// params: requests, graph, scan, dense, profile
+// returns: beam_key, moved, total, moves, values
 UNWIND $requests AS req
 CALL (req) {
   UNWIND req.node_ids AS nid
-  MATCH (n:Entity {uid: $graph + ':' + nid})
+  CALL (nid) {
+    MATCH (n:Entity {uid: $graph + ':' + nid}) WHERE $profile.native RETURN n
+    UNION
+    MATCH (n) WHERE NOT $profile.native AND elementId(n) = nid RETURN n
+  }
   RETURN collect(n) AS start
 }
 CALL (req, start) {
@@ -33,50 +42,65 @@ CALL (req, start) {
     MATCH (n)<-[:$(req.follow.relation)]-(m)
     RETURN m
   }
-  WITH req, m WHERE NOT m.id IN req.exclude
-  ORDER BY m.name, m.id
-  WITH req, collect(m) AS ms
-  RETURN CASE WHEN size(ms) <= req.max_frontier THEN ms ELSE [] END AS frontier,
-         [m IN ms | [m.id, m.name, m.type]] AS moved, size(ms) AS total
+  WITH req, m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid
+  WHERE NOT mid IN req.exclude AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+  WITH req, m, mid, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
+  ORDER BY name, mid
+  WITH req, collect(m) AS ms, collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[head([l IN $profile.labels WHERE l IN labels(m)])] END]) AS moved
+  RETURN CASE WHEN size(ms) <= req.max_frontier THEN ms ELSE [] END AS frontier, moved, size(ms) AS total
 }
 CALL (req, frontier, total) {
   WITH req, frontier, total WHERE req.moves AND total <= req.max_frontier
-  WITH frontier, req.exclude + [f IN frontier | f.id] AS excluded
+  WITH frontier, req.exclude + [f IN frontier | CASE WHEN $profile.native THEN f.id ELSE elementId(f) END] AS excluded
   UNWIND frontier AS n
   WITH excluded, n, COUNT { (n)--() } AS degree
   CALL (n, degree, excluded) {
     WITH n, degree WHERE degree > $dense
-    UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT', 'FROM_CHUNK']]
-      AS relation
+    UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT', 'FROM_CHUNK']
+            AND ($profile.native OR t IN $profile.moves)] AS relation
     CALL (n, relation, excluded) {
       MATCH (n)-[:$(relation)]->(m)
-      WHERE NOT m.id IN excluded
+      WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
       WITH m LIMIT $scan
       RETURN 'out' AS direction, apoc.node.degree.out(n, relation) AS edges, collect(m) AS sample
       UNION ALL
       MATCH (n)<-[:$(relation)]-(m)
-      WHERE NOT m.id IN excluded
+      WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
       WITH m LIMIT $scan
       RETURN 'in' AS direction, apoc.node.degree.in(n, relation) AS edges, collect(m) AS sample
     }
-    RETURN relation, direction, edges, sample
+    RETURN relation, direction, edges, sample, [] AS props
     UNION ALL
     WITH n, degree WHERE degree <= $dense
     MATCH (n)-[r]-(m)
-    WITH type(r) AS relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m
-    RETURN relation, direction, count(*) AS edges, collect(m) AS sample
+    WHERE $profile.native OR (type(r) IN $profile.moves AND (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+    WITH type(r) AS relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m,
+         [k IN coalesce($profile.rel_props[type(r)], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rp
+    RETURN relation, direction, count(*) AS edges, collect(m) AS sample,
+           collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
   }
-  WITH excluded, relation, direction, sum(edges) AS edges, collect(sample) AS samples
+  WITH excluded, relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
   WHERE edges > 0 AND NOT relation IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT', 'FROM_CHUNK']
   CALL (samples, excluded) {
     UNWIND samples AS sample
     UNWIND sample AS m
-    WITH m WHERE m:Entity AND NOT m.id IN excluded
+    WITH m WHERE CASE WHEN $profile.native THEN m:Entity ELSE (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph) END AND NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded
     WITH DISTINCT m LIMIT $scan
-    WITH m ORDER BY m.name, m.id
-    RETURN collect([m.id, m.name, m.type]) AS targets
+    WITH m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
+    ORDER BY name, mid
+    RETURN collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[head([l IN $profile.labels WHERE l IN labels(m)])] END]) AS targets
   }
-  WITH relation, direction, edges, targets WHERE size(targets) > 0
-  RETURN collect([relation, direction, edges, targets]) AS moves
+  WITH relation, direction, edges, targets, reduce(acc = [], p IN propsets | acc + p)[..3] AS props
+  WHERE size(targets) > 0
+  RETURN collect([relation, direction, edges, targets, props]) AS moves
 }
-RETURN req.beam_key AS beam_key, moved, total, moves
+CALL (req, frontier, total) {
+  WITH frontier, total WHERE req.moves AND total <= req.max_frontier
+  UNWIND frontier AS n
+  UNWIND CASE WHEN $profile.native THEN [k IN keys(n) WHERE NOT k IN $profile.skip_props]
+              ELSE coalesce($profile.answers[head([l IN $profile.labels WHERE l IN labels(n)])], []) END AS k
+  WITH k, n[k] AS v
+  WHERE v IS NOT NULL
+  RETURN collect(DISTINCT [k, v]) AS values
+}
+RETURN req.beam_key AS beam_key, moved, total, moves, values

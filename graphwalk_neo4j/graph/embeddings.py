@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.graph.profile import GraphProfile, load_profile, value_text
 from graphwalk_neo4j.store import GraphStore
 
 PAGE = 20_000
@@ -74,6 +75,26 @@ async def pending_texts(store: GraphStore, graph: str, model_id: str) -> tuple[l
     return todo, scanned
 
 
+async def pending_adopted_texts(store: GraphStore, profile: GraphProfile,
+                                model_id: str) -> tuple[list[tuple[str, str, str]], int]:
+    """(element id, text, hash) of an adopted graph's nodes whose vector is missing or stale, and how many were
+    scanned. The text is the node's name, kind and text properties as they are now in the user's graph."""
+    rows = await store.read("graph/adopted_embedding_candidates", graph=profile.graph, profile=profile.cypher())
+    todo: list[tuple[str, str, str]] = []
+    for r in rows:
+        lp = profile.label(r["label"])
+        if lp is None:
+            continue
+        values = r["values"]
+        name = next((value_text(v) for v in values[:len(lp.name_props)] if v is not None), None) or lp.type
+        texts = [value_text(v) for v in values[len(lp.name_props):] if v is not None and str(v).strip()]
+        text = entity_text(name, lp.type, None, ". ".join(texts) or None)
+        digest = text_hash(model_id, text)
+        if r["embed_hash"] != digest:
+            todo.append((r["id"], text, digest))
+    return todo, len(rows)
+
+
 async def embed_graph(
     store: GraphStore,
     embedder: Embedder,
@@ -81,10 +102,17 @@ async def embed_graph(
     *,
     batch_size: int = 512,
     progress: Callable[[int, int], None] | None = None,
+    profile: GraphProfile | None = None,
 ) -> EmbedReport:
     started = time.perf_counter()
     report = EmbedReport()
-    todo, report.scanned = await pending_texts(store, graph, embedder.model_id)
+    profile = profile or await load_profile(store, graph)
+    if profile.adopted:
+        todo, report.scanned = await pending_adopted_texts(store, profile, embedder.model_id)
+        write, extra = "graph/set_adopted_embeddings", {"graph": graph}
+    else:
+        todo, report.scanned = await pending_texts(store, graph, embedder.model_id)
+        write, extra = "graph/set_embeddings", {}
     report.skipped = report.scanned - len(todo)
     # Encode in length order: similar lengths pad less, which is what makes batched encoding fast.
     todo.sort(key=lambda item: len(item[1]))
@@ -103,7 +131,7 @@ async def embed_graph(
             await pending_write
         rows = [{"uid": uid, "vector": vec.tolist(), "hash": digest}
                 for (uid, _, digest), vec in zip(batch, vectors, strict=True)]
-        pending_write = asyncio.create_task(store.write("graph/set_embeddings", rows=rows))
+        pending_write = asyncio.create_task(store.write(write, rows=rows, **extra))
         report.embedded += len(batch)
         if progress:
             progress(report.embedded, len(todo))

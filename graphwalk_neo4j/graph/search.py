@@ -3,7 +3,9 @@
 Ranking: an exact name match scores 3, an exact alias match 2.5; otherwise the best of the fulltext score
 (squashed into [0, 1) by ``s / (s + 1)``, a Lucene score has no upper bound) and the vector cosine similarity
 (already in [0, 1] for MiniLM), plus 0.1 for each further method that found the same entity. Ties break by name.
-Entity linking (the walk) and ingest routing use this same function.
+Entity linking (the walk) and ingest routing use this same function. The graph's profile picks the indexes: an
+ingested graph's (``entity_names``, ``entity_embedding``) or the adopted nodes' (``gw_adopt_names``,
+``gw_adopt_embedding``).
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.store import GraphStore
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
 CANDIDATE_CAP = 10_000
+_INGESTED = ("search/exact", "search/fulltext", "search/vector")
+_ADOPTED = ("search/adopted_exact", "search/adopted_fulltext", "search/adopted_vector")
 
 
 @dataclass
@@ -110,15 +115,18 @@ async def search_entities(
     *,
     k: int = 10,
     embedder: Embedder | None = None,
+    profile: GraphProfile | None = None,
 ) -> list[Hit]:
     text = text.strip()
     if not text:
         return []
-    exact = await store.read("search/exact", graph=graph, text_lc=text.lower(), limit=k)
+    profile = profile or await load_profile(store, graph)
+    exact_q, fulltext_q, vector_q = _ADOPTED if profile.adopted else _INGESTED
+    exact = await store.read(exact_q, graph=graph, text_lc=text.lower(), limit=k)
     lucene = lucene_query(text)
-    fulltext = await _widening(store, "search/fulltext", k, graph=graph, lucene=lucene) if lucene else []
+    fulltext = await _widening(store, fulltext_q, k, graph=graph, lucene=lucene) if lucene else []
     vector: list[dict[str, Any]] = []
     if embedder is not None:
         vec = (await embedder.embed([text]))[0].tolist()
-        vector = await _widening(store, "search/vector", k, pool_param="k", graph=graph, vector=vec)
+        vector = await _widening(store, vector_q, k, pool_param="k", graph=graph, vector=vec)
     return merge_hits(exact, fulltext, vector, text, k)

@@ -120,7 +120,8 @@ class StoredStep(BaseModel):
 
 
 class StoredAnswer(BaseModel):
-    """One ``(:Walk)-[:ANSWERED]->(:Entity)``."""
+    """One ``(:Walk)-[:ANSWERED]->(:Entity)``, or, for answers with no :Entity to link (an adopted graph's node, a
+    property value), the same read from the walk's ``answer_*`` lists."""
 
     id: str
     name: str
@@ -129,6 +130,7 @@ class StoredAnswer(BaseModel):
     score: float
     votes: int = 1
     terminated_by: str | None = None
+    value: Any = None  # a property-value answer (``born = 1964``)
 
 
 class StoredWalk(BaseModel):
@@ -151,6 +153,9 @@ class StoredWalk(BaseModel):
     start_names: list[str] = Field(default_factory=list)
     answer_names: list[str] = Field(default_factory=list)
     answer_ids: list[str] = Field(default_factory=list)
+    answer_scores: list[float] = Field(default_factory=list)
+    answer_types: list[str] = Field(default_factory=list)
+    answer_values: list[Any] = Field(default_factory=list)
     n_answers: int = 0
     best_path: str | None = None
     best_score: float | None = None
@@ -164,10 +169,25 @@ class StoredWalk(BaseModel):
     calls: list[StoredCall] = Field(default_factory=list)
     answers: list[StoredAnswer] = Field(default_factory=list)
 
-    @field_validator("config", "answer_type", mode="before")
+    @field_validator("config", "answer_type", "answer_values", mode="before")
     @classmethod
     def _decode(cls, value: Any) -> Any:
         return _parsed(value)
+
+    def unlinked_answers(self) -> list[StoredAnswer]:
+        """Answers kept only in the walk's lists (no ``ANSWERED`` link), in rank order."""
+        linked = {a.id for a in self.answers}
+        out: list[StoredAnswer] = []
+        for rank, (node_id, name) in enumerate(zip(self.answer_ids, self.answer_names, strict=False), start=1):
+            if node_id in linked:
+                continue
+            out.append(StoredAnswer(
+                id=node_id, name=name, rank=rank,
+                type=(self.answer_types[rank - 1] or None) if rank <= len(self.answer_types) else None,
+                score=self.answer_scores[rank - 1] if rank <= len(self.answer_scores) else 0.0,
+                value=self.answer_values[rank - 1] if rank <= len(self.answer_values) else None,
+            ))
+        return out
 
     @field_validator("started_at", "finished_at", mode="before")
     @classmethod

@@ -52,12 +52,15 @@ async def get_walk(store: GraphStore, graph: str | None, walk_id: str) -> Stored
             f"no stored walk {walk_id!r}{where}; list them with `gw-neo4j trace list --graph {graph or 'GRAPH'}`"
         )
     row = rows[0]
-    return StoredWalk.from_props(
+    walk = StoredWalk.from_props(
         row["walk"],
         steps=[StoredStep.model_validate(s) for s in row["steps"]],
         calls=[StoredCall.model_validate(c) for c in row["calls"]],
         answers=[StoredAnswer.model_validate(a) for a in row["answers"]],
     )
+    # An adopted graph's nodes and property values have no :Entity to link; their answers live in the lists.
+    walk.answers = sorted(walk.answers + walk.unlinked_answers(), key=lambda a: a.rank)
+    return walk
 
 
 def replay_snippet(walk_id: str) -> str:

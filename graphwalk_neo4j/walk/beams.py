@@ -296,6 +296,7 @@ def rank_answers(paths: Sequence[WalkPath], *, voting: bool) -> list[Answer]:
                 path=g.path,
                 summary=g.node.summary,
                 properties=dict(g.node.properties),
+                value=g.node.value,
             )
         )
     return answers

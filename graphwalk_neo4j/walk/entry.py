@@ -4,7 +4,9 @@ Linking order: (1) exact name mentions — every span of up to 8 words of the qu
 span taken as a mention on its own, looked up in one round trip; longest match first, non-overlapping, single
 stopwords ignored; (2) when no name is mentioned, fulltext and vector candidates from entity search. With
 ``choose=True`` and a decision backend, one decision call picks among up to 8 candidates. A failure is a
-:class:`~graphwalk_neo4j.errors.LinkingError`, reported as such (not as a wrong answer).
+:class:`~graphwalk_neo4j.errors.LinkingError`, reported as such (not as a wrong answer). The graph's profile picks
+the look-ups: an ingested graph's entities, or an adopted graph's nodes by their namespaced name (``gw_name_lc``,
+written by adopt; element ids for ``--start``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, Decisio
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.identity import entity_uid
+from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import NodeRef
@@ -75,12 +78,23 @@ def _ref(row: dict) -> NodeRef:
                    importance=float(row.get("degree") or 0))
 
 
-async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str]) -> list[NodeRef]:
+def _names_query(profile: GraphProfile) -> str:
+    return "search/adopted_exact_names" if profile.adopted else "search/exact_names"
+
+
+async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str],
+                         profile: GraphProfile | None = None) -> list[NodeRef]:
     """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
-    by_id = {r["id"]: r for r in await store.read("graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts])}
+    profile = profile or ingested_profile(graph)
+    if profile.adopted:
+        rows = await store.read("search/adopted_by_id", graph=graph, ids=list(starts))
+    else:
+        rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts])
+    by_id = {r["id"]: r for r in rows}
+    names_query = _names_query(profile)
     names = [s.strip().lower() for s in starts if s not in by_id]
     by_name: dict[str, list[dict]] = {}
-    for row in await store.read("search/exact_names", graph=graph, names=names) if names else []:
+    for row in await store.read(names_query, graph=graph, names=names) if names else []:
         by_name.setdefault(row["span"], []).append(row)
     out: list[NodeRef] = []
     for s in starts:
@@ -89,7 +103,7 @@ async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str]) -
         elif s.strip().lower() in by_name:
             out.append(_ref(sorted(by_name[s.strip().lower()], key=lambda r: (-r["degree"], r["id"]))[0]))
         else:
-            hits = await search_entities(store, graph, s, k=5)
+            hits = await search_entities(store, graph, s, k=5, profile=profile)
             hint = f"; did you mean: {', '.join(repr(h.name) for h in hits)}" if hits else ""
             raise LinkingError(f"no entity named or with id {s!r} in graph {graph!r}{hint}")
     return out
@@ -104,9 +118,12 @@ async def link_question(
     backend: DecisionBackend | None = None,
     choose: bool = False,
     max_candidates: int = 8,
+    profile: GraphProfile | None = None,
 ) -> Linking:
+    profile = profile or ingested_profile(graph)
+    names_query = _names_query(profile)
     spans = question_spans(question)
-    rows = await store.read("search/exact_names", graph=graph, names=spans) if spans else []
+    rows = await store.read(names_query, graph=graph, names=spans) if spans else []
     found: dict[str, list[dict]] = {}
     for row in rows:
         found.setdefault(row["span"], []).append(row)
@@ -117,7 +134,8 @@ async def link_question(
                        candidates=[_ref(r) for _, r in mentions])
     candidates = [_ref(r) for _, r in mentions]
     if len(candidates) < max_candidates:
-        hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder)
+        hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder,
+                                     profile=profile)
         known = {c.id for c in candidates}
         candidates += [NodeRef(id=h.id, name=h.name, type=h.type) for h in hits if h.id not in known]
     candidates = candidates[:max_candidates]

@@ -15,6 +15,13 @@ trip: the cap keeps the targets most similar to the question, which needs their 
 Those embeddings are kept in a process-wide :class:`EmbeddingCache` (filled from Neo4j on a miss, one extra round
 trip), because reading 4,000 384-float vectors inside Cypher for every pass through a hub such as ``Drama`` costs
 ~50 ms each time, while a NumPy dot product over cached rows costs well under 1 ms.
+
+The graph's :class:`~graphwalk_neo4j.graph.profile.GraphProfile` travels with every expansion as ``$profile``: the
+same templates and the same code expand an ingested graph (``:Entity`` nodes by id) and an adopted one (the
+user's own nodes by element id, restricted to the profile's labels and moves, named by its name properties).
+Besides relationships, a node's answer properties are offered as moves to a *value* (``born = 1964``): a
+:class:`NodeRef` whose id starts with ``val:`` and whose ``value`` is the property value. A value has no moves
+of its own, so the walk stops there and the value is the answer.
 """
 
 from __future__ import annotations
@@ -25,6 +32,15 @@ from typing import Any
 import numpy as np
 
 from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.graph.profile import (
+    GraphProfile,
+    ingested_profile,
+    is_value_id,
+    node_name,
+    plain_value,
+    value_id,
+    value_text,
+)
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option, PrunedOption
 
@@ -34,8 +50,10 @@ class EmbeddingCache:
     the :class:`NodeRef` objects of targets already seen, since relation hops over big frontiers would otherwise
     build thousands of them on every pass through the same hub."""
 
-    def __init__(self, store: GraphStore, graph: str, max_size: int = 500_000) -> None:
+    def __init__(self, store: GraphStore, graph: str, max_size: int = 500_000,
+                 profile: GraphProfile | None = None) -> None:
         self.store, self.graph, self.max_size = store, graph, max_size
+        self.profile = profile or ingested_profile(graph)
         self._vectors: dict[str, np.ndarray | None] = {}
         self._refs: dict[tuple[str, str, str | None], NodeRef] = {}
         self.fetches = 0
@@ -52,6 +70,11 @@ class EmbeddingCache:
     async def preload(self, page: int = 10_000) -> int:
         """Fetch every stored vector of the graph at once (for long-running services and evals: walks then never
         wait on a cache miss). Returns how many vectors were loaded."""
+        if self.profile.adopted:
+            rows = await self.store.read("walk/adopted_embeddings", graph=self.graph)
+            for r in rows:
+                self._vectors[r["id"]] = np.asarray(r["embedding"], dtype=np.float32)
+            return len(rows)
         after, loaded = "", 0
         while True:
             rows = await self.store.read("walk/embeddings_page", graph=self.graph, after=after, limit=page)
@@ -67,7 +90,8 @@ class EmbeddingCache:
         if missing:
             if len(self._vectors) + len(missing) > self.max_size:
                 self._vectors.clear()
-            rows = await self.store.read("walk/embeddings_by_id", graph=self.graph, ids=missing)
+            name = "walk/embeddings_by_element_id" if self.profile.adopted else "walk/embeddings_by_id"
+            rows = await self.store.read(name, graph=self.graph, ids=missing)
             self.fetches += 1
             found = {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
             for i in missing:
@@ -113,14 +137,55 @@ def _distinct(rows: Sequence[Sequence[Any]], excluded: set[str] | frozenset[str]
     return list(seen.values())
 
 
+MAX_VALUE_OPTIONS = 10
+MAX_DESCRIPTION = 240
+
+
+def props_text(pairs: Sequence[Sequence[Any]]) -> str:
+    """``[["roles", ["Neo"]], ["rating", 7]]`` -> ``roles: Neo, rating: 7`` (relationship properties)."""
+    return ", ".join(f"{k}: {value_text(plain_value(v))}" for k, v in pairs)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 1] + "…"
+
+
+def value_ref(key: str, value: Any) -> NodeRef:
+    """The walk's node for a literal answer: ``born = 1964`` -> ``NodeRef(id='val:born:1964', name='1964')``."""
+    plain = plain_value(value)
+    return NodeRef(id=value_id(key, plain), name=value_text(plain), type=key, value=plain)
+
+
+def value_options(pairs: Sequence[Sequence[Any]], excluded: set[str], relation_mode: bool) -> list[Option]:
+    """Entity mode: one option per (property, value) of the node; relation mode: one per property over the
+    whole frontier, its targets the distinct values (sorted by text). Capped at :data:`MAX_VALUE_OPTIONS`."""
+    by_key: dict[str, list[NodeRef]] = {}
+    for key, value in pairs:
+        ref = value_ref(key, value)
+        if ref.id not in excluded:
+            by_key.setdefault(key, []).append(ref)
+    options: list[Option] = []
+    for key in sorted(by_key):
+        refs = list({r.id: r for r in by_key[key]}.values())
+        if relation_mode:
+            options.append(Option(relation=key, direction="out", targets=tuple(sorted(refs, key=lambda r: r.name)),
+                                  description="a property value"))
+        else:
+            options.extend(Option(relation=key, direction="out", targets=(r,), description="a property value")
+                           for r in refs)
+    return options[:MAX_VALUE_OPTIONS]
+
+
 class Neo4jExpander:
     def __init__(self, store: GraphStore, graph: str, embedder: Embedder | None = None,
                  cache: EmbeddingCache | None = None, *, scan: int = RELATION_SCAN,
-                 dense: int = DENSE_DEGREE) -> None:
+                 dense: int = DENSE_DEGREE, profile: GraphProfile | None = None) -> None:
         self.store = store
         self.graph = graph
         self.embedder = embedder
-        self.cache = cache or EmbeddingCache(store, graph)
+        self.profile = profile or (cache.profile if cache is not None else ingested_profile(graph))
+        self.cache = cache or EmbeddingCache(store, graph, profile=self.profile)
+        self._profile_params = self.profile.cypher()
         self.scan, self.dense = scan, dense
         self._qvec: dict[str, np.ndarray] = {}
         self.round_trips = 0
@@ -140,10 +205,14 @@ class Neo4jExpander:
 
     async def expand(self, requests: Sequence[ExpandRequest]) -> list[Expansion]:
         by_key: dict[str, Expansion] = {}
-        entity = [r for r in requests if r.hop_mode == "entity"]
-        relation = [r for r in requests if r.hop_mode == "relation"]
+        # A value (a literal answer) has no moves: requests standing on values only never reach Neo4j.
+        walkable = [r.model_copy(update={"node_ids": tuple(i for i in r.node_ids if not is_value_id(i))})
+                    if any(is_value_id(i) for i in r.node_ids) else r for r in requests]
+        entity = [r for r in walkable if r.hop_mode == "entity" and r.node_ids]
+        relation = [r for r in walkable if r.hop_mode == "relation" and r.node_ids]
         if entity:
-            rows = await self.store.read("walk/expand_entities", graph=self.graph, requests=[
+            rows = await self.store.read("walk/expand_entities", graph=self.graph, profile=self._profile_params,
+                                         requests=[
                 {"beam_key": r.beam_key, "node_id": r.node_id, "exclude": list(r.exclude_ids),
                  "direction": r.direction, "limit": r.limit} for r in entity
             ])
@@ -157,26 +226,34 @@ class Neo4jExpander:
         return [by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None))
                 for r in requests]
 
+    def _ref(self, node_id: str, name: Any, type_: str | None) -> NodeRef:
+        return self.cache.ref(node_id, node_name(name, type_, node_id), type_)
+
     async def _entity_expansion(self, row: dict[str, Any], req: ExpandRequest) -> Expansion:
         rows = row["neighbours"]
-        total = len(rows)
+        values = value_options(row.get("values") or [], set(req.exclude_ids), relation_mode=False)
+        total = len(rows) + len(values)
         kept, pruned = rows, []
         if total > req.limit:
+            values = values[: req.keep // 2]
+            room = req.keep - len(values)
             order = await self._order(req.query, [n[2] for n in rows])
-            kept = [rows[i] for i in order[: req.keep]]
-            pruned = [rows[i] for i in order[req.keep:]]
-        options = tuple(
-            Option(relation=rel, direction=d, targets=(NodeRef(id=i, name=name, type=t, importance=float(deg)),))
-            for rel, d, i, name, t, deg in kept
-        )
+            kept = [rows[i] for i in order[:room]]
+            pruned = [rows[i] for i in order[room:]]
+        options = [
+            Option(relation=rel, direction=d,
+                   targets=(NodeRef(id=i, name=node_name(name, t, i), type=t, importance=float(deg)),),
+                   description=_clip(props_text(rprops)) if rprops else None)
+            for rel, d, i, name, t, deg, rprops in kept
+        ]
         return Expansion(
-            beam_key=req.beam_key, options=options, total_count=total,
+            beam_key=req.beam_key, options=tuple(options + values), total_count=total,
             pruned=_group_pruned(pruned),
         )
 
     async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, dict[str, Any]]:
         rows = await self.store.read("walk/relation_moves", graph=self.graph, scan=self.scan, dense=self.dense,
-                                     requests=[{
+                                     profile=self._profile_params, requests=[{
                                          "beam_key": r.beam_key, "node_ids": list(r.node_ids),
                                          "follow": r.follow.model_dump() if r.follow else None,
                                          "exclude": list(r.exclude_ids), "max_frontier": r.max_frontier,
@@ -194,7 +271,7 @@ class Neo4jExpander:
             if row is None:
                 continue
             if req.follow is None:
-                out[req.beam_key] = await self._relation_expansion(row["moves"] or [], req, set(req.exclude_ids))
+                out[req.beam_key] = await self._relation_expansion(row, req, set(req.exclude_ids))
                 continue
             moved, total = row["moved"] or [], row["total"]
             kept, cut = moved, []
@@ -202,37 +279,40 @@ class Neo4jExpander:
                 order = await self._order(req.query, [t[0] for t in moved])
                 kept = [moved[i] for i in order[: req.max_frontier]]
                 cut = [moved[i][0] for i in order[req.max_frontier:]]
-            frontier = tuple(self.cache.ref(i, name, t) for i, name, t in kept)
+            frontier = tuple(self._ref(i, name, t) for i, name, t in kept)
             frontiers[req.beam_key] = (frontier, total, tuple(cut))
             if total > req.max_frontier and req.moves:
                 # Capped by similarity here, so the moves out of the kept targets take a second round trip.
                 capped.append(req.model_copy(update={"node_ids": tuple(n.id for n in frontier), "follow": None}))
                 continue
             excluded = set(req.exclude_ids) | {n.id for n in frontier}
-            out[req.beam_key] = await self._relation_expansion(row["moves"] or [], req, excluded)
+            out[req.beam_key] = await self._relation_expansion(row, req, excluded)
         if capped:
             again = await self._relation_rows(capped)
             for req in capped:
                 excluded = set(req.exclude_ids) | set(req.node_ids)
-                moves = again[req.beam_key]["moves"] if req.beam_key in again else []
-                out[req.beam_key] = await self._relation_expansion(moves or [], req, excluded)
+                out[req.beam_key] = await self._relation_expansion(again.get(req.beam_key, {}), req, excluded)
         for key, (frontier, total, dropped) in frontiers.items():
             found = out.get(key, Expansion(beam_key=key))
             out[key] = found.model_copy(update={"frontier": frontier, "frontier_total": total,
                                                 "frontier_pruned_ids": dropped})
         return out
 
-    async def _relation_expansion(self, moves: list[list[Any]], req: ExpandRequest,
+    async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest,
                                   excluded: set[str]) -> Expansion:
+        """The options of one frontier from its ``relation_moves`` row: moves (with up to 3 samples of the
+        profile's relationship properties in the description) and the frontier's answer properties."""
         options: list[Option] = []
-        for relation, direction, edges, rows in sorted(moves, key=lambda m: (m[0], m[1])):
+        for relation, direction, edges, rows, samples in sorted(row.get("moves") or [], key=lambda m: (m[0], m[1])):
             if req.direction not in ("both", direction):
                 continue
             targets = _distinct(rows, excluded)
+            shown = [props_text(p) for p in samples or []]
+            description = _clip("e.g. " + "; ".join(shown)) if shown else None
             if edges > self.scan:  # not read whole: a sample and the edge count
                 options.append(Option(
                     relation=relation, direction=direction, resolved=False, total_targets=edges,
-                    targets=tuple(self.cache.ref(i, name, t) for i, name, t in targets),
+                    targets=tuple(self._ref(i, name, t) for i, name, t in targets), description=description,
                 ))
                 continue
             if not targets:
@@ -244,9 +324,10 @@ class Neo4jExpander:
                 cut = [targets[i][0] for i in order[req.max_frontier:]]
             options.append(Option(
                 relation=relation, direction=direction,
-                targets=tuple(self.cache.ref(i, name, t) for i, name, t in kept),
-                total_targets=len(targets), pruned_target_ids=tuple(cut),
+                targets=tuple(self._ref(i, name, t) for i, name, t in kept),
+                total_targets=len(targets), pruned_target_ids=tuple(cut), description=description,
             ))
+        options += value_options(row.get("values") or [], excluded, relation_mode=True)
         pruned: list[PrunedOption] = []
         if len(options) > req.limit:
             # Too many relation kinds (rare): keep the ones that reach the most targets.

@@ -57,6 +57,7 @@ class NodeRef(BaseModel):
     summary: str | None = None  # short description shown to the decider
     importance: float | None = None  # e.g. degree or PageRank; higher is offered first
     properties: dict[str, Any] = Field(default_factory=dict)  # a few literal properties for the context bundle
+    value: Any = None  # a literal answer (a property value such as born = 1964); its id starts with "val:"
 
 
 class Option(BaseModel):

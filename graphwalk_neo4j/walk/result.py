@@ -84,6 +84,7 @@ class Answer(BaseModel):
     path: int = 0  # index into WalkResult.paths of the best path ending here
     summary: str | None = None
     properties: dict[str, Any] = Field(default_factory=dict)
+    value: Any = None  # set when the answer is a property value (``born = 1964``), not a node
 
 
 class Totals(BaseModel):
@@ -175,6 +176,7 @@ class WalkResult(BaseModel):
                     "id": a.node_id,
                     "name": a.name,
                     "type": a.type,
+                    "value": a.value,
                     "score": a.score,
                     "rank": a.rank,
                     "votes": a.votes,

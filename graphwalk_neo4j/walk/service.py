@@ -16,6 +16,7 @@ from typing import Any
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import InputError, LinkingError
+from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
@@ -72,16 +73,32 @@ class WalkService:
         self.backend = backend
         self.embedder = embedder
         self.trace = trace
-        self.cache = EmbeddingCache(store, graph)
+        self._cache: EmbeddingCache | None = None
+        self._profile: GraphProfile | None = None
         self.relation_scan = relation_scan
         self._types: list[str] | None = None
         self._preload = preload_embeddings and embedder is not None
         self._preloaded: asyncio.Task[int] | None = None
 
+    async def profile(self) -> GraphProfile:
+        """The graph's profile (stored for an adopted graph, built in for an ingested one), read once."""
+        if self._profile is None:
+            self._profile = await load_profile(self.store, self.graph)
+        return self._profile
+
+    @property
+    def cache(self) -> EmbeddingCache:
+        if self._cache is None:
+            raise RuntimeError("WalkService.ready() must run first")  # the cache needs the profile
+        return self._cache
+
     async def ready(self) -> None:
-        """With ``preload_embeddings``, load every stored vector once (shared by concurrent walks), so hub
-        prefiltering never waits on a cache miss. Long-running callers (eval, benchmarks) want it; a one-off
-        CLI walk does not."""
+        """Read the graph's profile; with ``preload_embeddings``, load every stored vector once (shared by
+        concurrent walks), so hub prefiltering never waits on a cache miss. Long-running callers (eval,
+        benchmarks) want it; a one-off CLI walk does not."""
+        profile = await self.profile()
+        if self._cache is None:
+            self._cache = EmbeddingCache(self.store, self.graph, profile=profile)
         if self._preload:
             if self._preloaded is None:
                 self._preloaded = asyncio.ensure_future(self.cache.preload())
@@ -96,7 +113,11 @@ class WalkService:
 
     async def answer_types(self) -> list[str]:
         if self._types is None:
-            self._types = [r["type"] for r in await self.store.read("graph/entity_types", graph=self.graph)]
+            profile = await self.profile()
+            if profile.adopted:
+                self._types = profile.answer_types()
+            else:
+                self._types = [r["type"] for r in await self.store.read("graph/entity_types", graph=self.graph)]
         return self._types
 
     async def walk(
@@ -118,16 +139,18 @@ class WalkService:
         check_question(question)
         await self.ready()
         backend = backend or self.backend
-        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan)
+        profile = await self.profile()
+        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan,
+                                 profile=profile)
         engine = WalkEngine(expander, backend, self._sink(), config)
         linking: Linking | None = None
         try:
             if start:
-                starts = await resolve_starts(self.store, self.graph, start)
+                starts = await resolve_starts(self.store, self.graph, start, profile=profile)
                 linking = Linking(start=starts, method="given", candidates=starts)
             else:
                 linking = await link_question(self.store, self.graph, question, embedder=self.embedder,
-                                              backend=backend, choose=choose_start)
+                                              backend=backend, choose=choose_start, profile=profile)
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})

@@ -1,0 +1,4 @@
+// Drop the adopt index gw_adopt_names (undo, when no adopted node is left).
+// params: none
+// returns: none
+DROP INDEX gw_adopt_names IF EXISTS

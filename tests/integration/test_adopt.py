@@ -1,0 +1,224 @@
+"""Adopt a user's own graph (the Movies-like fixture, plain Cypher) in the real Neo4j: the proposed profile,
+additive writes (checksum before adopt == after undo), idempotence, resume, the walk over it (linking, expansion
+with relationship properties and awkward shapes, property answers), embeddings, live writes, traces."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from graphwalk_neo4j.adopt.apply import adopt_graph, undo_graph
+from graphwalk_neo4j.adopt.introspect import introspect
+from graphwalk_neo4j.adopt.propose import propose
+from graphwalk_neo4j.decide.base import ChoiceQuestion
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
+from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.trace.read import get_walk
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
+from graphwalk_neo4j.walk.ports import ExpandRequest
+from graphwalk_neo4j.walk.service import WalkService
+from tests.integration.movies_fixture import MoviesGraph, checksum, create_movies, drop_movies
+
+
+@pytest.fixture
+async def movies(store: GraphStore, graph_name: str) -> AsyncIterator[MoviesGraph]:
+    g = await create_movies(store, graph_name)
+    try:
+        yield g
+    finally:
+        await undo_graph(store, graph_name)
+        await drop_movies(store, g)
+
+
+async def proposed(store: GraphStore, graph: str, g: MoviesGraph, **kw: object) -> GraphProfile:
+    intro = await introspect(store, labels=g.labels)
+    return propose(intro, graph, labels=g.labels, types=g.types, **kw)  # type: ignore[arg-type]
+
+
+async def namespace_snapshot(store: GraphStore, g: MoviesGraph) -> list[dict[str, object]]:
+    """Every fixture node with all its labels and properties (ours included), for 'nothing changed' checks."""
+    return await store.query(
+        "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) RETURN elementId(n) AS id, "
+        "apoc.coll.sort(labels(n)) AS labels, properties(n) AS props ORDER BY id", {"labels": g.labels}, read=True)
+
+
+async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_name: str,
+                                                      movies: MoviesGraph) -> None:
+    profile = await proposed(store, graph_name, movies)
+    person, movie = profile.label(movies.person), profile.label(movies.movie)
+    assert person is not None and movie is not None
+    assert [lp.label for lp in profile.labels] == [movies.person, movies.movie, movies.director, movies.studio]
+    assert person.count == 17 and movie.count == 5  # graphwalk's own :Entity:Person node is not counted
+    assert (person.type, person.name_props, person.answer_props) == ("Person", ["name"], ["born"])
+    assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["tagline"],
+                                                                        ["released", "tagline"])
+    moves = {m.type: m for m in profile.moves}
+    assert set(moves) == {"ACTED_IN", "DIRECTED", "PRODUCED", "WROTE", "REVIEWED", "FOLLOWS", movies.distributed}
+    assert moves["ACTED_IN"].props == ["roles"] and moves["REVIEWED"].props == ["rating", "summary"]
+    assert moves["ACTED_IN"].words == "acted in" and moves["ACTED_IN"].count == 13
+    excluded = await proposed(store, graph_name, movies, exclude_rels=["FOLLOWS"])
+    assert "FOLLOWS" not in {m.type for m in excluded.moves}
+    assert [s.name for s in excluded.skipped if s.kind == "relationship"] == ["FOLLOWS"]
+    with pytest.raises(ConfigError, match="label 'Nope' has no nodes"):
+        propose(await introspect(store, labels=movies.labels), graph_name, labels=["Nope"])
+
+
+async def test_adopt_is_additive_idempotent_and_undo_restores_everything(store: GraphStore, graph_name: str,
+                                                                        movies: MoviesGraph) -> None:
+    before = await checksum(store, movies)
+    profile = await proposed(store, graph_name, movies)
+    plan = await adopt_graph(store, profile, dry_run=True)
+    assert plan.scanned == 23 and plan.marked == 0
+    assert await checksum(store, movies) == before, "--dry-run wrote something"
+    first = await adopt_graph(store, profile, batch_size=7)
+    assert (first.marked, first.batches, first.unnamed) == (23, 4, 1)
+    assert await checksum(store, movies) != before
+    snap = await namespace_snapshot(store, movies)
+    managed = [r for r in snap if "Entity" in r["labels"]]  # type: ignore[operator]
+    assert len(managed) == 1 and "GwAdopted" not in managed[0]["labels"]  # type: ignore[operator]
+    assert not [k for k in managed[0]["props"] if k.startswith("gw_")]  # type: ignore[union-attr]
+    user_keys = {k for r in snap for k in r["props"] if not k.startswith("gw_")}  # type: ignore[union-attr]
+    assert user_keys <= {"name", "born", "title", "released", "tagline", "graph", "uid", "id", "name_lc", "type"}
+    second = await adopt_graph(store, profile, batch_size=7)
+    assert (second.marked, second.unchanged, second.batches, second.released) == (0, 23, 0, 0)
+    assert await namespace_snapshot(store, movies) == snap, "adopting twice changed something"
+    undone = await undo_graph(store, graph_name)
+    assert undone.released == 23 and undone.profile_deleted == 1
+    assert await checksum(store, movies) == before
+    assert (await load_profile(store, graph_name)).kind == "ingested"  # no stored profile left
+
+
+async def test_interrupted_adopt_resumes_where_it_stopped(store: GraphStore, graph_name: str,
+                                                         movies: MoviesGraph) -> None:
+    profile = await proposed(store, graph_name, movies)
+
+    class Interrupt(Exception):
+        pass
+
+    def stop_after_two(done: int, total: int) -> None:
+        if done >= 10:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        await adopt_graph(store, profile, batch_size=5, progress=stop_after_two)
+    resumed = await adopt_graph(store, profile, batch_size=5)
+    assert (resumed.unchanged, resumed.marked) == (10, 13)
+
+
+async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
+    profile = await proposed(store, graph_name, movies)
+    await adopt_graph(store, profile)
+    ex = Neo4jExpander(store, graph_name, profile=profile)
+    matrix = (await search_entities(store, graph_name, "The Matrix", k=1, profile=profile))[0]
+    assert matrix.name == "The Matrix" and matrix.reasons[0] == "exact name"
+    [exp] = await ex.expand([ExpandRequest(beam_key="b", node_ids=(matrix.id,))])
+    rows = {(o.relation, o.direction, o.target.name): o for o in exp.options}
+    assert rows[("ACTED_IN", "in", "Keanu Reeves")].description == "roles: Neo"
+    assert rows[("DIRECTED", "in", "Lana Wachowski")].target.type == "Person"  # multi-label: first profile label
+    assert rows[(movies.distributed, "out", "Warner Bros.")].target.type == "Studio"
+    assert rows[("released", "out", "1999")].target.value == 1999
+    reviews = sorted(o.description or "" for o in exp.options if o.relation == "REVIEWED")
+    assert reviews == ["rating: 88, summary: A second look: the action holds up",
+                       "rating: 92, summary: Still sharp after many viewings"]  # parallel relationships
+    # A value has no moves; a self-loop and a node without a name expand without trouble.
+    [val] = await ex.expand([ExpandRequest(beam_key="v", node_ids=(rows[("released", "out", "1999")].target.id,))])
+    assert val.options == ()
+    james = (await search_entities(store, graph_name, "James Thompson", k=1, profile=profile))[0]
+    [loop] = await ex.expand([ExpandRequest(beam_key="j", node_ids=(james.id,), exclude_ids=())])
+    assert ("FOLLOWS", "out", "James Thompson") in {(o.relation, o.direction, o.target.name) for o in loop.options}
+    few = (await search_entities(store, graph_name, "A Few Good Men", k=1, profile=profile))[0]
+    [rel] = await ex.expand([ExpandRequest(beam_key="f", hop_mode="relation", node_ids=(few.id,))])
+    acted = next(o for o in rel.options if o.relation == "ACTED_IN")
+    assert any(t.name.startswith("<Person without name #") for t in acted.targets)
+    assert acted.description is not None and acted.description.startswith("e.g. roles: ")
+    # graphwalk's own :Entity:Person 'Keanu Reeves' is never a neighbour or a search hit
+    keanus = await search_entities(store, graph_name, "Keanu Reeves", k=5, profile=profile)
+    assert [h.name for h in keanus] == ["Keanu Reeves"] and ":" in keanus[0].id
+
+
+async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_name: str,
+                                                      movies: MoviesGraph) -> None:
+    from graphwalk_neo4j.decide.local import LocalDecider
+    from graphwalk_neo4j.embed import MiniLMEmbedder
+
+    await adopt_graph(store, await proposed(store, graph_name, movies))
+    embedder = MiniLMEmbedder()
+    report = await embed_graph(store, embedder, graph_name)
+    assert (report.scanned, report.embedded) == (23, 23)
+    again = await embed_graph(store, embedder, graph_name)
+    assert (again.embedded, again.skipped) == (0, 23)
+    service = WalkService(store, graph_name, LocalDecider(embedder), embedder=embedder)
+    directed = await service.walk("who directed The Matrix", get_preset("relation"))
+    assert directed.result.status == "ok"
+    assert sorted(directed.result.answer_names) == ["Lana Wachowski", "Lilly Wachowski"]
+    for preset in ("greedy", "relation"):
+        born = await service.walk("when was Keanu Reeves born", get_preset(preset))
+        top = born.result.answers[0]
+        assert (top.name, top.value) == ("1964", 1964), preset
+        assert born.bundle()["answers"][0]["value"] == 1964
+    stored = await get_walk(store, graph_name, born.result.walk_id)
+    assert [(a.name, a.value, a.rank) for a in stored.answers][:1] == [("1964", 1964, 1)]
+    assert stored.steps[0].chosen_relation == "born"
+    released = await service.walk("what year was The Matrix released", get_preset("greedy"))
+    assert released.result.answers[0].value == 1999
+    # a vector index over every adopted label: a paraphrase finds the tagline's movie
+    hits = await search_entities(store, graph_name, "hacker finds out the world is simulated", k=3,
+                                 embedder=embedder)
+    assert "The Matrix" in [h.name for h in hits]
+
+
+async def test_live_writes_after_adoption_are_walkable(store: GraphStore, graph_name: str,
+                                                      movies: MoviesGraph) -> None:
+    profile = await proposed(store, graph_name, movies)
+    await adopt_graph(store, profile)
+    embedder = FakeEmbedder()
+    service = WalkService(store, graph_name, _Scripted(), embedder=embedder)
+    await store.query(f"MATCH (p:`{movies.person}` {{name: 'Lana Wachowski'}}) "
+                      f"CREATE (p)-[:DIRECTED]->(:`{movies.movie}` {{title: 'Sense8 Pilot', released: 2015}})", {})
+    outcome = await service.walk("which movies did Lana Wachowski direct", get_preset("relation"),
+                                 start=["Lana Wachowski"])
+    assert "Sense8 Pilot" in outcome.result.answer_names  # expansion reads the live graph, no refresh needed
+    assert not await search_entities(store, graph_name, "Sense8 Pilot", profile=profile)
+    refreshed = await adopt_graph(store, profile)  # `adopt --refresh`: the new node becomes linkable too
+    assert (refreshed.marked, refreshed.unchanged) == (1, 23)
+    assert [h.name for h in await search_entities(store, graph_name, "Sense8 Pilot", profile=profile)] == [
+        "Sense8 Pilot"]
+    await store.query(f"MATCH (m:`{movies.movie}` {{title: 'Sense8 Pilot'}}) DETACH DELETE m", {})
+    gone = await service.walk("which movies did Lana Wachowski direct", get_preset("relation"),
+                              start=["Lana Wachowski"])
+    assert "Sense8 Pilot" not in gone.result.answer_names and "The Matrix" in gone.result.answer_names
+
+
+def _directed_then_stop(question: ChoiceQuestion, _state: object) -> str:
+    """Follow DIRECTED out of the start, then stop (a deterministic decider for the live-graph test)."""
+    if isinstance(question.instructions, dict) and question.instructions.get("path"):
+        return "STOP"
+    return next(label for label, text in question.options.items() if "--DIRECTED-->" in str(text))
+
+
+def _Scripted() -> FakeBackend:  # noqa: N802
+    return FakeBackend(answer=_directed_then_stop)
+
+
+async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from graphwalk_neo4j.ingest.structured import ingest_file
+
+    kb = tmp_path / "kb.jsonl"
+    kb.write_text('{"subject": "Keanu Reeves", "relation": "starred_in", "object": "The Matrix", '
+                  '"attributes": {"born": 1964}}\n')
+    await ingest_file(store, kb, graph=graph_name)
+    ex = Neo4jExpander(store, graph_name)
+    keanu = (await search_entities(store, graph_name, "Keanu Reeves", k=1))[0]
+    [exp] = await ex.expand([ExpandRequest(beam_key="k", node_ids=(keanu.id,))])
+    assert [(o.relation, o.target.name, o.target.value) for o in exp.options] == [
+        ("starred_in", "The Matrix", None), ("born", "1964", 1964)]
+    backend = FakeBackend(by_instruction={"Keanu Reeves": {"o2": 1.0}, "born": "STOP"})
+    outcome = await WalkService(store, graph_name, backend).walk("when was Keanu Reeves born", get_preset("greedy"))
+    assert [(a.name, a.value) for a in outcome.result.answers] == [("1964", 1964)]

@@ -1,0 +1,153 @@
+"""Pure parts of adopt and graph profiles: the proposal rules, name validation, value options and texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats, RelStats
+from graphwalk_neo4j.adopt.propose import name_candidates, propose
+from graphwalk_neo4j.errors import ConfigError, InvalidIdentifierError
+from graphwalk_neo4j.graph.profile import (
+    ingested_profile,
+    is_value_id,
+    node_name,
+    parse_name_overrides,
+    relation_words,
+    value_id,
+    value_text,
+)
+from graphwalk_neo4j.identifiers import data_name
+from graphwalk_neo4j.trace.models import StoredWalk
+from graphwalk_neo4j.walk.graph_expander import props_text, value_options
+
+
+def prop(key: str, filled: int, distinct: int, types: list[str], avg_len: float | None = None,
+         sampled: int = 100, unique: bool = False) -> PropStats:
+    return PropStats(key=key, filled=filled, sampled=sampled, distinct=distinct, types=types, avg_len=avg_len,
+                     unique=unique)
+
+
+def movies_intro() -> Introspection:
+    person = LabelStats(label="Person", count=100, sampled=100, props={
+        "name": prop("name", 98, 98, ["STRING NOT NULL"], 12.0),
+        "born": prop("born", 90, 60, ["INTEGER NOT NULL"]),
+        "personId": prop("personId", 100, 100, ["INTEGER NOT NULL"], unique=True),
+        "nickname": prop("nickname", 2, 2, ["STRING NOT NULL"], 6.0),
+    })
+    movie = LabelStats(label="Movie", count=40, sampled=40, props={
+        "title": prop("title", 40, 40, ["STRING NOT NULL"], 14.0, sampled=40),
+        "released": prop("released", 40, 20, ["INTEGER NOT NULL"], sampled=40),
+        "tagline": prop("tagline", 36, 36, ["STRING NOT NULL"], 45.0, sampled=40),
+        "plot": prop("plot", 30, 30, ["STRING NOT NULL"], 900.0, sampled=40),
+    })
+    odd = LabelStats(label="Bad\nLabel", count=3, sampled=3, props={})
+    tag = LabelStats(label="Tag", count=5, sampled=5, props={"weight": prop("weight", 5, 3, ["FLOAT NOT NULL"],
+                                                                            sampled=5)})
+    rels = [
+        RelStats(type="ACTED_IN", count=170, pairs=[(["Person"], ["Movie"], 170)], props={"roles": 1.0}),
+        RelStats(type="DIRECTED", count=44, pairs=[(["Person"], ["Movie"], 44)]),
+        RelStats(type="TAGGED", count=9, pairs=[(["Movie"], ["Tag"], 9)]),
+    ]
+    return Introspection(labels=[person, movie, odd, tag], rels=rels)
+
+
+def test_proposal_picks_names_texts_answers_and_moves() -> None:
+    profile = propose(movies_intro(), "movies", now="2026-01-01T00:00:00+00:00")
+    assert [lp.label for lp in profile.labels] == ["Person", "Movie", "Tag"]
+    person, movie, tag = profile.labels
+    assert (person.name_props, person.text_props, person.answer_props) == (["name"], [], ["born"])
+    assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["plot", "tagline"],
+                                                                        ["released", "tagline"])
+    assert (tag.name_props, tag.answer_props) == ([], ["weight"])
+    assert [(m.type, m.words, m.props, m.from_labels, m.to_labels) for m in profile.moves] == [
+        ("ACTED_IN", "acted in", ["roles"], ["Person"], ["Movie"]),
+        ("DIRECTED", "directed", [], ["Person"], ["Movie"]),
+        ("TAGGED", "tagged", [], ["Movie"], ["Tag"]),
+    ]
+    reasons = {s.name: s.reason for s in profile.skipped}
+    assert reasons["Person.personId"] == "looks like an identifier"
+    assert reasons["Person.nickname"] == "filled on 2% of the sample"
+    assert reasons["Movie.plot"].startswith("long text (900 characters")
+    assert "control character U+000A" in reasons["Bad\nLabel"]
+    assert reasons["Tag.<name>"].startswith("no string property names most nodes")
+    assert profile.created_at == "2026-01-01T00:00:00+00:00" and profile.kind == "adopted"
+
+
+def test_proposal_options() -> None:
+    intro = movies_intro()
+    only = propose(intro, "g", labels=["Person", "Movie"], exclude_rels=["ACTED_IN"],
+                   names={"Movie": ["tagline", "title"]}, types={"Person": "actor"})
+    assert [m.type for m in only.moves] == ["DIRECTED"]
+    assert only.label("Movie").name_props == ["tagline", "title"]  # type: ignore[union-attr]
+    assert only.label("Person").type == "actor"  # type: ignore[union-attr]
+    dropped = propose(intro, "g", exclude_labels=["Tag"])
+    assert "TAGGED" not in [m.type for m in dropped.moves]
+    with pytest.raises(ConfigError, match="label 'Film' has no nodes"):
+        propose(intro, "g", labels=["Film"])
+    with pytest.raises(ConfigError, match="no sampled Movie node has a 'name' property"):
+        propose(intro, "g", names={"Movie": ["name"]})
+    with pytest.raises(ConfigError, match="relationship type 'LIKES' does not join"):
+        propose(intro, "g", exclude_rels=["LIKES"])
+    with pytest.raises(ConfigError, match="nothing to adopt"):
+        propose(intro, "g", labels=["Person"], exclude_labels=["Person"])
+
+
+def test_name_candidates_prefer_known_keys_then_unique_then_fill() -> None:
+    ls = LabelStats(label="X", count=10, props={
+        "code": prop("code", 100, 100, ["STRING"]), "title": prop("title", 60, 50, ["STRING"]),
+        "slug": prop("slug", 100, 100, ["STRING"], unique=True), "sparse": prop("sparse", 10, 10, ["STRING"]),
+        "tags": prop("tags", 100, 80, ["LIST<STRING NOT NULL>"]), "n": prop("n", 100, 100, ["INTEGER"]),
+    })
+    assert [p.key for p in name_candidates(ls)] == ["title", "code", "slug"]
+
+
+def test_data_name_allows_user_names_and_refuses_control_characters() -> None:
+    assert data_name("Stüdio Ω 1", "label") == "Stüdio Ω 1"
+    assert data_name("DISTRIBUTED BY", "relationship type") == "DISTRIBUTED BY"
+    assert data_name("has`tick", "label") == "has`tick"  # travels as a parameter only
+    with pytest.raises(InvalidIdentifierError, match="label is empty"):
+        data_name("", "label")
+    with pytest.raises(InvalidIdentifierError, match="control character U\\+0000"):
+        data_name("a\x00b", "label")
+    with pytest.raises(InvalidIdentifierError, match="300 characters long"):
+        data_name("x" * 300, "property key")
+
+
+def test_name_overrides_and_words() -> None:
+    assert parse_name_overrides(["Person=name, fullName", "Movie=title"]) == {
+        "Person": ["name", "fullName"], "Movie": ["title"]}
+    with pytest.raises(ConfigError, match="is not LABEL=prop"):
+        parse_name_overrides(["Movie"])
+    assert relation_words("ACTED_IN") == "acted in" and relation_words("directedBy") == "directed by"
+
+
+def test_values_are_nodes_of_their_own() -> None:
+    assert value_id("born", 1964) == "val:born:1964" and is_value_id("val:born:1964")
+    assert value_id("roles", ["Neo"]) == 'val:roles:["Neo"]'
+    assert (value_text(1999.0), value_text(["a", "b"]), value_text(True)) == ("1999", "a, b", "true")
+    assert node_name(None, "Person", "4:abc:17") == "<Person without name #17>"
+    assert node_name("  ", None, "x") == "<node without name #x>" and node_name(7, "T", "x") == "7"
+    entity = value_options([["born", 1964], ["released", 1999], ["born", 1964]], set(), relation_mode=False)
+    assert [(o.relation, o.target.name, o.target.value) for o in entity] == [("born", "1964", 1964),
+                                                                              ("released", "1999", 1999)]
+    frontier = value_options([["released", 2003], ["released", 1999], ["released", 2003]], set(),
+                             relation_mode=True)
+    assert [[t.name for t in o.targets] for o in frontier] == [["1999", "2003"]]
+    assert value_options([["born", 1964]], {"val:born:1964"}, relation_mode=False) == []
+    assert props_text([["roles", ["Neo", "Thomas Anderson"]], ["rating", 92]]) == (
+        "roles: Neo, Thomas Anderson, rating: 92")
+
+
+def test_ingested_profile_and_cypher_map() -> None:
+    p = ingested_profile("movies")
+    params = p.cypher()
+    assert params["native"] is True and "Entity" in params["managed"] and "embedding" in params["skip_props"]
+    assert p.kind == "ingested" and not p.adopted
+
+
+def test_stored_walk_answers_without_entity_links() -> None:
+    walk = StoredWalk.from_props({"id": "w", "graph": "g", "status": "ok", "answer_ids": ["val:born:1964", "e1"],
+                                  "answer_names": ["1964", "X"], "answer_scores": [-0.1, -0.5],
+                                  "answer_types": ["born", ""], "answer_values": "[1964, null]"})
+    assert [(a.id, a.name, a.rank, a.score, a.type, a.value) for a in walk.unlinked_answers()] == [
+        ("val:born:1964", "1964", 1, -0.1, "born", 1964), ("e1", "X", 2, -0.5, None, None)]
