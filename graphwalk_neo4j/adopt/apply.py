@@ -5,8 +5,8 @@
 ``batch_size``, one transaction each: the label ``GwAdopted`` and the properties ``gw_graph``, ``gw_name``,
 ``gw_name_lc``, ``gw_type``, ``gw_hash``. A node whose ``gw_hash`` already matches is skipped, so a rerun (after
 an interruption, or just twice) writes only what is missing or changed, and nothing at all when everything is in
-place. Nodes that no longer carry a profile label lose the namespace. Nodes graphwalk manages and nodes another adopted graph holds
-are never taken in.
+place. Nodes that no longer carry a profile label lose the namespace. Nodes graphwalk manages and nodes another
+adopted graph holds are never taken in.
 
 ``undo_graph`` removes exactly that: the namespace label and every ``gw_`` property of the graph's nodes (in
 batches), the graph's stored walks, its profile node, and the shared indexes once no adopted node is left.
