@@ -279,12 +279,21 @@ def kb_file(data_dir: str | Path) -> Path:
 async def prepare_graph(store: Any, data_dir: str | Path, graph: str, embedder: Any, observer: Observer,
                         ) -> dict[str, Any]:
     """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
-    holds this exact file and map), then embed entities whose vector is missing or stale."""
+    holds this exact file and map), then embed entities whose vector is missing or stale. An adopted graph (the
+    KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
     from graphwalk_neo4j.graph.embeddings import embed_graph
+    from graphwalk_neo4j.graph.profile import load_profile
     from graphwalk_neo4j.ingest.structured import ingest_file
     from graphwalk_neo4j.schema import apply_schema
 
     await apply_schema(store)
+    profile = await load_profile(store, graph)
+    if profile.adopted:
+        observer.stage(f"graph {graph!r} is adopted ({', '.join(lp.label for lp in profile.labels)}); no ingest")
+        started = time.perf_counter()
+        embedded = await embed_graph(store, embedder, graph, profile=profile, progress=lambda done, total:
+                                     observer.progress("embed", done, total, time.perf_counter() - started))
+        return {"adopted": True, "embed": embedded.as_dict()}
     type_map = metaqa_type_map()
     observer.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     started = time.perf_counter()
@@ -359,7 +368,8 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
         described = {s.name: s.describe() for s in systems}
         resumed = run_dir.open(run_spec(options), described, environment(store))
         observer.stage(f"{'resuming' if resumed else 'starting'} run {options.run_id!r} in {run_dir.path}")
-        typed = [q for q in questions if q.qtype]
+        # The path ceiling follows MetaQA's relation names over :Entity nodes, so an adopted graph has none.
+        typed = [q for q in questions if q.qtype] if not preparation.get("adopted") else []
         if typed:
             started = time.perf_counter()
             reached = await follow_paths(store, options.graph, typed)
