@@ -27,6 +27,7 @@ from graphwalk_neo4j.adopt.introspect import introspect
 from graphwalk_neo4j.adopt.propose import propose
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.identifiers import type_label
 from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
@@ -72,16 +73,18 @@ async def load_user_graph(store: GraphStore, kb: Path) -> dict[str, Any]:
         by_type[(rel, o_label)].append([s, o])
     for (rel, o_label), pairs in by_type.items():
         for i in range(0, len(pairs), BATCH):
+            # a static label (one of LABELS), so the lookup uses the user's index; the type is a parameter
             await store.query(
-                "UNWIND $rows AS r MATCH (a:Movie {title: r[0]}) MATCH (b:$($label) {name: r[1]}) "
-                "CREATE (a)-[:$($rel)]->(b)", {"rows": pairs[i:i + BATCH], "label": o_label, "rel": rel})
+                f"UNWIND $rows AS r MATCH (a:Movie {{title: r[0]}}) MATCH (b:{type_label(o_label)} {{name: r[1]}}) "
+                "CREATE (a)-[:$($rel)]->(b)", {"rows": pairs[i:i + BATCH], "rel": rel})
     return {"nodes": len(rows), "relationships": len(triples), "seconds": round(time.perf_counter() - started, 1)}
 
 
 async def remove_user_graph(store: GraphStore) -> None:
     for label in LABELS:
-        await store.query(f"MATCH (n:{label}) WHERE NOT n:Entity CALL (n) {{ DETACH DELETE n }} "
-                          "IN TRANSACTIONS OF 5000 ROWS", {})
+        while (await store.query(f"MATCH (n:{label}) WHERE NOT n:Entity WITH n LIMIT 5000 DETACH DELETE n "
+                                 "RETURN count(*) AS n", {}))[0]["n"]:
+            pass
         key = "title" if label == "Movie" else "name"
         await store.query(f"DROP INDEX user_{label.lower()}_{key} IF EXISTS", {})
 

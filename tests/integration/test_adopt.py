@@ -86,6 +86,8 @@ async def test_adopt_is_additive_idempotent_and_undo_restores_everything(store: 
     assert not [k for k in managed[0]["props"] if k.startswith("gw_")]  # type: ignore[union-attr]
     user_keys = {k for r in snap for k in r["props"] if not k.startswith("gw_")}  # type: ignore[union-attr]
     assert user_keys <= {"name", "born", "title", "released", "tagline", "graph", "uid", "id", "name_lc", "type"}
+    listed = {r["graph"]: r["entities"] for r in await store.read("graph/list_graphs")}
+    assert listed[graph_name] == 23  # the service's graph list shows adopted graphs too
     second = await adopt_graph(store, profile, batch_size=7)
     assert (second.marked, second.unchanged, second.batches, second.released) == (0, 23, 0, 0)
     assert await namespace_snapshot(store, movies) == snap, "adopting twice changed something"
