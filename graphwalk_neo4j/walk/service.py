@@ -75,6 +75,7 @@ class WalkService:
         self.trace = trace
         self._cache: EmbeddingCache | None = None
         self._profile: GraphProfile | None = None
+        self._profile_read: asyncio.Future[GraphProfile] | None = None
         self.relation_scan = relation_scan
         self._types: list[str] | None = None
         self._preload = preload_embeddings and embedder is not None
@@ -82,8 +83,10 @@ class WalkService:
 
     async def profile(self) -> GraphProfile:
         """The graph's profile (stored for an adopted graph, built in for an ingested one), read once."""
-        if self._profile is None:
-            self._profile = await load_profile(self.store, self.graph)
+        if self._profile is None:  # one read, also when the first walks start together
+            if self._profile_read is None:
+                self._profile_read = asyncio.ensure_future(load_profile(self.store, self.graph))
+            self._profile = await self._profile_read
         return self._profile
 
     @property
