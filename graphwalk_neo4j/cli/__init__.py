@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.cli import admin, adopt, data, serve, trace, walk
+from graphwalk_neo4j.cli import admin, adopt, data, decider, serve, trace, walk
 from graphwalk_neo4j.cli import eval as eval_cli
 
 
@@ -27,3 +27,4 @@ walk.register(main)
 trace.register(main)
 eval_cli.register(main)
 serve.register(main)
+decider.register(main)

@@ -107,6 +107,8 @@ def eval_group() -> None:
 @click.option("--graph", default="metaqa", show_default=True, callback=check_graph_name,
               help="Graph name holding the MetaQA KB.")
 @click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
+@click.option("--heldout", type=click.Path(file_okay=False, exists=True), default=None,
+              help="A learned decider's directory: ask only the questions it held out (its test split).")
 @click.option("--vector-k", type=click.IntRange(1, 20), default=None,
               help="Vector baseline cut-off (default: the one chosen on dev).")
 @click.option("--llm-model", default=None, help="Vector baseline reader (litellm name); without it, no reader.")
@@ -118,7 +120,8 @@ def eval_group() -> None:
 @handle_errors
 def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | None, seed: int, system: str,
            model: str | None, preset: str, strategy: str | None, beam_width: int | None, hop_mode: str | None,
-           linking: str, concurrency: int, run_id: str | None, graph: str, trace: bool, vector_k: int | None,
+           linking: str, concurrency: int, run_id: str | None, graph: str, trace: bool, heldout: str | None,
+           vector_k: int | None,
            llm_model: str | None, results_dir: str, cache_dir: str, as_json: bool) -> None:
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
     from graphwalk_neo4j.eval.report import SummaryRow, rich_table
@@ -135,7 +138,7 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
         data_dir=data_dir, split=split, hops=_hops(hops), n=n, seed=seed, system=system, presets=presets,
         overrides=overrides, model=model, linking=linking, concurrency=concurrency,
         run_id=run_id or time.strftime("metaqa-%Y%m%d-%H%M%S"), graph=graph, trace=trace, vector_k=vector_k,
-        llm_model=llm_model, results_dir=results_dir, cache_dir=cache_dir,
+        llm_model=llm_model, results_dir=results_dir, cache_dir=cache_dir, heldout=heldout,
     )
 
     async def work() -> dict[str, Any]:
@@ -152,6 +155,8 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
     console = out if out.is_terminal else make_console(width=220)
     console.print(rich_table(rows, title=f"MetaQA {split} — run {options.run_id}"))
     out.print(f"results: {results['paths']['results']}\nsummary: {results['paths']['summary']}")
+    if results["paths"].get("reliability"):
+        out.print(f"reliability diagram: {results['paths']['reliability']}")
 
 
 def register(group: click.Group) -> None:

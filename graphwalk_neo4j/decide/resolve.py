@@ -10,6 +10,7 @@ model                           backend
 ``jev-<version>``               Jev on TypeSafe with that id (on OpenRouter: ``typesafe/jev-<major.minor>``)
 ``typesafe/<id>``               Jev on OpenRouter with that id
 ``local``                       :class:`LocalDecider` (embedding similarity, no key, no network)
+``learned:DIR``                 :class:`LearnedDecider` trained by ``gw-neo4j decider train`` into ``DIR``
 ``fake``                        :class:`FakeBackend` (tests)
 anything else                   :class:`LLMBackend` through litellm (``openai/gpt-4o-mini``, ...)
 ==============================  ===========================================================================
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
 
-Kind = Literal["jev", "local", "fake", "llm"]
+Kind = Literal["jev", "local", "fake", "llm", "learned"]
 PINNED = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
 _JEV_VERSION = re.compile(r"^jev-(?P<version>\d+(?:\.\d+)*(?:[-.][\w.]+)?)$", re.IGNORECASE)
 
@@ -73,6 +74,11 @@ def resolve_model_kind(
         return "local", "local", None
     if lowered == "local":
         return "local", "local", None
+    if lowered.startswith("learned:"):
+        directory = name.split(":", 1)[1].strip()
+        if not directory:
+            raise ConfigError("--model learned:DIR needs the artifact directory (from `gw-neo4j decider train`)")
+        return "learned", directory, None
     if lowered == "fake":
         return "fake", "fake", None
     if lowered == "jev":
@@ -131,6 +137,11 @@ def resolve_backend(
 
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
+    if kind == "learned":
+        from graphwalk_neo4j.decide.learned import LearnedDecider
+
+        factory = embedder_factory or _default_embedder_factory
+        return LearnedDecider.load(model_id, factory(settings))
     if kind == "fake":
         from graphwalk_neo4j.decide.fake import FakeBackend
 

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 from rich.table import Table
 
+from graphwalk_neo4j.eval.calibration import calibration_rows
 from graphwalk_neo4j.eval.metrics import percentile, precision_recall_f1
 from graphwalk_neo4j.eval.runner import QuestionRecord
 
@@ -148,6 +149,7 @@ def build_results(run: dict[str, Any], records: Sequence[QuestionRecord], *, swe
         "summary": [r.model_dump(mode="json") for r in summary_rows(records)],
         "by_qtype": [r.model_dump(mode="json") for r in qtype_rows(records)],
         "k_sweeps": [s for s in sweeps if s],
+        "calibration": calibration_rows(records),
         "questions": [r.model_dump(mode="json") for r in records],
     }
 
@@ -203,6 +205,13 @@ def render_markdown(results: dict[str, Any]) -> str:
         for r in extra:
             lines.append(f"| {r.system} | {fmt(r.linking_accuracy)} | {fmt(r.f1_linked)} | {fmt(r.llm_calls, 2)} "
                          f"| {fmt(r.cost_usd, 6)} | {r.errors} |")
+    calibration = results.get("calibration") or []
+    if calibration:
+        lines += ["", "## Calibration (confidence of the best path vs hits@1; 10 bins; diagram: reliability.png)", "",
+                  "| system | hops | n | ECE | mean confidence | hits@1 |", "|---|---|---:|---:|---:|---:|"]
+        for c in calibration:
+            lines.append(f"| {c['system']} | {c['hops']} | {c['n']} | {fmt(c['ece'])} | "
+                         f"{fmt(c['mean_confidence'])} | {fmt(c['accuracy'])} |")
     qtypes = [QtypeRow.model_validate(r) for r in results.get("by_qtype", [])]
     if qtypes:
         lines += ["", "## By question type", "", "| system | hops | qtype | n | F1 | ceiling F1 |",

@@ -50,6 +50,7 @@ class RunSpec(BaseModel):
     linking: str = "gold"
     concurrency: int = 4
     trace: bool = False
+    heldout: str | None = None  # a learned decider's directory: only its held-out test questions
 
 
 class QuestionRecord(BaseModel):
@@ -114,13 +115,26 @@ def make_record(system: str, question: MetaQAQuestion, answer: SystemAnswer, lat
 
 
 def select_questions(data_dir: str | Path, split: str, hops: Iterable[int], n: int | None, seed: int,
-                     ) -> list[MetaQAQuestion]:
-    """Every question of each hop file, or a seeded sample of ``n`` per hop; in (hops, line) order."""
+                     keep: Callable[[MetaQAQuestion], bool] | None = None) -> list[MetaQAQuestion]:
+    """Every question of each hop file (those ``keep`` accepts), or a seeded sample of ``n`` per hop; in
+    (hops, line) order."""
     out: list[MetaQAQuestion] = []
     for k in hops:
-        pool = load_questions(data_dir, split, k)
+        pool = [q for q in load_questions(data_dir, split, k) if keep is None or keep(q)]
         out.extend(sample(pool, n, seed) if n is not None else pool)
     return out
+
+
+def heldout_filter(directory: str | Path) -> Callable[[MetaQAQuestion], bool]:
+    """Questions a learned decider in ``directory`` never trained on: its ``test`` split (same seed and shares)."""
+    from graphwalk_neo4j.decide.learned import read_artifact_config
+    from graphwalk_neo4j.eval.training import split_of
+
+    split = read_artifact_config(directory).get("split") or {}
+    if "seed" not in split:
+        raise ConfigError(f"{directory} records no question split; --heldout needs an artifact trained from QA pairs")
+    seed, val, test = int(split["seed"]), float(split["val"]), float(split["test"])
+    return lambda q: split_of(seed, q.text_without_brackets, val, test) == "test"
 
 
 # -- run directory ---------------------------------------------------------------------------------------------
@@ -331,12 +345,14 @@ class MetaQAOptions(BaseModel):
     llm_model: str | None = None
     results_dir: str = "results"
     cache_dir: str = ".cache/graphwalk/eval"
+    heldout: str | None = None
 
 
 def run_spec(options: MetaQAOptions) -> RunSpec:
     return RunSpec(run_id=options.run_id, data_dir=str(Path(options.data_dir).resolve()), split=options.split,
                    hops=options.hops, n=options.n, seed=options.seed, graph=options.graph, linking=options.linking,
-                   concurrency=options.concurrency, trace=options.trace)
+                   concurrency=options.concurrency, trace=options.trace,
+                   heldout=str(Path(options.heldout).resolve()) if options.heldout else None)
 
 
 def ceiling_record(question: MetaQAQuestion, answers: list[str], latency_s: float) -> QuestionRecord:
@@ -350,6 +366,7 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
     """Prepare the graph, answer the questions with every selected system (resuming a run with the same id),
     compute the path ceiling, and write ``results.json`` and ``summary.md``. Returns the results document."""
     from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.eval.calibration import write_reliability_diagram
     from graphwalk_neo4j.eval.ceiling import follow_paths
     from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
     from graphwalk_neo4j.eval.systems import build_systems
@@ -357,7 +374,8 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
     observer = observer or Observer()
     if options.linking not in ("gold", "resolve"):
         raise ConfigError(f"unknown linking {options.linking!r}: use gold or resolve")
-    questions = select_questions(options.data_dir, options.split, options.hops, options.n, options.seed)
+    keep = heldout_filter(options.heldout) if options.heldout else None
+    questions = select_questions(options.data_dir, options.split, options.hops, options.n, options.seed, keep)
     observer.stage(f"{len(questions)} questions ({options.split}, hops {options.hops}, seed {options.seed})")
     embedder = make_embedder(settings)
     preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, observer)
@@ -389,4 +407,8 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
     run_dir.results_json.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     run_dir.summary_md.write_text(render_markdown(results), encoding="utf-8")
     results["paths"] = {"results": str(run_dir.results_json), "summary": str(run_dir.summary_md)}
+    diagram = write_reliability_diagram(results.get("calibration") or [], run_dir.path / "reliability.png",
+                                        title=f"MetaQA {options.split} — run {options.run_id}")
+    if diagram is not None:
+        results["paths"]["reliability"] = str(diagram)
     return results

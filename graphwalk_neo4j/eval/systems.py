@@ -17,6 +17,7 @@ question runs in its own asyncio task, so concurrent questions never mix their c
 from __future__ import annotations
 
 import contextvars
+import math
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from pydantic import BaseModel, Field
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.result import WalkResult
+from graphwalk_neo4j.walk.result import WalkPath, WalkResult
 from graphwalk_neo4j.walk.service import WalkService
 
 Linking = Literal["gold", "resolve"]
@@ -163,8 +164,14 @@ class GraphwalkSystem:
             input_tokens=totals.input_tokens,
             output_tokens=totals.output_tokens,
             cost_usd=totals.cost_usd,
-            extra={"depths": totals.depths, "hops": sum(1 for s in best.steps if not s.is_stop) if best else 0},
+            extra={"depths": totals.depths, "hops": sum(1 for s in best.steps if not s.is_stop) if best else 0,
+                   "confidence": path_probability(best) if best is not None else 0.0},
         )
+
+
+def path_probability(path: WalkPath) -> float:
+    """The product of the decider's probabilities for the choices along ``path`` (forced moves count 1)."""
+    return math.prod(s.p for s in path.steps if s.p is not None)
 
 
 def system_name(preset: str, overrides: Mapping[str, Any]) -> str:

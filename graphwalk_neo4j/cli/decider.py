@@ -1,0 +1,148 @@
+"""``gw-neo4j decider``: train a learned decision model on a graph and show what an artifact is.
+
+``decider train --graph G --qa FILE... --out DIR`` mines gold relation paths for question–answer pairs in
+Neo4j, teacher-forces decisions along them and fits the model (:mod:`graphwalk_neo4j.eval.training`,
+:mod:`graphwalk_neo4j.decide.learned_fit`); re-running the same command resumes. ``decider show DIR`` prints the
+artifact's graph, data, split and scores. Use the result with ``--model learned:DIR``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphwalk_neo4j.cli.common import connected, emit_json, handle_errors, json_option, load_settings, out, run
+from graphwalk_neo4j.errors import ConfigError
+
+
+@click.group(name="decider")
+def decider_group() -> None:
+    """Train and inspect learned decision models (--model learned:DIR)."""
+
+
+@decider_group.command()
+@click.option("--graph", required=True, help="The graph the questions are about.")
+@click.option("--qa", "qa_files", multiple=True, type=click.Path(dir_okay=False),
+              help="Question–answer file(s); repeat for several.")
+@click.option("--from-traces", is_flag=True,
+              help="Learn from the graph's stored walks instead (the backend's distributions as soft targets).")
+@click.option("--teacher", default=None, help="With --from-traces: only walks made by this model id.")
+@click.option("--format", "fmt", type=click.Choice(["metaqa", "jsonl"]), default="metaqa", show_default=True,
+              help="metaqa: 'question with [topic]<TAB>a1|a2' lines; jsonl: {question, answers, topic?} lines.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=True), help="Artifact directory.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Split (and sample) seed.")
+@click.option("--per-file", type=click.IntRange(1), default=None,
+              help="Use at most N questions of each file (seeded sample; default all).")
+@click.option("--epochs", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--batch", "batch_size", type=click.IntRange(1, 1024), default=64, show_default=True,
+              help="Questions mined per Cypher round trip and hop.")
+@json_option
+@click.pass_context
+@handle_errors
+def train(ctx: click.Context, graph: str, qa_files: tuple[str, ...], from_traces: bool, teacher: str | None,
+          fmt: str, out_dir: str, seed: int, per_file: int | None, epochs: int, batch_size: int,
+          as_json: bool) -> None:
+    """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
+    --from-traces (re-run the same command to resume)."""
+    from graphwalk_neo4j.cli.eval import ProgressObserver
+    from graphwalk_neo4j.decide.learned_fit import FitOptions
+    from graphwalk_neo4j.embed import make_embedder
+    from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
+
+    if not qa_files and not from_traces:
+        raise ConfigError("decider train needs --qa FILE (question–answer pairs) or --from-traces")
+    if qa_files and from_traces:
+        raise ConfigError("use either --qa FILE or --from-traces, not both")
+    from graphwalk_neo4j.identifiers import graph_name
+
+    graph = graph_name(graph)
+    settings = load_settings(ctx)
+    embedder = make_embedder(settings)
+
+    async def work() -> dict[str, Any]:
+        async with connected(settings) as store:
+            with ProgressObserver(quiet=as_json) as observer:
+                clock: dict[str, float] = {}
+
+                def observe(stage: str, done: int, total: int) -> None:
+                    import time
+
+                    clock.setdefault(stage, time.monotonic())
+                    observer.progress(stage, done, total, time.monotonic() - clock[stage])
+
+                if from_traces:
+                    from graphwalk_neo4j.eval.distill import train_from_traces
+
+                    return await train_from_traces(store, graph, embedder, out_dir, seed=seed, model=teacher,
+                                                   fit_options=FitOptions(epochs=epochs, seed=seed),
+                                                   observe=observe)
+                return await train_from_qa(
+                    store, graph, embedder, list(qa_files), out_dir, fmt=fmt, seed=seed,  # type: ignore[arg-type]
+                    per_file=per_file, mining=MiningOptions(batch_size=batch_size),
+                    fit_options=FitOptions(epochs=epochs, seed=seed), observe=observe)
+
+    metrics = run(work())
+    if as_json:
+        emit_json({"out": out_dir, "metrics": metrics})
+        return
+    _print_summary(Path(out_dir))
+
+
+@decider_group.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@json_option
+@handle_errors
+def show(directory: str, as_json: bool) -> None:
+    """Print what a learned-decider artifact is and how it scored."""
+    from graphwalk_neo4j.decide.learned import read_artifact_config
+
+    read_artifact_config(directory)
+    if as_json:
+        config, metrics = _load(Path(directory))
+        config.pop("vocab", None)
+        emit_json({"config": config, "metrics": metrics})
+        return
+    _print_summary(Path(directory))
+
+
+def _load(directory: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config
+
+    config = read_artifact_config(directory)
+    metrics_path = directory / METRICS_FILE
+    metrics = json.loads(metrics_path.read_text(encoding="utf-8")) if metrics_path.is_file() else {}
+    return config, metrics
+
+
+def _print_summary(directory: Path) -> None:
+    config, metrics = _load(directory)
+    val = metrics.get("val", {})
+    before = metrics.get("val_before_temperature", {})
+    lines = [
+        f"learned decider {config.get('name')!s} ({directory})",
+        f"  graph: {config.get('graph')}   source: {config.get('source')}   embedder: {config.get('embedder')}",
+        f"  data: {', '.join(config.get('qa_files') or config.get('traces') or [])}",
+        f"  training data sha256: {config.get('training_data_sha256')}",
+        f"  split: {config.get('split')}   questions: {config.get('questions')}",
+        f"  vocabulary: {len(config['vocab']['tokens'])} moves, {len(config['vocab']['types'])} types; "
+        f"temperature {config.get('temperature', 1.0):.3f}; trained on {config.get('device')}",
+        f"  decisions: {metrics.get('decisions')}",
+        f"  validation: accuracy {val.get('accuracy', float('nan')):.4f}, NLL {val.get('nll', float('nan')):.4f}, "
+        f"ECE {val.get('ece', float('nan')):.4f} (before the temperature {before.get('ece', float('nan')):.4f})",
+    ]
+    for group, m in sorted((metrics.get("val_by_group") or {}).items()):
+        lines.append(f"    {group}: accuracy {m['accuracy']:.4f} over {m['n']} decisions, ECE {m['ece']:.4f}")
+    for group, c in sorted((metrics.get("mining_coverage") or {}).items()):
+        lines.append(f"  mined {group}: {c['with_gold_path']}/{c['questions']} questions with a gold path, "
+                     f"mean best F1 {c['mean_best_f1']:.3f}")
+    if metrics.get("seconds"):
+        lines.append(f"  seconds: {metrics['seconds']}")
+    for line in lines:
+        out.print(line, markup=False, highlight=False)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(decider_group)

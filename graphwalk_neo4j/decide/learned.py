@@ -1,0 +1,314 @@
+"""LearnedDecider: a decision model trained on this graph's own decisions (``--model learned:DIR``).
+
+It reads the structure of each choice question (:class:`~graphwalk_neo4j.decide.request.DecisionContext`),
+never its text, and scores every option with a small network over frozen sentence embeddings:
+
+* the question, with the start entities' names taken out, embedded by the packaged MiniLM (384 numbers,
+  cached per question);
+* the path so far as learned embeddings of its (relation, direction) moves, one table per position;
+* each option's move (a learned embedding of its (relation, direction), or of STOP), the type it reaches, the
+  log of its target count, and the cosine between the question and the move in words (``directed by (film to
+  person)``, ``films directed by this person``), which carries meaning to relations the model never saw.
+
+``score = w2 · relu(W1 · x + b1) + b2`` per option; ``p = softmax(score / T)`` with the temperature ``T``
+fitted on the validation split (so the probabilities are calibrated on held-out decisions). The forward pass is
+NumPy (no torch at inference), deterministic, and costs well under a millisecond per question once the
+question's embedding is cached.
+
+The artifact directory (written by :func:`graphwalk_neo4j.decide.learned_fit.fit` and the ``gw-neo4j decider
+train`` command) holds ``model.npz`` (weights), ``config.json`` (vocabularies, sizes, temperature, embedder,
+graph, training-data hash) and ``metrics.json``. It loads offline.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
+from graphwalk_neo4j.decide.render import hop_move, kind_count
+from graphwalk_neo4j.decide.request import DecisionContext
+from graphwalk_neo4j.embed.base import Embedder, VectorCache
+from graphwalk_neo4j.errors import ConfigError, DecisionError
+
+STOP_TOKEN = "STOP"
+UNK = "<unk>"
+PAD = "<pad>"
+MAX_PATH = 3  # path positions with their own table; deeper hops share the last
+FORMAT_VERSION = 1
+MODEL_FILE = "model.npz"
+CONFIG_FILE = "config.json"
+METRICS_FILE = "metrics.json"
+EXTRA = 3  # log1p(count), question-move cosine, is_stop
+
+
+def move_token(relation: str | None, direction: str | None) -> str:
+    return STOP_TOKEN if relation is None else f"{relation}|{direction or 'out'}"
+
+
+def masked_question(context: DecisionContext) -> str:
+    """The question without the start entities' names (case-insensitive, on word boundaries)."""
+    text = context.question
+    for start in context.start:
+        if start.name.strip():
+            text = re.sub(rf"(?<!\w){re.escape(start.name.strip())}(?!\w)", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
+
+
+@dataclass(frozen=True)
+class DecisionInputs:
+    """One decision as the model reads it: strings only, so training data is plain JSON."""
+
+    question: str  # masked
+    path: tuple[str, ...]  # move tokens so far
+    tokens: tuple[str, ...]  # per option
+    types: tuple[str, ...]  # per option: the type it reaches (STOP: where the walk stands)
+    counts: tuple[int, ...]
+    moves: tuple[str, ...]  # per option, in words
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "path": list(self.path), "tokens": list(self.tokens),
+                "types": list(self.types), "counts": list(self.counts), "moves": list(self.moves)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
+        return cls(question=str(data["question"]), path=tuple(data["path"]), tokens=tuple(data["tokens"]),
+                   types=tuple(data["types"]), counts=tuple(int(c) for c in data["counts"]),
+                   moves=tuple(data["moves"]))
+
+
+def decision_inputs(context: DecisionContext) -> DecisionInputs:
+    tokens, types, counts, moves = [], [], [], []
+    for option in context.options:
+        if option.is_stop:
+            tokens.append(STOP_TOKEN)
+            kind = context.current_type or "node"
+            types.append(kind)
+            counts.append(context.current_count)
+            moves.append(f"the answer is these {kind_count(context.current_count, context.current_type)}")
+            continue
+        tokens.append(move_token(option.relation, option.direction))
+        types.append(option.target_type or "node")
+        counts.append(option.count)
+        moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type,
+                              option.target_type))
+    return DecisionInputs(
+        question=masked_question(context),
+        path=tuple(move_token(h.relation, h.direction) for h in context.path),
+        tokens=tuple(tokens), types=tuple(types), counts=tuple(counts), moves=tuple(moves),
+    )
+
+
+@dataclass
+class Vocab:
+    tokens: list[str]
+    types: list[str]
+
+    def __post_init__(self) -> None:
+        self._tok = {t: i for i, t in enumerate(self.tokens)}
+        self._typ = {t: i for i, t in enumerate(self.types)}
+
+    def token(self, token: str) -> int:
+        return self._tok.get(token, self._tok[UNK])
+
+    def type(self, kind: str) -> int:
+        return self._typ.get(kind, self._typ[UNK])
+
+    @classmethod
+    def build(cls, decisions: Sequence[DecisionInputs]) -> Vocab:
+        tokens = {t for d in decisions for t in (*d.tokens, *d.path)} - {PAD, UNK, STOP_TOKEN}
+        kinds = {k for d in decisions for k in d.types} - {UNK}
+        return cls(tokens=[PAD, UNK, STOP_TOKEN, *sorted(tokens)], types=[UNK, *sorted(kinds)])
+
+
+@dataclass
+class Encoded:
+    """A decision as arrays (no embeddings yet): token/type ids, path ids per position, numeric extras."""
+
+    path: np.ndarray  # (MAX_PATH,) token ids, PAD when shorter
+    tokens: np.ndarray  # (n,)
+    types: np.ndarray  # (n,)
+    counts: np.ndarray  # (n,) float
+    is_stop: np.ndarray  # (n,) float
+
+
+def encode(vocab: Vocab, d: DecisionInputs) -> Encoded:
+    path = [vocab.token(t) for t in d.path]
+    if len(path) > MAX_PATH:
+        path = path[: MAX_PATH - 1] + [path[-1]]
+    path += [vocab.token(PAD)] * (MAX_PATH - len(path))
+    return Encoded(
+        path=np.asarray(path, dtype=np.int64),
+        tokens=np.asarray([vocab.token(t) for t in d.tokens], dtype=np.int64),
+        types=np.asarray([vocab.type(t) for t in d.types], dtype=np.int64),
+        counts=np.log1p(np.asarray(d.counts, dtype=np.float32)),
+        is_stop=np.asarray([1.0 if t == STOP_TOKEN else 0.0 for t in d.tokens], dtype=np.float32),
+    )
+
+
+@dataclass
+class Weights:
+    """The network's parameters (NumPy, float32). Names match the torch module in ``learned_fit``."""
+
+    tok: np.ndarray  # (V, dt)
+    typ: np.ndarray  # (K, dk)
+    pos: np.ndarray  # (MAX_PATH, V, dp)
+    w1: np.ndarray  # (H, 384 + MAX_PATH*dp + dt + dk + EXTRA)
+    b1: np.ndarray  # (H,)
+    w2: np.ndarray  # (H,)
+    b2: np.ndarray  # ()
+
+    NAMES = ("tok", "typ", "pos", "w1", "b1", "w2", "b2")
+
+    def save(self, path: Path) -> None:
+        np.savez(path, **{n: getattr(self, n) for n in self.NAMES})
+
+    @classmethod
+    def load(cls, path: Path) -> Weights:
+        with np.load(path) as data:
+            return cls(**{n: np.asarray(data[n], dtype=np.float32) for n in cls.NAMES})
+
+
+def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, sims: np.ndarray) -> np.ndarray:
+    """The options' scores before the temperature (the same arithmetic as the torch module)."""
+    q_dim = qvec.shape[0]
+    dp = weights.pos.shape[2]
+    path_vec = np.concatenate([weights.pos[i, enc.path[i]] for i in range(MAX_PATH)])
+    w_q = weights.w1[:, :q_dim]
+    w_p = weights.w1[:, q_dim:q_dim + MAX_PATH * dp]
+    rest = weights.w1[:, q_dim + MAX_PATH * dp:]
+    shared = w_q @ qvec + w_p @ path_vec + weights.b1  # (H,), once per decision
+    per_option = np.concatenate([
+        weights.tok[enc.tokens], weights.typ[enc.types],
+        enc.counts[:, None], sims[:, None].astype(np.float32), enc.is_stop[:, None],
+    ], axis=1)  # (n, dt + dk + EXTRA)
+    hidden = np.maximum(shared[None, :] + per_option @ rest.T, 0.0)
+    return np.asarray(hidden @ weights.w2 + weights.b2, dtype=np.float64)
+
+
+def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    z = np.asarray(scores, dtype=np.float64) / temperature
+    z -= z.max()
+    e = np.exp(z)
+    return np.asarray(e / e.sum())
+
+
+def read_artifact_config(directory: str | Path) -> dict[str, Any]:
+    path = Path(directory) / CONFIG_FILE
+    if not path.is_file():
+        raise ConfigError(f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
+                          "train one with `gw-neo4j decider train`")
+    config = json.loads(path.read_text(encoding="utf-8"))
+    if config.get("format") != FORMAT_VERSION:
+        raise ConfigError(f"{directory}: artifact format {config.get('format')!r}, this version reads "
+                          f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`")
+    return config
+
+
+class LearnedDecider:
+    """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
+
+    def __init__(self, weights: Weights, vocab: Vocab, embedder: Embedder, *, temperature: float = 1.0,
+                 name: str = "learned", config: Mapping[str, Any] | None = None, cache_size: int = 20_000,
+                 max_options: int = 255) -> None:
+        if not (temperature > 0 and math.isfinite(temperature)):
+            raise ValueError("temperature must be a positive finite number")
+        self.weights = weights
+        self.vocab = vocab
+        self.embedder = embedder
+        self.temperature = float(temperature)
+        self.name = name
+        self.config = dict(config or {})
+        self.cache = VectorCache(cache_size)
+        self._max_options = max_options
+
+    @classmethod
+    def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
+        config = read_artifact_config(directory)
+        model_path = Path(directory) / MODEL_FILE
+        if not model_path.is_file():
+            raise ConfigError(f"{directory}: {MODEL_FILE} is missing; retrain with `gw-neo4j decider train`")
+        if config.get("embedder") and config["embedder"] != embedder.model_id:
+            raise ConfigError(f"{directory} was trained over embedder {config['embedder']!r}, but "
+                              f"{embedder.model_id!r} is configured (GW_NEO4J_EMBEDDER)")
+        vocab = Vocab(tokens=list(config["vocab"]["tokens"]), types=list(config["vocab"]["types"]))
+        return cls(Weights.load(model_path), vocab, embedder, temperature=float(config.get("temperature", 1.0)),
+                   name=str(config.get("name") or Path(directory).name), config=config)
+
+    @property
+    def model_id(self) -> str:
+        return f"learned:{self.name}"
+
+    @property
+    def max_options(self) -> int:
+        return self._max_options
+
+    def __repr__(self) -> str:
+        return (f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
+                f"temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})")
+
+    async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        missing: list[str] = []
+        for text in dict.fromkeys(texts):
+            found = self.cache.get(text)
+            if found is None:
+                missing.append(text)
+            else:
+                out[text] = found
+        if missing:
+            matrix = await self.embedder.embed(missing)
+            for text, vector in zip(missing, matrix, strict=True):
+                vec = np.asarray(vector, dtype=np.float32)
+                out[text] = vec
+                self.cache.put(text, vec)
+        return out
+
+    async def scores(self, inputs: DecisionInputs) -> np.ndarray:
+        vecs = await self.vectors([inputs.question, *inputs.moves])
+        qvec = vecs[inputs.question]
+        sims = np.asarray([float(qvec @ vecs[m]) for m in inputs.moves], dtype=np.float32)
+        return logits(self.weights, qvec, encode(self.vocab, inputs), sims)
+
+    async def probabilities(self, context: DecisionContext) -> np.ndarray:
+        return softmax(await self.scores(decision_inputs(context)), self.temperature)
+
+    async def decide(self, request: DecisionRequest) -> DecisionResponse:
+        check_request(request, max_options=self._max_options, backend="learned")
+        started = time.perf_counter()
+        results = {}
+        for question in request.questions:
+            context = _context(question)
+            probs = await self.probabilities(context)
+            raw = {label: float(p) for label, p in zip(context.labels, probs, strict=True)}
+            result = make_result(question, raw)
+            result.confidence = top_confidence(result.probabilities, result.top)
+            results[question.key] = result
+        return DecisionResponse(results=results, usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
+                                latency_s=time.perf_counter() - started, model=self.model_id, provider="local",
+                                calls=1)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _context(question: ChoiceQuestion) -> DecisionContext:
+    context = question.context
+    if context is None:
+        raise DecisionError(
+            f"learned decider: question {question.key!r} carries no structure (DecisionContext); it answers walk "
+            "questions only. Use --model local or jev for linking/routing choices"
+        )
+    if context.labels != list(question.options):
+        raise DecisionError(f"learned decider: question {question.key!r} has labels {list(question.options)} but "
+                            f"its structure has {context.labels}")
+    return context

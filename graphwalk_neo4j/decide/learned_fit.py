@@ -1,0 +1,315 @@
+"""Fitting the learned decider (torch; CPU, or a GPU when one is present) and writing its artifact directory.
+
+:func:`fit` takes decisions as (:class:`~graphwalk_neo4j.decide.learned.DecisionInputs`, target distribution)
+pairs, split into train and validation, and:
+
+1. builds the vocabularies (moves, types) from the training decisions;
+2. embeds every distinct masked question and move text once with the frozen embedder (cached in
+   ``DIR/cache/`` so a resumed run does not embed again);
+3. trains the network of :mod:`~graphwalk_neo4j.decide.learned` with soft-target cross-entropy (Adam, a fixed
+   seed, minibatches), keeping the epoch with the lowest validation loss; a checkpoint after every epoch lets an
+   interrupted run resume (``DIR/checkpoint.pt``);
+4. fits the temperature on the validation decisions (grid over [0.2, 5], lowest NLL) and reports the
+   expected calibration error before and after;
+5. writes ``model.npz``, ``config.json`` and ``metrics.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphwalk_neo4j.decide.calibration import expected_calibration_error
+from graphwalk_neo4j.decide.learned import (
+    CONFIG_FILE,
+    EXTRA,
+    FORMAT_VERSION,
+    MAX_PATH,
+    METRICS_FILE,
+    MODEL_FILE,
+    DecisionInputs,
+    Vocab,
+    Weights,
+    encode,
+)
+from graphwalk_neo4j.embed.base import Embedder
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+@dataclass
+class FitOptions:
+    hidden: int = 256
+    tok_dim: int = 32
+    type_dim: int = 16
+    pos_dim: int = 32
+    epochs: int = 30
+    batch_size: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    dropout: float = 0.1
+    seed: int = 0
+    patience: int = 6
+
+
+@dataclass
+class Example:
+    inputs: DecisionInputs
+    target: Sequence[float]
+    group: str = ""  # e.g. the hop count, for per-group metrics
+
+
+def make_dir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def data_hash(examples: Sequence[Example]) -> str:
+    digest = hashlib.sha256()
+    for e in examples:
+        digest.update(json.dumps([e.inputs.to_json(), list(e.target)], sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+class _Tensors:
+    """Padded arrays for a list of examples: (N, M) per-option arrays with a mask."""
+
+    def __init__(self, examples: Sequence[Example], vocab: Vocab, qindex: Mapping[str, int],
+                 sims: Callable[[DecisionInputs], np.ndarray]) -> None:
+        n = len(examples)
+        m = max((len(e.inputs.tokens) for e in examples), default=1)
+        self.q = np.zeros(n, dtype=np.int64)
+        self.path = np.zeros((n, MAX_PATH), dtype=np.int64)
+        self.tok = np.zeros((n, m), dtype=np.int64)
+        self.typ = np.zeros((n, m), dtype=np.int64)
+        self.extra = np.zeros((n, m, EXTRA), dtype=np.float32)
+        self.mask = np.zeros((n, m), dtype=bool)
+        self.target = np.zeros((n, m), dtype=np.float32)
+        for i, e in enumerate(examples):
+            enc = encode(vocab, e.inputs)
+            k = len(enc.tokens)
+            self.q[i] = qindex[e.inputs.question]
+            self.path[i] = enc.path
+            self.tok[i, :k] = enc.tokens
+            self.typ[i, :k] = enc.types
+            self.extra[i, :k, 0] = enc.counts
+            self.extra[i, :k, 1] = sims(e.inputs)
+            self.extra[i, :k, 2] = enc.is_stop
+            self.mask[i, :k] = True
+            self.target[i, :k] = np.asarray(e.target, dtype=np.float32)
+
+
+def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
+    nn = torch.nn
+
+    class Net(nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            v, k = len(vocab.tokens), len(vocab.types)
+            self.tok = nn.Parameter(torch.randn(v, opts.tok_dim) * 0.1)
+            self.typ = nn.Parameter(torch.randn(k, opts.type_dim) * 0.1)
+            self.pos = nn.Parameter(torch.randn(MAX_PATH, v, opts.pos_dim) * 0.1)
+            width = q_dim + MAX_PATH * opts.pos_dim + opts.tok_dim + opts.type_dim + EXTRA
+            self.l1 = nn.Linear(width, opts.hidden)
+            self.l2 = nn.Linear(opts.hidden, 1)
+            self.drop = nn.Dropout(opts.dropout)
+
+        def forward(self, q: Any, path: Any, tok: Any, typ: Any, extra: Any) -> Any:
+            n, m = tok.shape
+            path_vec = torch.cat([self.pos[i][path[:, i]] for i in range(MAX_PATH)], dim=1)
+            shared = torch.cat([self.drop(q), path_vec], dim=1)[:, None, :].expand(n, m, -1)
+            x = torch.cat([shared, self.tok[tok], self.typ[typ], extra], dim=2)
+            return self.l2(torch.relu(self.l1(x))).squeeze(-1)
+
+    return Net()
+
+
+def _weights(net: Any) -> Weights:
+    def arr(t: Any) -> np.ndarray:
+        return np.asarray(t.detach().cpu().numpy(), dtype=np.float32)
+
+    return Weights(tok=arr(net.tok), typ=arr(net.typ), pos=arr(net.pos), w1=arr(net.l1.weight),
+                   b1=arr(net.l1.bias), w2=arr(net.l2.weight[0]), b2=arr(net.l2.bias[0]))
+
+
+def _softmax_rows(scores: np.ndarray, mask: np.ndarray, temperature: float) -> np.ndarray:
+    z = np.where(mask, scores / temperature, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.where(mask, np.exp(z), 0.0)
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
+
+
+def decision_metrics(probs: np.ndarray, target: np.ndarray, mask: np.ndarray) -> dict[str, float]:
+    """Accuracy (the argmax is a best-target option), NLL of the target, ECE of the top probability."""
+    top = probs.argmax(axis=1)
+    best = np.where(mask, target, -1.0).max(axis=1)
+    correct = target[np.arange(len(top)), top] >= best - 1e-9
+    nll = -(target * np.log(np.clip(probs, 1e-12, 1.0))).sum(axis=1).mean() if len(top) else 0.0
+    conf = probs[np.arange(len(top)), top]
+    return {"accuracy": float(correct.mean()) if len(top) else 0.0, "nll": float(nll),
+            "ece": expected_calibration_error(conf, correct), "n": int(len(top))}
+
+
+def fit_temperature(scores: np.ndarray, target: np.ndarray, mask: np.ndarray) -> float:
+    grid = np.exp(np.linspace(math.log(0.2), math.log(5.0), 81))
+    losses = [decision_metrics(_softmax_rows(scores, mask, float(t)), target, mask)["nll"] for t in grid]
+    return float(grid[int(np.argmin(losses))])
+
+
+async def embed_texts(embedder: Embedder, texts: Sequence[str], cache_dir: Path,
+                      progress: Progress | None = None, chunk: int = 512) -> dict[str, np.ndarray]:
+    """Vectors for ``texts``, cached in ``cache_dir`` (``vectors.npy`` + ``texts.json``) across runs."""
+    make_dir(cache_dir)
+    known: dict[str, np.ndarray] = {}
+    names, vectors = cache_dir / "texts.json", cache_dir / "vectors.npy"
+    if names.is_file() and vectors.is_file():
+        stored = json.loads(names.read_text(encoding="utf-8"))
+        if stored.get("embedder") == embedder.model_id:
+            matrix = np.load(vectors)
+            known = {t: matrix[i] for i, t in enumerate(stored["texts"])}
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    for i in range(0, len(missing), chunk):
+        part = missing[i:i + chunk]
+        for text, vec in zip(part, await embedder.embed(part), strict=True):
+            known[text] = np.asarray(vec, dtype=np.float32)
+        if progress:
+            progress("embed", min(i + chunk, len(missing)), len(missing))
+        all_texts = list(known)
+        np.save(vectors, np.stack([known[t] for t in all_texts]))
+        names.write_text(json.dumps({"embedder": embedder.model_id, "texts": all_texts}), encoding="utf-8")
+    return known
+
+
+async def fit(
+    train: Sequence[Example],
+    val: Sequence[Example],
+    embedder: Embedder,
+    out_dir: str | Path,
+    *,
+    options: FitOptions | None = None,
+    meta: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    resume: bool = True,
+) -> dict[str, Any]:
+    """Train, calibrate and write the artifact (module docstring). Returns the metrics written."""
+    import torch
+
+    opts = options or FitOptions()
+    out = make_dir(Path(out_dir))
+    if not train:
+        raise ValueError("no training decisions: nothing to learn from")
+    validated_on = "val"
+    if not val:  # a handful of questions: validate (and calibrate) on the training decisions, and say so
+        val, validated_on = list(train), "train (no validation decisions)"
+    started = time.perf_counter()
+    vocab = Vocab.build([e.inputs for e in train])
+    texts = sorted({t for e in (*train, *val) for t in (e.inputs.question, *e.inputs.moves)})
+    vectors = await embed_texts(embedder, texts, out / "cache", progress)
+    embed_s = time.perf_counter() - started
+    questions = sorted({e.inputs.question for e in (*train, *val)})
+    qindex = {q: i for i, q in enumerate(questions)}
+    qmatrix = np.stack([vectors[q] for q in questions]).astype(np.float32)
+
+    def sims(inputs: DecisionInputs) -> np.ndarray:
+        qv = vectors[inputs.question]
+        return np.asarray([float(qv @ vectors[m]) for m in inputs.moves], dtype=np.float32)
+
+    tr, va = _Tensors(train, vocab, qindex, sims), _Tensors(val, vocab, qindex, sims)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.manual_seed(opts.seed)
+    net = _module(torch, vocab, qmatrix.shape[1], opts).to(device)
+    optim = torch.optim.Adam(net.parameters(), lr=opts.lr, weight_decay=opts.weight_decay)
+    qt = torch.tensor(qmatrix, device=device)
+
+    def tensors(t: _Tensors, idx: np.ndarray) -> tuple[Any, ...]:
+        return (qt[torch.tensor(t.q[idx], device=device)], torch.tensor(t.path[idx], device=device),
+                torch.tensor(t.tok[idx], device=device), torch.tensor(t.typ[idx], device=device),
+                torch.tensor(t.extra[idx], device=device))
+
+    def scores_of(t: _Tensors) -> np.ndarray:
+        net.eval()
+        parts = []
+        with torch.no_grad():
+            for i in range(0, len(t.q), 4096):
+                idx = np.arange(i, min(i + 4096, len(t.q)))
+                parts.append(net(*tensors(t, idx)).cpu().numpy())
+        return np.concatenate(parts).astype(np.float64)
+
+    checkpoint = out / "checkpoint.pt"
+    signature = data_hash([*train, *val])
+    start_epoch, best_loss, best_state, history, stale = 0, math.inf, None, [], 0
+    if resume and checkpoint.is_file():
+        saved = torch.load(checkpoint, map_location=device, weights_only=False)
+        if saved.get("signature") == signature and saved.get("options") == opts.__dict__:
+            net.load_state_dict(saved["net"])
+            optim.load_state_dict(saved["optim"])
+            start_epoch, best_loss, best_state = saved["epoch"], saved["best_loss"], saved["best_state"]
+            history, stale = saved["history"], saved["stale"]
+    rng = np.random.default_rng(opts.seed)
+    for _ in range(start_epoch):
+        rng.permutation(len(tr.q))  # keep the shuffles of a resumed run identical to an uninterrupted one
+    train_started = time.perf_counter()
+    for epoch in range(start_epoch, opts.epochs):
+        if stale >= opts.patience:
+            break
+        net.train()
+        order = rng.permutation(len(tr.q))
+        for i in range(0, len(order), opts.batch_size):
+            idx = order[i:i + opts.batch_size]
+            logits = net(*tensors(tr, idx))
+            mask = torch.tensor(tr.mask[idx], device=device)
+            logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+            loss = -(torch.tensor(tr.target[idx], device=device) * logp.masked_fill(~mask, 0.0)).sum(1).mean()
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+        val_metrics = decision_metrics(_softmax_rows(scores_of(va), va.mask, 1.0), va.target, va.mask)
+        history.append({"epoch": epoch + 1, **val_metrics})
+        if val_metrics["nll"] < best_loss - 1e-6:
+            best_loss, stale = val_metrics["nll"], 0
+            best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        else:
+            stale += 1
+        torch.save({"signature": signature, "options": opts.__dict__, "net": net.state_dict(),
+                    "optim": optim.state_dict(), "epoch": epoch + 1, "best_loss": best_loss,
+                    "best_state": best_state, "history": history, "stale": stale}, checkpoint)
+        if progress:
+            progress("train", epoch + 1, opts.epochs)
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    train_s = time.perf_counter() - train_started
+    val_scores = scores_of(va)
+    temperature = fit_temperature(val_scores, va.target, va.mask)
+    before = decision_metrics(_softmax_rows(val_scores, va.mask, 1.0), va.target, va.mask)
+    after = decision_metrics(_softmax_rows(val_scores, va.mask, temperature), va.target, va.mask)
+    train_metrics = decision_metrics(_softmax_rows(scores_of(tr), tr.mask, temperature), tr.target, tr.mask)
+    groups: dict[str, dict[str, float]] = {}
+    for group in sorted({e.group for e in val}):
+        idx = np.asarray([i for i, e in enumerate(val) if e.group == group])
+        groups[group] = decision_metrics(_softmax_rows(val_scores[idx], va.mask[idx], temperature),
+                                         va.target[idx], va.mask[idx])
+    weights = _weights(net)
+    weights.save(out / MODEL_FILE)
+    config = {
+        "format": FORMAT_VERSION, "name": out.name, "embedder": embedder.model_id,
+        "vocab": {"tokens": vocab.tokens, "types": vocab.types}, "temperature": temperature,
+        "options": opts.__dict__, "training_data_sha256": signature, "device": device, **(meta or {}),
+    }
+    (out / CONFIG_FILE).write_text(json.dumps(config, indent=2, ensure_ascii=False), encoding="utf-8")
+    metrics = {
+        "decisions": {"train": len(train), "val": len(val)}, "validated_on": validated_on,
+        "val_before_temperature": before, "val": after, "train": train_metrics, "val_by_group": groups,
+        "temperature": temperature, "history": history,
+        "seconds": {"embed": round(embed_s, 1), "train": round(train_s, 1),
+                    "total": round(time.perf_counter() - started, 1)},
+    }
+    (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    return metrics

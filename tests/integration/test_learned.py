@@ -1,0 +1,183 @@
+"""The learned decider end to end against the real Neo4j: path mining in batched Cypher, ``decider train`` /
+``decider show`` / ``eval --model learned:DIR`` through the CLI on the tiny MetaQA-format dataset, and
+distillation from walks recorded through the Jev stand-in (real SDK, real trace writer)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.eval.runner import Observer, prepare_graph
+from graphwalk_neo4j.eval.systems import CountingStore, count_round_trips
+from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.walk.config import get_preset
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_eval"
+QA = [str(DATA / f"qa_dev_{h}hop.txt") for h in (1, 2, 3)]
+
+pytestmark = pytest.mark.neo4j
+
+
+async def test_mining_finds_gold_paths_in_one_round_trip_per_hop(store: Any, graph_name: str) -> None:
+    await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), Observer())
+    pairs = load_qa(QA)
+    assert len(pairs) == 12 and pairs[0].text == "who directed Kismet" and pairs[5].hops == 2
+    with count_round_trips() as trips:
+        decisions, mined = await mine_batch(CountingStore(store), graph_name, pairs,  # type: ignore[arg-type]
+                                            get_preset("relation"), MiningOptions())
+    # one read links every topic of the batch, then one expansion per hop (3 hops + the STOP offers)
+    assert trips[0] == 1 + 4
+    gold = {m.qid: m.gold_paths for m in mined}
+    assert gold["qa_dev_1hop:1"] == [["directed_by|out"]]
+    assert gold["qa_dev_2hop:3"] == [["starred_actors|out", "starred_actors|in"]]  # movies sharing actors
+    assert gold["qa_dev_1hop:5"] == [] and not next(m for m in mined if m.qid == "qa_dev_1hop:5").linked
+    first = [d for d in decisions if d.qid == "qa_dev_1hop:1"]
+    # from a film: one decision among its relations, then STOP at the director (all real offers)
+    assert [d.depth for d in first] == [1, 2]
+    assert first[0].inputs.tokens == ("directed_by|out", "has_genre|out", "release_year|out", "starred_actors|out")
+    assert first[0].target == [1.0, 0.0, 0.0, 0.0]
+    assert first[1].inputs.path == ("directed_by|out",) and first[1].inputs.tokens[-1] == "STOP"
+    assert first[1].target[-1] == 1.0 and sum(first[1].target) == 1.0
+
+
+def cli(settings: Settings, *args: str) -> Any:
+    return CliRunner().invoke(main, list(args), env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake"})
+
+
+async def with_store(settings: Settings, work: Any) -> Any:
+    from graphwalk_neo4j.store import GraphStore
+
+    st = GraphStore(settings)
+    await st.connect()
+    try:
+        return await work(st)
+    finally:
+        await st.close()
+
+
+async def load(settings: Settings, graph: str) -> None:
+    await with_store(settings, lambda st: prepare_graph(st, DATA, graph, FakeEmbedder(), Observer()))
+
+
+async def drop(settings: Settings, graph: str) -> None:
+    from graphwalk_neo4j.graph.ledger import drop_graph
+
+    await with_store(settings, lambda st: drop_graph(st, graph))
+
+
+def test_train_show_and_eval_with_the_learned_decider(graph_name: str, neo4j_settings: Settings,
+                                                      tmp_path: Path) -> None:
+    asyncio.run(load(neo4j_settings, graph_name))
+    try:
+        train_show_and_eval(graph_name, neo4j_settings, tmp_path)
+    finally:
+        asyncio.run(drop(neo4j_settings, graph_name))
+
+
+def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Path) -> None:
+    art = tmp_path / "art"
+    qa = [a for f in QA for a in ("--qa", f)]
+    trained = cli(neo4j_settings, "decider", "train", "--graph", graph_name, *qa, "--out", str(art),
+                  "--epochs", "40", "--json")
+    assert trained.exit_code == 0, trained.output
+    metrics = json.loads(trained.stdout)["metrics"]
+    assert metrics["decisions"]["train"] > 0 and metrics["val"]["accuracy"] >= 0.0
+    assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "data"}
+    config = json.loads((art / "config.json").read_text())
+    assert config["graph"] == graph_name and config["source"] == "qa" and config["qa_format"] == "metaqa"
+    again = cli(neo4j_settings, "decider", "train", "--graph", graph_name, *qa, "--out", str(art),
+                "--epochs", "40", "--json")  # resumes: nothing to mine, same data
+    assert again.exit_code == 0, again.output
+    assert json.loads((art / "config.json").read_text())["training_data_sha256"] == config["training_data_sha256"]
+    shown = cli(neo4j_settings, "decider", "show", str(art))
+    assert shown.exit_code == 0 and f"graph: {graph_name}" in shown.stdout and "validation: accuracy" in shown.stdout
+    evaluated = cli(neo4j_settings, "eval", "metaqa", "--data", str(DATA), "--model", f"learned:{art}",
+                    "--graph", graph_name, "--concurrency", "2", "--results-dir", str(tmp_path / "results"),
+                    "--cache-dir", str(tmp_path / "cache"), "--run-id", "learned", "--json")
+    assert evaluated.exit_code == 0, evaluated.output
+    results = json.loads((tmp_path / "results" / "learned" / "results.json").read_text())
+    assert results["systems"]["graphwalk:relation"]["model"] == "learned:art"
+    rows = {(c["system"], c["hops"]): c for c in results["calibration"]}
+    assert rows[("graphwalk:relation", "all")]["n"] == 12 and 0.0 <= rows[("graphwalk:relation", "all")]["ece"] <= 1
+    png = tmp_path / "results" / "learned" / "reliability.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "## Calibration" in (tmp_path / "results" / "learned" / "summary.md").read_text()
+    missing = cli(neo4j_settings, "eval", "metaqa", "--data", str(DATA), "--model", f"learned:{tmp_path}/none",
+                  "--graph", graph_name, "--results-dir", str(tmp_path / "results"), "--run-id", "bad")
+    assert missing.exit_code != 0 and "not a learned-decider directory" in missing.output
+
+
+def test_distillation_from_walks_recorded_through_the_jev_standin(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path,
+) -> None:
+    asyncio.run(load(neo4j_settings, graph_name))
+    try:
+        decisions = asyncio.run(with_store(neo4j_settings, lambda st: record_walks(st, graph_name)))
+        art = tmp_path / "distilled"
+        trained = cli(neo4j_settings, "decider", "train", "--from-traces", "--graph", graph_name, "--out",
+                      str(art), "--epochs", "60", "--json")
+        assert trained.exit_code == 0, trained.output
+        config = json.loads((art / "config.json").read_text())
+        assert config["source"] == "traces" and config["teacher_models"] == ["jev-1.13.0"] and config["walks"] == 11
+        asyncio.run(imitates(art, decisions))
+        shown = cli(neo4j_settings, "decider", "show", str(art))
+        assert shown.exit_code == 0 and "source: traces" in shown.stdout
+    finally:
+        asyncio.run(drop(neo4j_settings, graph_name))
+
+
+async def record_walks(store: Any, graph_name: str) -> list[Any]:
+    """Walk the tiny dataset's questions with Jev (the stand-in) and tracing on; return the decisions the
+    traces give, after checking them against the stored steps."""
+    from typesafe_sdk import RetryPolicy
+
+    from graphwalk_neo4j.decide.jev import JevBackend
+    from graphwalk_neo4j.eval.distill import traces_dataset
+    from graphwalk_neo4j.trace.read import get_walk, list_walks
+    from graphwalk_neo4j.walk.service import WalkService
+    from tests.standins.jev_server import JevStandIn
+
+    embedder = FakeEmbedder()
+    with JevStandIn() as jev_server:
+        jev = JevBackend("test-key", base_url=jev_server.typesafe_base_url,
+                         retry=RetryPolicy(max_retries=1, backoff_initial=0.0, backoff_max=0.0))
+        service = WalkService(store, graph_name, jev, embedder=embedder, trace=True)
+        for pair in load_qa(QA):
+            if pair.topic != "Casablanca":
+                await service.walk(pair.text, get_preset("relation"), start=[pair.topic])
+        await jev.aclose()
+        assert jev_server.systemone_requests
+    walks = await list_walks(store, graph_name, limit=50)
+    assert len(walks) == 11 and {w.model for w in walks} == {"jev-1.13.0"}
+    stored = [await get_walk(store, graph_name, w.id) for w in walks]
+    decision_steps = [s for w in stored for s in w.steps if s.kind == "decision" and s.distribution]
+    _, decisions = await traces_dataset(store, graph_name)
+    assert len(decisions) == len(decision_steps) > 0
+    by_walk = {(s.walk_id, s.depth, s.beam): s for s in decision_steps}
+    for d in decisions:  # soft targets are exactly Jev's stored distributions, in offer order
+        step = next(s for (wid, depth, _), s in by_walk.items() if wid == d.qid and depth == d.depth)
+        assert d.target == pytest.approx([step.distribution[o.label] for o in step.options])
+        assert len(d.inputs.tokens) == len(step.options)
+    return decisions
+
+
+async def imitates(art: Path, decisions: list[Any]) -> None:
+    from graphwalk_neo4j.decide.learned import LearnedDecider
+    from graphwalk_neo4j.decide.resolve import resolve_backend
+
+    decider = resolve_backend(Settings(embedder="fake"), f"learned:{art}")
+    assert isinstance(decider, LearnedDecider)
+    # it imitates the teacher: its first choice agrees with Jev's on most recorded decisions
+    agree = 0
+    for d in decisions:
+        probs = await decider.scores(d.inputs)
+        agree += int(int(probs.argmax()) == max(range(len(d.target)), key=lambda i: (d.target[i], -i)))
+    assert agree / len(decisions) >= 0.7, (agree, len(decisions))

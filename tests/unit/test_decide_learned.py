@@ -1,0 +1,168 @@
+"""The learned decider's pure parts: inputs read from the structure, the NumPy forward pass against the torch
+module it was trained as, fitting + calibration + the artifact, ECE, resolution, and the QA split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
+from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
+from graphwalk_neo4j.decide.learned import (
+    LearnedDecider,
+    Vocab,
+    decision_inputs,
+    encode,
+    logits,
+    masked_question,
+)
+from graphwalk_neo4j.decide.learned_fit import Example, FitOptions, _module, _weights, fit
+from graphwalk_neo4j.decide.resolve import resolve_model_kind
+from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.errors import ConfigError, DecisionError
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.ports import NodeRef, Option
+from graphwalk_neo4j.walk.prompts import build_question
+from graphwalk_neo4j.walk.result import PathStep
+
+TATE = NodeRef(id="t", name="Sharon Tate", type="person")
+FILMS = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
+YEARS = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
+STEP = PathStep(step_id="s", depth=1, kind="decision", label="o1", relation="starred_actors", direction="in",
+                from_ids=["t"], from_names=["Sharon Tate"], nodes=FILMS)
+QUESTION = "the films starred by Sharon Tate were released in which years"
+
+
+def tate_question(key: str = "b0") -> ChoiceQuestion:
+    options = [Option(relation="release_year", direction="out", targets=YEARS, total_targets=3),
+               Option(relation="starred_actors", direction="out", targets=(TATE,))]
+    question, _ = build_question(key, current=FILMS, start=[TATE], steps=[STEP], options=options,
+                                 stop_allowed=True, config=WalkConfig(hop_mode="relation"), question=QUESTION)
+    return question
+
+
+def test_inputs_come_from_the_structure() -> None:
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    assert inputs.question == "the films starred by were released in which years"
+    assert inputs.path == ("starred_actors|in",)
+    assert inputs.tokens == ("release_year|out", "starred_actors|out", "STOP")
+    assert inputs.types == ("year", "person", "film")
+    assert inputs.counts == (3, 1, 2)
+    assert inputs.moves == ("release year (film to year)", "starred actors (film to person)",
+                            "the answer is these 2 films")
+    assert type(inputs).from_json(json.loads(json.dumps(inputs.to_json()))) == inputs
+
+
+def test_masked_question_is_case_insensitive_and_whole_word() -> None:
+    question = tate_question()
+    assert question.context is not None
+    ctx = question.context.model_copy(update={"question": "did SHARON TATE act with sharon tateson [Sharon Tate]"})
+    assert masked_question(ctx) == "did act with sharon tateson"
+
+
+def test_numpy_forward_equals_the_torch_module() -> None:
+    import torch
+
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    vocab = Vocab.build([inputs])
+    torch.manual_seed(3)
+    net = _module(torch, vocab, 8, FitOptions(hidden=16, tok_dim=4, type_dim=3, pos_dim=5, dropout=0.0))
+    net.eval()
+    enc = encode(vocab, inputs)
+    q = np.linspace(-1, 1, 8, dtype=np.float32)
+    sims = np.asarray([0.1, -0.2, 0.3], dtype=np.float32)
+    extra = np.stack([enc.counts, sims, enc.is_stop], axis=1)[None]
+    with torch.no_grad():
+        expected = net(torch.tensor(q)[None], torch.tensor(enc.path)[None], torch.tensor(enc.tokens)[None],
+                       torch.tensor(enc.types)[None], torch.tensor(extra)).numpy()[0]
+    got = logits(_weights(net), q, enc, sims)
+    assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-5)
+
+
+def test_unknown_moves_and_types_map_to_unk() -> None:
+    vocab = Vocab(tokens=["<pad>", "<unk>", "STOP", "a|out"], types=["<unk>", "film"])
+    assert (vocab.token("a|out"), vocab.token("zzz|in"), vocab.type("film"), vocab.type("planet")) == (3, 1, 1, 0)
+
+
+def synthetic(n: int) -> list[Example]:
+    """Year questions want release_year, actor questions starred_actors: a rule the model must learn."""
+    out = []
+    for i in range(n):
+        wants_year = i % 2 == 0
+        q = tate_question()
+        assert q.context is not None
+        ctx = q.context.model_copy(update={"question": f"{'which years' if wants_year else 'who acted'} item {i}"})
+        target = [1.0, 0.0, 0.0] if wants_year else [0.0, 1.0, 0.0]
+        out.append(Example(decision_inputs(ctx), target, "year" if wants_year else "actor"))
+    return out
+
+
+async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(64)
+    metrics = await fit(synthetic(40), synthetic(10), embedder, tmp_path / "art",
+                        options=FitOptions(epochs=25, hidden=32, lr=1e-2), meta={"graph": "g"})
+    art = tmp_path / "art"
+    assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "checkpoint.pt", "cache"}
+    assert metrics["val"]["accuracy"] == 1.0 and metrics["decisions"] == {"train": 40, "val": 10}
+    assert 0.2 <= metrics["temperature"] <= 5.0
+    config = json.loads((art / "config.json").read_text())
+    assert config["graph"] == "g" and config["embedder"] == embedder.model_id and len(config["training_data_sha256"]) == 64
+    decider = LearnedDecider.load(art, embedder)
+    assert decider.model_id == "learned:art"
+    q = tate_question()
+    assert q.context is not None
+    year = q.model_copy(update={"context": q.context.model_copy(update={"question": "which years item 0"})})
+    first = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[year]))
+    again = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[year]))
+    assert first.results["b0"].top == "o1"
+    assert first.results["b0"].probabilities == again.results["b0"].probabilities  # deterministic
+    assert sum(first.results["b0"].probabilities.values()) == pytest.approx(1.0)
+
+
+async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(64)
+    opts = FitOptions(epochs=6, hidden=16, patience=100)
+    full = await fit(synthetic(20), synthetic(6), embedder, tmp_path / "a", options=opts)
+    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "b", options=FitOptions(epochs=3, hidden=16,
+                                                                                         patience=100))
+    resumed = await fit(synthetic(20), synthetic(6), embedder, tmp_path / "b", options=opts)
+    assert [h["epoch"] for h in resumed["history"]] == [1, 2, 3, 4, 5, 6]
+    assert resumed["history"][-1]["nll"] == pytest.approx(full["history"][-1]["nll"], rel=1e-4)
+
+
+async def test_learned_decider_needs_structure(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(32)
+    await fit(synthetic(6), [], embedder, tmp_path / "art", options=FitOptions(epochs=1, hidden=8))
+    decider = LearnedDecider.load(tmp_path / "art", embedder)
+    plain = ChoiceQuestion(key="q", instructions="pick", options={"a": "A", "b": "B"})
+    with pytest.raises(DecisionError, match="carries no structure"):
+        await decider.decide(DecisionRequest(state="s", questions=[plain]))
+    with pytest.raises(ConfigError, match="trained over embedder"):
+        LearnedDecider.load(tmp_path / "art", FakeEmbedder(16))
+    with pytest.raises(ConfigError, match="not a learned-decider directory"):
+        LearnedDecider.load(tmp_path, embedder)
+
+
+def test_ece_and_bins_exact() -> None:
+    conf = np.asarray([0.95, 0.95, 0.55, 0.55, 0.15])
+    right = np.asarray([1, 0, 1, 1, 0])
+    # bins: 0.9-1.0 -> conf .95 acc .5 (gap .45, share .4); 0.5-0.6 -> .55 vs 1 (.45, .4); 0.1-0.2 -> .15 vs 0
+    assert expected_calibration_error(conf, right) == pytest.approx(0.4 * 0.45 + 0.4 * 0.45 + 0.2 * 0.15)
+    bins = reliability_bins(conf, right)
+    assert [(b["n"], b["accuracy"]) for b in bins] == [(1, 0.0), (2, 1.0), (2, 0.5)]
+    assert expected_calibration_error(np.asarray([1.0, 0.0]), np.asarray([1, 0])) == 0.0
+    assert expected_calibration_error(np.asarray([]), np.asarray([])) == 0.0
+
+
+def test_learned_model_names_resolve() -> None:
+    assert resolve_model_kind("learned:/tmp/art", False, False) == ("learned", "/tmp/art", None)
+    assert resolve_model_kind("learned:rel/dir", True, False) == ("learned", "rel/dir", None)
+    with pytest.raises(ConfigError, match="needs the artifact directory"):
+        resolve_model_kind("learned:", False, False)
