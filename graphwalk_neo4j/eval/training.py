@@ -41,7 +41,7 @@ from graphwalk_neo4j.decide.learned_fit import make_dir
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
-from graphwalk_neo4j.ingest.records import entity_id
+from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
