@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.linker import MentionLinker
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.decide.request import DecisionContext
@@ -230,6 +231,7 @@ class LearnedDecider:
         self.config = dict(config or {})
         self.cache = VectorCache(cache_size)
         self._max_options = max_options
+        self.mention_scorer: MentionLinker | None = None  # linking from plain text, when trained with one
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -241,8 +243,10 @@ class LearnedDecider:
             raise ConfigError(f"{directory} was trained over embedder {config['embedder']!r}, but "
                               f"{embedder.model_id!r} is configured (GW_NEO4J_EMBEDDER)")
         vocab = Vocab(tokens=list(config["vocab"]["tokens"]), types=list(config["vocab"]["types"]))
-        return cls(Weights.load(model_path), vocab, embedder, temperature=float(config.get("temperature", 1.0)),
-                   name=str(config.get("name") or Path(directory).name), config=config)
+        decider = cls(Weights.load(model_path), vocab, embedder, temperature=float(config.get("temperature", 1.0)),
+                      name=str(config.get("name") or Path(directory).name), config=config)
+        decider.mention_scorer = MentionLinker.load(directory)
+        return decider
 
     @property
     def model_id(self) -> str:

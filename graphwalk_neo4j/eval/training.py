@@ -64,6 +64,7 @@ class QAPair:
     topic: str
     answers: tuple[str, ...]
     hops: int = 0  # from the file name (qa_dev_2hop.txt) when known; for reporting only
+    raw: str = ""  # the question as written, with its [topic]
 
 
 def split_of(seed: int, text: str, val: float = VAL_SHARE, test: float = TEST_SHARE) -> Split:
@@ -87,7 +88,7 @@ def load_qa(paths: Sequence[str | Path], fmt: QAFormat = "metaqa") -> list[QAPai
             qid = f"{p.stem}:{line_no}"
             if fmt == "metaqa":
                 q = parse_question_line(line, split=p.stem, hops=hops, line=line_no, path=p)
-                out.append(QAPair(qid, q.text_without_brackets, q.topic, q.answers, hops))
+                out.append(QAPair(qid, q.text_without_brackets, q.topic, q.answers, hops, q.text))
                 continue
             try:
                 row = json.loads(line)
@@ -105,8 +106,9 @@ def load_qa(paths: Sequence[str | Path], fmt: QAFormat = "metaqa") -> list[QAPai
                     raise InputError('no "topic" and not exactly one [bracketed] entity in the question',
                                      path=p, line=line_no)
                 topic = found[0]
+            raw = question if "[" in question else question.replace(topic, f"[{topic}]", 1)
             out.append(QAPair(qid, _TOPIC.sub(lambda m: m.group(1), question), topic.strip(),
-                              tuple(str(a) for a in answers), int(row.get("hops") or hops)))
+                              tuple(str(a) for a in answers), int(row.get("hops") or hops), raw))
     return out
 
 
@@ -340,6 +342,55 @@ async def build_dataset(
     return read_mined(directory)
 
 
+# -- linking ---------------------------------------------------------------------------------------------
+
+
+async def mention_candidates(store: GraphStore, graph: str, pairs: Sequence[QAPair], batch: int = 256,
+                             ) -> list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]]:
+    """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
+    questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
+    from graphwalk_neo4j.walk.entry import best_per_span, question_spans
+
+    out: list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]] = []
+    for i in range(0, len(pairs), batch):
+        part = pairs[i:i + batch]
+        spans = [question_spans(q.text) for q in part]
+        rows = await store.read("search/exact_names", graph=graph,
+                                names=sorted({s for group in spans for s in group}))
+        found: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            found.setdefault(row["span"], []).append(row)
+        for q, group in zip(part, spans, strict=True):
+            candidates = best_per_span({s: found[s] for s in group if s in found})
+            topic = " ".join(q.topic.lower().split())
+            gold = next((k for k, (span, _) in enumerate(candidates) if span == topic), None)
+            out.append((q.text, candidates, gold))
+    return out
+
+
+async def train_linker(store: GraphStore, graph: str, train: Sequence[QAPair], val: Sequence[QAPair],
+                       ) -> tuple[Any, dict[str, Any]]:
+    """Fit the mention scorer (:mod:`graphwalk_neo4j.decide.linker`) on the training questions; report its
+    linking accuracy (topic first among the exact mentions) on the validation questions, beside
+    longest-match-first."""
+    from graphwalk_neo4j.decide.linker import fit_linker, template_counts
+
+    outside, inside = template_counts(q.raw for q in train if q.raw)
+    seen = await mention_candidates(store, graph, train)
+    linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
+    checked = await mention_candidates(store, graph, val)
+    hit = longest = 0
+    for question, candidates, gold in checked:
+        if gold is None or not candidates:
+            continue
+        scores = linker(question, candidates)
+        hit += int(max(range(len(candidates)), key=lambda k: (scores[k], -k)) == gold)
+        longest += int(gold == 0)
+    n = len(checked)
+    return linker, {"train": fitted, "val_questions": n,
+                    "val_accuracy": hit / n if n else None, "val_accuracy_longest_first": longest / n if n else None}
+
+
 # -- the whole pipeline ----------------------------------------------------------------------------------
 
 
@@ -403,5 +454,11 @@ async def train_from_qa(
                         progress=observe)
     metrics["seconds"]["mine"] = round(mine_s, 1)
     metrics["mining_coverage"] = coverage
+    started = time.perf_counter()
+    linker, linking = await train_linker(store, graph, [q for q in usable if splits[q.id] == "train"],
+                                         [q for q in usable if splits[q.id] == "val"])
+    linker.save(out)
+    metrics["linking"] = linking
+    metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
 from graphwalk_neo4j.embed.base import Embedder
@@ -42,16 +43,34 @@ class Linking:
 
 
 def question_spans(question: str, max_words: int = MAX_SPAN) -> list[str]:
-    """Lower-cased candidate mentions: bracketed spans first, then every word n-gram, longest first."""
+    """Lower-cased candidate mentions: bracketed spans first, then every word n-gram, longest first; n-grams
+    of the whitespace-separated tokens too, so names with punctuation (``Salaam Bombay!``, ``Crouching Tiger,
+    Hidden Dragon``, ``Bat*21``) can match whole."""
     spans = [m.strip().lower() for m in re.findall(r"\[([^\]]+)\]", question)]
-    words = _WORD.findall(question.replace("[", " ").replace("]", " "))
-    for n in range(min(max_words, len(words)), 0, -1):
-        for i in range(len(words) - n + 1):
-            span = " ".join(words[i:i + n]).lower()
-            if n == 1 and span in STOPWORDS:
-                continue
-            spans.append(span)
+    plain = question.replace("[", " ").replace("]", " ")
+    for words in (_WORD.findall(plain), plain.split()):
+        for n in range(min(max_words, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                span = " ".join(words[i:i + n]).lower()
+                if n == 1 and span in STOPWORDS:
+                    continue
+                spans.append(span)
+                trimmed = span.rstrip(",;:")
+                if trimmed != span and trimmed:
+                    spans.append(trimmed)
     return list(dict.fromkeys(spans))
+
+
+class MentionScorer(Protocol):
+    """Scores candidate mentions ``(span, best entity row)`` of a question; the highest starts the walk."""
+
+    def __call__(self, question: str, candidates: Sequence[tuple[str, dict]]) -> Sequence[float]: ...
+
+
+def best_per_span(found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
+    """Every found span with its entity of highest degree (ties: name, id), longest spans first."""
+    return [(span, sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0])
+            for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s))]
 
 
 def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
@@ -119,7 +138,10 @@ async def link_question(
     choose: bool = False,
     max_candidates: int = 8,
     profile: GraphProfile | None = None,
+    scorer: MentionScorer | None = None,
 ) -> Linking:
+    """Link ``question`` (see the module docstring). With a ``scorer`` (a learned decider's), every exact
+    mention is scored and the best one comes first, instead of the longest."""
     profile = profile or ingested_profile(graph)
     names_query = _names_query(profile)
     spans = question_spans(question)
@@ -128,6 +150,11 @@ async def link_question(
     for row in rows:
         found.setdefault(row["span"], []).append(row)
     mentions = pick_mentions(question, found)
+    if scorer is not None and len(found) > 1:
+        every = best_per_span(found)
+        scores = list(scorer(question, every))
+        order = sorted(range(len(every)), key=lambda i: (-scores[i], i))
+        mentions = [every[i] for i in order]
     if mentions and not choose:
         best = mentions[0]
         return Linking(start=[_ref(best[1])], method="exact", mentions=[m for m, _ in mentions],

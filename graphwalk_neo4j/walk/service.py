@@ -153,7 +153,8 @@ class WalkService:
                 linking = Linking(start=starts, method="given", candidates=starts)
             else:
                 linking = await link_question(self.store, self.graph, question, embedder=self.embedder,
-                                              backend=backend, choose=choose_start, profile=profile)
+                                              backend=backend, choose=choose_start, profile=profile,
+                                              scorer=getattr(backend, "mention_scorer", None))
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})
