@@ -41,7 +41,7 @@ from graphwalk_neo4j.decide.learned_fit import make_dir
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
-from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
@@ -176,7 +176,7 @@ async def mine_batch(
 ) -> tuple[list[Decision], list[MinedQuestion]]:
     """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
     expander = Neo4jExpander(store, graph, None)
-    rows = await store.read("graph/entities_by_id", graph=graph, ids=[entity_id(q.topic) for q in pairs])
+    rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, entity_id(q.topic)) for q in pairs])
     by_id = {r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
              for r in rows}
     gold = [answer_set(q.answers) for q in pairs]
