@@ -170,7 +170,8 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
                 outcome = await ctx.timed(ctx.walk(call, walk_id=walk_id))
             finally:
                 ctx.release()
-            return WalkResponse.of(body.graph, outcome)
+            # serialised once here (the response_model documents it; FastAPI need not validate it again)
+            return Response(WalkResponse.of(body.graph, outcome).model_dump_json(), media_type="application/json")
         return StreamingResponse(_stream(call, walk_id, request), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

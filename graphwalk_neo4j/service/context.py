@@ -197,6 +197,9 @@ class ServiceContext:
         if task is not None and not task.done():
             task.cancel()
 
+    def walkers(self) -> list[WalkService]:
+        return list(self._walkers.values())
+
     def warm_state(self) -> dict[str, bool]:
         return {g: t.done() for g, t in self._warming.items()}
 

@@ -37,6 +37,13 @@ class _ContextCollector(Collector):
         walks = GaugeMetricFamily("gw_walks_in_flight", "Walks running now.")
         walks.add_metric([], self.ctx.walks_in_flight)
         yield walks
+        cached = GaugeMetricFamily("gw_walk_cache_entries", "Entries in the warm per-graph caches, by kind.",
+                                   labels=["kind"])
+        caches = [w.cache for w in self.ctx.walkers()]
+        # the expander's cache keeps vectors and node refs; bounded by the graph's size (read defensively)
+        cached.add_metric(["vectors"], sum(len(getattr(c, "_vectors", ())) for c in caches))
+        cached.add_metric(["node_refs"], sum(len(getattr(c, "_refs", ())) for c in caches))
+        yield cached
         draining = GaugeMetricFamily("gw_service_draining", "1 while shutting down (new work is refused).")
         draining.add_metric([], 1.0 if self.ctx.draining else 0.0)
         yield draining

@@ -166,7 +166,8 @@ class WalkResult(BaseModel):
                     add(node, relevance, hop, via)
         answer_ids = [a.node_id for a in self.answers]
         ordered = [nodes[i] for i in answer_ids if i in nodes]
-        rest = [n for i, n in nodes.items() if i not in set(answer_ids)]
+        answer_set = set(answer_ids)
+        rest = [n for i, n in nodes.items() if i not in answer_set]
         rest.sort(key=lambda n: (-n["relevance"], n["hop"]))
         return {
             "walk_id": self.walk_id,
