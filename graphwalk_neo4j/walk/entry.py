@@ -74,8 +74,8 @@ def best_per_span(found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
 
 
 def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
-    """Longest found spans first, skipping spans that overlap an already chosen one; per span the candidate whose
-    name is written as in the question, then the one of highest degree (ties: name, id)."""
+    """Longest found spans first, skipping spans that overlap an already chosen one; per span the candidate of
+    highest degree (ties: name, id)."""
     chosen: list[tuple[str, dict]] = []
     taken: list[tuple[int, int]] = []
     text = question.lower().replace("[", " ").replace("]", " ")
@@ -86,8 +86,7 @@ def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str
         end = pos + len(span)
         if any(pos < e and s < end for s, e in taken):
             continue
-        written = question[pos:end]  # the span as the question writes it: a same-case name wins over case variants
-        best = sorted(found[span], key=lambda r: (r["name"] != written, -r["degree"], r["name"], r["id"]))[0]
+        best = sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0]
         chosen.append((span, best))
         taken.append((pos, end))
     return chosen
@@ -121,9 +120,7 @@ async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str],
         if s in by_id:
             out.append(_ref(by_id[s]))
         elif s.strip().lower() in by_name:
-            # a user's graph may hold "Heat" (a film) and "heat" (a tag): the name as given wins, then degree
-            out.append(_ref(sorted(by_name[s.strip().lower()],
-                                   key=lambda r: (r["name"] != s.strip(), -r["degree"], r["id"]))[0]))
+            out.append(_ref(sorted(by_name[s.strip().lower()], key=lambda r: (-r["degree"], r["id"]))[0]))
         else:
             hits = await search_entities(store, graph, s, k=5, profile=profile)
             hint = f"; did you mean: {', '.join(repr(h.name) for h in hits)}" if hits else ""

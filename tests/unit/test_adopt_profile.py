@@ -151,13 +151,3 @@ def test_stored_walk_answers_without_entity_links() -> None:
                                   "answer_types": ["born", ""], "answer_values": "[1964, null]"})
     assert [(a.id, a.name, a.rank, a.score, a.type, a.value) for a in walk.unlinked_answers()] == [
         ("val:born:1964", "1964", 1, -0.1, "born", 1964), ("e1", "X", 2, -0.5, None, None)]
-
-
-def test_linking_prefers_the_name_as_written_over_case_variants() -> None:
-    from graphwalk_neo4j.walk.entry import pick_mentions
-
-    rows = [{"span": "heat", "id": "tag", "name": "heat", "degree": 900},
-            {"span": "heat", "id": "film", "name": "Heat", "degree": 12}]
-    assert pick_mentions("who directed [Heat]", {"heat": rows})[0][1]["id"] == "film"
-    assert pick_mentions("films tagged heat", {"heat": rows})[0][1]["id"] == "tag"
-    assert pick_mentions("films about HEAT", {"heat": rows})[0][1]["id"] == "tag"  # no exact case: degree
