@@ -17,6 +17,8 @@ cause kept (``raise X(...) from exc``).
     │   ├── DecisionRateLimitError
     │   └── DecisionResponseError
     ├── ExtractionError              the LLM could not produce a valid extraction (after one retry)
+    ├── LLMError                     a chat-model call failed (graphwalk_neo4j.llm); kind: auth, rate_limit,
+    │                                timeout, connection, other; the text never holds the API key
     ├── NotFoundError                a stored walk / document that does not exist
     │   └── WalkNotFoundError        no stored walk with this id in this graph (exit code 1)
     ├── LinkingError                 no start entity could be found for a walk
@@ -113,6 +115,17 @@ class DecisionResponseError(DecisionError):
 
 class ExtractionError(GraphwalkError):
     """The LLM could not produce a valid extraction (after one retry), or could not be reached."""
+
+
+class LLMError(GraphwalkError):
+    """A chat-model call failed. Callers translate it into their own error by ``kind``."""
+
+    def __init__(self, message: str, *, kind: str, where: str, detail: str, cause: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.where = where
+        self.detail = detail
+        self.cause = cause
 
 
 class NotFoundError(GraphwalkError):

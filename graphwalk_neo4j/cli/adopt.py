@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
-from graphwalk_neo4j.cli.data import _progress
+from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.profile import GraphProfile, parse_name_overrides
 from graphwalk_neo4j.identifiers import data_name
@@ -81,11 +81,10 @@ async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> 
     from graphwalk_neo4j.adopt.apply import adopt_graph
 
     async with connected(settings) as store:
-        with _progress() as bar:
-            task = bar.add_task("adopt", total=None, rate=0.0)
+        with BarProgress(unit="nodes", eta=False) as bar:
 
             def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+                bar.advance("adopt", done, total)
 
             report = await adopt_graph(store, profile, batch_size=batch_size, progress=progress)
     return report.as_dict()

@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from graphwalk_neo4j.cli.common import (
@@ -24,26 +22,13 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.cli.render import label_column
+from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, InputError, Interrupted
 from graphwalk_neo4j.graph.ledger import document_id, list_documents
 from graphwalk_neo4j.ingest.documents import retract_text_document
 from graphwalk_neo4j.ingest.structured import check_type_map
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store.store import transient_retries
-
-
-def _progress() -> Progress:
-    return Progress(
-        label_column(),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]:>8.0f} rows/s"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-        disable=not err.is_terminal,
-    )
 
 
 def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] | None:
@@ -72,20 +57,16 @@ async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) ->
 
     results: list[dict[str, Any]] = []
     current: dict[str, Any] = {"path": None, "rows": 0, "total": 0}
+    bar = BarProgress(unit="rows", eta=False, names={str(Path(p)): Path(p).name for p in paths})
     try:
         async with connected(settings) as store:
             await apply_schema(store)
-            with _progress() as bar:
-                tasks: dict[str, Any] = {}
-                started: dict[str, float] = {}
+            with bar:
 
                 def progress(file: str, done: int, total: int) -> None:
-                    if file not in tasks:
-                        tasks[file] = bar.add_task(Path(file).name, total=None, rate=0.0)
-                        started[file] = time.perf_counter()
                     current.update(path=file, rows=done, total=total)  # called once a batch is committed
-                    rate = done / max(time.perf_counter() - started[file], 1e-9)
-                    bar.update(tasks[file], completed=done, total=total, rate=rate)
+                    bar.names.setdefault(file, Path(file).name)
+                    bar.advance(file, done, total)
 
                 def file_done(result: FileResult) -> None:
                     results.append(result.as_dict())
@@ -225,15 +206,8 @@ async def _embed(settings: Settings, graph: str, batch_size: int) -> dict[str, A
 
     embedder = make_embedder(settings)
     async with connected(settings) as store:
-        with _progress() as bar:
-            task = bar.add_task("embed", total=None, rate=0.0)
-            started = time.perf_counter()
-
-            def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total,
-                           rate=done / max(time.perf_counter() - started, 1e-9))
-
-            report = await embed_graph(store, embedder, graph, batch_size=batch_size, progress=progress)
+        with BarProgress(unit="entities", eta=False) as bar:
+            report = await embed_graph(store, embedder, graph, batch_size=batch_size, progress=bar)
     return report.as_dict()
 
 

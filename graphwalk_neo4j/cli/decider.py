@@ -47,7 +47,7 @@ def train(ctx: click.Context, graph: str, qa_files: tuple[str, ...], from_traces
           as_json: bool) -> None:
     """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
     --from-traces (re-run the same command to resume)."""
-    from graphwalk_neo4j.cli.eval import ProgressObserver
+    from graphwalk_neo4j.cli.progress import BarProgress
     from graphwalk_neo4j.decide.learned_fit import FitOptions
     from graphwalk_neo4j.embed import make_embedder
     from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
@@ -64,14 +64,10 @@ def train(ctx: click.Context, graph: str, qa_files: tuple[str, ...], from_traces
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
-            with ProgressObserver(quiet=as_json) as observer:
-                clock: dict[str, float] = {}
+            with BarProgress(quiet=as_json) as observer:
 
                 def observe(stage: str, done: int, total: int) -> None:
-                    import time
-
-                    clock.setdefault(stage, time.monotonic())
-                    observer.progress(stage, done, total, time.monotonic() - clock[stage])
+                    observer.advance(stage, done, total)
 
                 if from_traces:
                     from graphwalk_neo4j.eval.distill import train_from_traces

@@ -8,67 +8,21 @@ import time
 from typing import Any
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from graphwalk_neo4j.cli.common import (
     check_graph_name,
     connected,
     emit_json,
-    err,
     handle_errors,
     json_option,
     load_settings,
     out,
     run,
 )
-from graphwalk_neo4j.cli.render import label_column, make_console, styled
+from graphwalk_neo4j.cli.progress import BarProgress
+from graphwalk_neo4j.cli.render import make_console
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.eval.runner import Observer
 from graphwalk_neo4j.walk.config import preset_names
-
-
-class ProgressObserver(Observer):
-    """Stage lines and one rich bar per label (ingest, embed, documents, questions) on stderr."""
-
-    def __init__(self, quiet: bool = False) -> None:
-        self.quiet = quiet
-        self.bar = Progress(label_column(), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                            TimeRemainingColumn(), console=err, transient=False, disable=quiet or not err.is_terminal)
-        self.tasks: dict[str, TaskID] = {}
-        self.last_line = 0.0
-
-    def __enter__(self) -> ProgressObserver:
-        self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.bar.__exit__(None, None, None)
-
-    def stage(self, message: str) -> None:
-        if not self.quiet:
-            self.bar.console.print(styled((message, "dim")))
-
-    def progress(self, label: str, done: int, total: int, elapsed_s: float) -> None:
-        if self.quiet:
-            return
-        rate = f"{done / elapsed_s:.1f}/s" if elapsed_s > 0 else ""
-        if label not in self.tasks:
-            self.tasks[label] = self.bar.add_task(label, total=total, rate=rate)
-        self.bar.update(self.tasks[label], completed=done, total=total, rate=rate)
-        if not err.is_terminal and total and (time.monotonic() - self.last_line > 30 or done == total):
-            # Not a terminal (a log file): one plain line every 30 s instead of a redrawn bar.
-            self.last_line = time.monotonic()
-            eta = (total - done) * elapsed_s / done if done else float("nan")
-            err.print(f"{label}: {done}/{total} ({rate}), ETA {eta:.0f} s", highlight=False)
 
 
 def _hops(value: str) -> list[int]:
@@ -143,8 +97,8 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
-            with ProgressObserver(quiet=as_json) as observer:
-                return await run_metaqa(store, settings, options, observer)
+            with BarProgress(quiet=as_json) as progress:
+                return await run_metaqa(store, settings, options, progress)
 
     results = run(work())
     if as_json:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
 import re
 import time
 from collections.abc import Sequence
@@ -36,7 +35,9 @@ from graphwalk_neo4j.errors import (
     DecisionError,
     DecisionRateLimitError,
     DecisionResponseError,
+    LLMError,
 )
+from graphwalk_neo4j.llm import LLMClient, LLMReply
 
 Mode = Literal["auto", "logprobs", "json"]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -134,9 +135,8 @@ class LLMBackend:
             raise ConfigError(f"unknown LLM decision mode {mode!r}: use auto, logprobs or json")
         self._model = model
         self.api_base = api_base
-        if isinstance(api_key, str):
-            api_key = SecretStr(api_key) if api_key else None
-        self._api_key: SecretStr | None = api_key
+        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s,
+                                 num_retries=num_retries, label="LLM")
         self.mode: Mode = mode
         self.timeout_s = timeout_s
         self.num_retries = num_retries
@@ -173,73 +173,32 @@ class LLMBackend:
 
     # -- calls ----------------------------------------------------------------------------------------------
 
-    async def _complete(self, messages: list[dict[str, str]], **params: Any) -> Any:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-        import litellm
-
-        litellm.suppress_debug_info = True
-        kwargs: dict[str, Any] = {
-            "model": self._model,
-            "messages": messages,
-            "temperature": 0,
-            "timeout": self.timeout_s,
-            "num_retries": self.num_retries,
-            "drop_params": True,
-            **self.extra_params,
-            **params,
-        }
-        if self.api_base:
-            kwargs["api_base"] = self.api_base
-        if self._api_key is not None:
-            kwargs["api_key"] = self._api_key.get_secret_value()
+    async def _complete(self, messages: list[dict[str, str]], **params: Any) -> LLMReply:
         try:
-            return await litellm.acompletion(**kwargs)
-        except Exception as exc:
+            return await self._client.complete(messages, **{**self.extra_params, **params})
+        except LLMError as exc:
             raise self._translate(exc) from None
 
-    def _translate(self, exc: Exception) -> DecisionError:
-        import litellm
-
-        where = f"LLM {self._model}" + (f" at {self.api_base}" if self.api_base else "")
-        detail = str(exc)
-        if self._api_key is not None:
-            detail = detail.replace(self._api_key.get_secret_value(), "***")
-        detail = detail[:300]
-        if isinstance(exc, litellm.AuthenticationError):
+    def _translate(self, exc: LLMError) -> DecisionError:
+        where = exc.where
+        if exc.kind == "auth":
             return DecisionAuthError(
                 f"{where} rejected the API key: check GW_NEO4J_LLM_API_KEY or the provider's key variable"
             )
-        if isinstance(exc, litellm.RateLimitError):
+        if exc.kind == "rate_limit":
             return DecisionRateLimitError(
                 f"{where} is rate limiting after {self.num_retries} retries: retry later or lower "
                 "GW_NEO4J_DECISION_CONCURRENCY"
             )
-        if isinstance(exc, litellm.Timeout):
+        if exc.kind == "timeout":
             return DecisionError(f"{where} did not answer within {self.timeout_s:g}s")
-        if isinstance(exc, litellm.APIConnectionError):
-            return DecisionError(f"{where} could not be reached: {detail}")
-        return DecisionError(f"{where} failed: {type(exc).__name__}: {detail}")
+        if exc.kind == "connection":
+            return DecisionError(f"{where} could not be reached: {exc.detail}")
+        return DecisionError(str(exc))
 
     @staticmethod
-    def _usage(response: Any) -> Usage:
-        usage = getattr(response, "usage", None)
-        cost: float | None = None
-        hidden = getattr(response, "_hidden_params", None) or {}
-        reported = hidden.get("response_cost") if isinstance(hidden, dict) else None
-        if isinstance(reported, int | float) and math.isfinite(reported):
-            cost = float(reported)
-        return Usage(
-            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-            cost_usd=cost,
-        )
-
-    @staticmethod
-    def _content(response: Any) -> str:
-        try:
-            return response.choices[0].message.content or ""
-        except (AttributeError, IndexError, TypeError):
-            return ""
+    def _usage(reply: LLMReply) -> Usage:
+        return Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens, cost_usd=reply.cost_usd)
 
     @staticmethod
     def _first_token_alternatives(response: Any) -> list[tuple[str, float]] | None:
@@ -286,8 +245,8 @@ class LLMBackend:
             response = await self._complete(messages, logprobs=True, top_logprobs=self.top_logprobs, max_tokens=4)
             outcome.calls += 1
             outcome.usage = outcome.usage + self._usage(response)
-            outcome.model = getattr(response, "model", None) or self._model
-            alternatives = self._first_token_alternatives(response)
+            outcome.model = getattr(response.response, "model", None) or self._model
+            alternatives = self._first_token_alternatives(response.response)
             if alternatives is None:
                 if self.mode == "logprobs":
                     raise DecisionResponseError(
@@ -319,8 +278,8 @@ class LLMBackend:
             )
             outcome.calls += 1
             outcome.usage = outcome.usage + self._usage(response)
-            outcome.model = getattr(response, "model", None) or self._model
-            text = self._content(response)
+            outcome.model = getattr(response.response, "model", None) or self._model
+            text = response.content
             try:
                 raw = parse_json_distribution(text, labels, question.key)
             except DecisionResponseError as exc:

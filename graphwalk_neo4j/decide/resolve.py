@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.llm import provider_of
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
@@ -155,19 +156,13 @@ def resolve_backend(
 def check_litellm_model(model: str) -> str:
     """Refuse, before anything is loaded or called, a model name litellm cannot route to a provider (a typo
     such as ``no-such-model``); offline, no request is made. Returns the provider's name."""
-    import os
-
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-    import litellm
-
-    litellm.suppress_debug_info = True
-    try:
-        return str(litellm.get_llm_provider(model)[1])
-    except Exception:  # litellm raises its BadRequestError with a banner; one line instead
+    provider = provider_of(model)
+    if provider is None:
         raise ConfigError(
             f"unknown decision model {model!r}: use jev, jev-<version>, typesafe/<id>, local, or a litellm name "
             "with its provider (e.g. openai/gpt-4o-mini, ollama/llama3)"
-        ) from None
+        )
+    return provider
 
 
 def describe_backends(settings: Settings) -> dict[str, Any]:

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,10 +31,12 @@ import numpy as np
 from pydantic import SecretStr
 
 from graphwalk_neo4j.embed.base import Embedder
-from graphwalk_neo4j.errors import DecisionError
-from graphwalk_neo4j.eval.systems import SystemAnswer
+from graphwalk_neo4j.errors import DecisionError, LLMError
+from graphwalk_neo4j.eval.answers import SystemAnswer
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import list_documents
+from graphwalk_neo4j.llm import LLMClient
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.prompts import relation_words
 
@@ -107,7 +108,7 @@ async def load_documents(store: GraphStore, graph: str) -> tuple[list[str], list
 
 
 async def build_index(store: GraphStore, graph: str, embedder: Embedder, cache_dir: str | Path, *,
-                      progress: Callable[[int, int], None] | None = None, batch: int = 256) -> DocIndex:
+                      progress: Progress = QUIET, batch: int = 256) -> DocIndex:
     """Load the cached document vectors of ``graph``, or build and cache them (see the module docstring)."""
     key = await index_key(store, graph, embedder.model_id)
     base = Path(cache_dir) / f"{graph}-{key}"
@@ -121,8 +122,7 @@ async def build_index(store: GraphStore, graph: str, embedder: Embedder, cache_d
     for start in range(0, len(order), batch):
         rows = order[start:start + batch]
         matrix[rows] = await embedder.embed([texts[i] for i in rows])
-        if progress is not None:
-            progress(min(start + batch, len(order)), len(order))
+        progress.advance("documents", min(start + batch, len(order)), len(order))
     base.parent.mkdir(parents=True, exist_ok=True)
     np.save(vectors, matrix)
     meta.write_text(json.dumps({"ids": ids, "names": names, "texts": texts}, ensure_ascii=False), encoding="utf-8")
@@ -150,7 +150,9 @@ class LLMReader:
 
     def __init__(self, model: str, *, api_base: str | None = None, api_key: SecretStr | None = None,
                  timeout_s: float = 60.0) -> None:
-        self.model, self.api_base, self.api_key, self.timeout_s = model, api_base, api_key, timeout_s
+        self.model, self.api_base, self.timeout_s = model, api_base, timeout_s
+        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s, num_retries=2,
+                                 label="reader")
 
     def messages(self, question: str, documents: Sequence[str]) -> list[dict[str, str]]:
         payload = json.dumps({"question": question, "documents": list(documents)}, ensure_ascii=False)
@@ -158,28 +160,14 @@ class LLMReader:
                 {"role": "user", "content": f"{payload}\n\n{READER_TASK}"}]
 
     async def read(self, question: str, documents: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-        import litellm
-
-        litellm.suppress_debug_info = True
-        kwargs: dict[str, Any] = {"model": self.model, "messages": self.messages(question, documents),
-                                  "temperature": 0, "timeout": self.timeout_s, "num_retries": 2, "drop_params": True}
-        if self.api_base:
-            kwargs["api_base"] = self.api_base
-        if self.api_key is not None:
-            kwargs["api_key"] = self.api_key.get_secret_value()
         try:
-            response = await litellm.acompletion(**kwargs)
-        except Exception as exc:
-            raise DecisionError(f"reader {self.model} failed: {type(exc).__name__}: {str(exc)[:200]}") from None
-        usage = getattr(response, "usage", None)
-        hidden = getattr(response, "_hidden_params", None) or {}
-        cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-        content = response.choices[0].message.content or ""
-        return parse_reader_answers(content), {
-            "input_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
-            "output_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
-            "cost_usd": float(cost) if isinstance(cost, int | float) else None,
+            reply = await self._client.complete(self.messages(question, documents))
+        except LLMError as exc:
+            raise DecisionError(str(exc)) from None
+        return parse_reader_answers(reply.content), {
+            "input_tokens": reply.input_tokens,
+            "output_tokens": reply.output_tokens,
+            "cost_usd": reply.cost_usd,
         }
 
 

@@ -22,9 +22,8 @@ from rich.table import Table
 
 from graphwalk_neo4j.eval.calibration import calibration_rows
 from graphwalk_neo4j.eval.metrics import percentile, precision_recall_f1
-from graphwalk_neo4j.eval.runner import QuestionRecord
+from graphwalk_neo4j.eval.records import CEILING, QuestionRecord
 
-CEILING = "ceiling"
 ALL_HOPS = "all"
 
 

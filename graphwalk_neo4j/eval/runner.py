@@ -24,91 +24,26 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, StoreUnavailableError
+from graphwalk_neo4j.eval.answers import QASystem, SystemAnswer, count_round_trips
+from graphwalk_neo4j.eval.calibration import write_reliability_diagram
+from graphwalk_neo4j.eval.ceiling import follow_paths
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, load_questions, sample
-from graphwalk_neo4j.eval.metrics import answer_set, score_answers
-from graphwalk_neo4j.eval.systems import QASystem, SystemAnswer, count_round_trips
+from graphwalk_neo4j.eval.records import CEILING, MetaQAOptions, QuestionRecord, RunSpec, make_record
+from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
+from graphwalk_neo4j.eval.systems import build_systems
+from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.profile import load_profile
+from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.resources import metaqa_type_map
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
 
-Progress = Callable[[int, int, float], None]  # (done, total, elapsed seconds) for this session's work
 VOLATILE_SETTINGS = ("concurrency", "trace")
-
-
-class RunSpec(BaseModel):
-    """What questions a run asks and where: everything except the systems' own settings."""
-
-    run_id: str
-    dataset: str = "metaqa"
-    data_dir: str
-    split: str
-    hops: list[int]
-    n: int | None = None
-    seed: int = 0
-    graph: str
-    linking: str = "gold"
-    concurrency: int = 4
-    trace: bool = False
-    heldout: str | None = None  # a learned decider's directory: only its held-out test questions
-
-
-class QuestionRecord(BaseModel):
-    """One system's answer to one question, scored."""
-
-    system: str
-    question_id: str
-    hops: int
-    line: int
-    qtype: str | None = None
-    text: str
-    topic: str
-    gold: list[str]
-    answers: list[str]
-    ranked: list[str] = Field(default_factory=list)
-    hits_at_1: float
-    exact_match: float
-    precision: float
-    recall: float
-    f1: float
-    answered: bool
-    linking_ok: bool | None = None
-    status: str
-    stop_reason: str = ""
-    path: str | None = None
-    walk_id: str | None = None
-    linked: list[str] | None = None
-    decision_calls: int = 0
-    llm_calls: int = 0
-    round_trips: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = None
-    latency_s: float = 0.0
-    extra: dict[str, Any] = Field(default_factory=dict)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.system, self.question_id
-
-
-def make_record(system: str, question: MetaQAQuestion, answer: SystemAnswer, latency_s: float) -> QuestionRecord:
-    """Score ``answer`` against the question's gold answers. Linking counts as correct when the system started
-    from the topic entity (by normalised name); systems that report no start get ``linking_ok=None``."""
-    scores = score_answers(answer.answers, question.answers)
-    linking_ok = None
-    if answer.linked is not None:
-        linking_ok = bool(answer_set([question.topic]) & answer_set(answer.linked))
-    return QuestionRecord(
-        system=system, question_id=question.id, hops=question.hops, line=question.line, qtype=question.qtype,
-        text=question.text, topic=question.topic, gold=list(question.answers), answers=answer.answers,
-        ranked=answer.ranked, hits_at_1=scores.hits_at_1, exact_match=scores.exact_match,
-        precision=scores.precision, recall=scores.recall, f1=scores.f1, answered=bool(answer.answers),
-        linking_ok=linking_ok, status=answer.status, stop_reason=answer.stop_reason, path=answer.path,
-        walk_id=answer.walk_id, linked=answer.linked, decision_calls=answer.decision_calls,
-        llm_calls=answer.llm_calls, round_trips=answer.round_trips, input_tokens=answer.input_tokens,
-        output_tokens=answer.output_tokens, cost_usd=answer.cost_usd, latency_s=latency_s, extra=answer.extra,
-    )
 
 
 # -- questions -------------------------------------------------------------------------------------------------
@@ -228,12 +163,12 @@ async def run_systems(
     run_dir: RunDir,
     *,
     concurrency: int = 4,
-    progress: Progress | None = None,
+    progress: Progress = QUIET,
 ) -> list[QuestionRecord]:
     """Answer every (system, question) pair not yet in ``questions.jsonl``; return all records, sorted."""
     done = run_dir.load()
     todo = [(s, q) for s in systems for q in questions if (s.name, q.id) not in done]
-    total, finished, started = len(todo), 0, time.perf_counter()
+    total, finished = len(todo), 0
     items = iter(todo)
     with run_dir.questions.open("a", encoding="utf-8") as sink:
 
@@ -245,11 +180,9 @@ async def run_systems(
                 sink.flush()
                 done[record.key] = record
                 finished += 1
-                if progress is not None:
-                    progress(finished, total, time.perf_counter() - started)
+                progress.advance("questions", finished, total)
 
-        if progress is not None:
-            progress(0, total, 0.0)
+        progress.advance("questions", 0, total)
         await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, total or 1)))))
     wanted = {q.id for q in questions}
     names = {s.name for s in systems}
@@ -273,16 +206,6 @@ def write_records(run_dir: RunDir, records: Iterable[QuestionRecord]) -> None:
 # -- MetaQA end to end -----------------------------------------------------------------------------------------
 
 
-class Observer:
-    """Where a run reports what it is doing; the CLI draws it on stderr. The default says nothing."""
-
-    def stage(self, message: str) -> None:
-        return None
-
-    def progress(self, label: str, done: int, total: int, elapsed_s: float) -> None:
-        return None
-
-
 def kb_file(data_dir: str | Path) -> Path:
     path = Path(data_dir) / "kb.txt"
     if not path.is_file():
@@ -290,62 +213,26 @@ def kb_file(data_dir: str | Path) -> Path:
     return path
 
 
-async def prepare_graph(store: Any, data_dir: str | Path, graph: str, embedder: Any, observer: Observer,
-                        ) -> dict[str, Any]:
+async def prepare_graph(store: GraphStore, data_dir: str | Path, graph: str, embedder: Embedder,
+                        progress: Progress = QUIET) -> dict[str, Any]:
     """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
     holds this exact file and map), then embed entities whose vector is missing or stale. An adopted graph (the
     KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
-    from graphwalk_neo4j.graph.embeddings import embed_graph
-    from graphwalk_neo4j.graph.profile import load_profile
-    from graphwalk_neo4j.ingest.structured import ingest_file
-    from graphwalk_neo4j.schema import apply_schema
-
     await apply_schema(store)
     profile = await load_profile(store, graph)
     if profile.adopted:
-        observer.stage(f"graph {graph!r} is adopted ({', '.join(lp.label for lp in profile.labels)}); no ingest")
-        started = time.perf_counter()
-        embedded = await embed_graph(store, embedder, graph, profile=profile, progress=lambda done, total:
-                                     observer.progress("embed", done, total, time.perf_counter() - started))
+        progress.stage(f"graph {graph!r} is adopted ({', '.join(lp.label for lp in profile.labels)}); no ingest")
+        embedded = await embed_graph(store, embedder, graph, profile=profile, progress=progress)
         return {"adopted": True, "embed": embedded.as_dict()}
-    type_map = metaqa_type_map()
-    observer.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
-    started = time.perf_counter()
+    progress.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     kb = kb_file(data_dir)
-    loaded = await ingest_file(store, kb, graph=graph, type_map=type_map, root=kb.parent,  # doc id: kb.txt
-                               progress=lambda _f, done, total: observer.progress("ingest", done, total,
-                                                                                  time.perf_counter() - started))
-    observer.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
-    started = time.perf_counter()
-    embedded = await embed_graph(store, embedder, graph, progress=lambda done, total: observer.progress(
-        "embed", done, total, time.perf_counter() - started))
+    loaded = await ingest_file(store, kb, graph=graph, type_map=metaqa_type_map(), root=kb.parent,  # doc id: kb.txt
+                               progress=lambda _f, done, total: progress.advance("ingest", done, total))
+    progress.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
+    embedded = await embed_graph(store, embedder, graph, progress=progress)
     if embedded.embedded:
-        observer.stage(f"embedded {embedded.embedded} entities")
+        progress.stage(f"embedded {embedded.embedded} entities")
     return {"ingest": loaded.as_dict(), "embed": embedded.as_dict()}
-
-
-class MetaQAOptions(BaseModel):
-    """Everything ``gw-neo4j eval metaqa`` decides (see the command's help)."""
-
-    data_dir: str
-    split: str = "dev"
-    hops: list[int] = Field(default_factory=lambda: [1, 2, 3])
-    n: int | None = None
-    seed: int = 0
-    system: str = "graphwalk"  # graphwalk | vector | all
-    presets: list[str] = Field(default_factory=lambda: ["relation"])
-    overrides: dict[str, Any] = Field(default_factory=dict)
-    model: str | None = None
-    linking: str = "gold"
-    concurrency: int = 4
-    run_id: str
-    graph: str = "metaqa"
-    trace: bool = False
-    vector_k: int | None = None
-    llm_model: str | None = None
-    results_dir: str = "results"
-    cache_dir: str = ".cache/graphwalk/eval"
-    heldout: str | None = None
 
 
 def run_spec(options: MetaQAOptions) -> RunSpec:
@@ -356,36 +243,27 @@ def run_spec(options: MetaQAOptions) -> RunSpec:
 
 
 def ceiling_record(question: MetaQAQuestion, answers: list[str], latency_s: float) -> QuestionRecord:
-    from graphwalk_neo4j.eval.report import CEILING
-
     return make_record(CEILING, question, SystemAnswer(answers=answers, status="oracle"), latency_s)
 
 
-async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer: Observer | None = None,
+async def run_metaqa(store: GraphStore, settings: Settings, options: MetaQAOptions, progress: Progress = QUIET,
                      ) -> dict[str, Any]:
     """Prepare the graph, answer the questions with every selected system (resuming a run with the same id),
     compute the path ceiling, and write ``results.json`` and ``summary.md``. Returns the results document."""
-    from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.eval.calibration import write_reliability_diagram
-    from graphwalk_neo4j.eval.ceiling import follow_paths
-    from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
-    from graphwalk_neo4j.eval.systems import build_systems
-
-    observer = observer or Observer()
     if options.linking not in ("gold", "resolve"):
         raise ConfigError(f"unknown linking {options.linking!r}: use gold or resolve")
     keep = heldout_filter(options.heldout) if options.heldout else None
     questions = select_questions(options.data_dir, options.split, options.hops, options.n, options.seed, keep)
-    observer.stage(f"{len(questions)} questions ({options.split}, hops {options.hops}, seed {options.seed})")
+    progress.stage(f"{len(questions)} questions ({options.split}, hops {options.hops}, seed {options.seed})")
     embedder = make_embedder(settings)
-    preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, observer)
-    systems, closers = await build_systems(store, settings, options, embedder, observer)
+    preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, progress)
+    systems, closers = await build_systems(store, settings, options, embedder, progress)
     await embedder.embed(["warm-up"])  # load the model now, so the first question's latency does not pay for it
     try:
         run_dir = RunDir(options.results_dir, options.run_id)
         described = {s.name: s.describe() for s in systems}
         resumed = run_dir.open(run_spec(options), described, environment(store))
-        observer.stage(f"{'resuming' if resumed else 'starting'} run {options.run_id!r} in {run_dir.path}")
+        progress.stage(f"{'resuming' if resumed else 'starting'} run {options.run_id!r} in {run_dir.path}")
         # The path ceiling follows MetaQA's relation names over :Entity nodes, so an adopted graph has none.
         typed = [q for q in questions if q.qtype] if not preparation.get("adopted") else []
         if typed:
@@ -393,8 +271,7 @@ async def run_metaqa(store: Any, settings: Any, options: MetaQAOptions, observer
             reached = await follow_paths(store, options.graph, typed)
             per_question = (time.perf_counter() - started) / len(typed)
             write_records(run_dir, [ceiling_record(q, reached.get(q.id, []), per_question) for q in typed])
-        await run_systems(systems, questions, run_dir, concurrency=options.concurrency,
-                          progress=lambda d, t, e: observer.progress("questions", d, t, e))
+        await run_systems(systems, questions, run_dir, concurrency=options.concurrency, progress=progress)
     finally:
         for close in closers:
             await close()

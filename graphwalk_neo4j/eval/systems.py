@@ -10,99 +10,32 @@ Answer sets (:func:`walk_answers`): in relation mode the prediction is the node 
 (one path = one answer set); in entity mode each finished path ends at one node, so the prediction is the end
 nodes of every finished path in rank order (greedy: one node; beam k: up to k nodes).
 
-Per-question Cypher round trips are counted with a context variable (:func:`count_round_trips`): every
-question runs in its own asyncio task, so concurrent questions never mix their counts.
+The value types (:class:`~.answers.QASystem`, :class:`~.answers.SystemAnswer`, the round-trip counter) live in
+:mod:`.answers`, so that the vector baseline and this module do not need each other.
 """
 
 from __future__ import annotations
 
-import contextvars
 import math
-import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any, Literal, Protocol
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, cast
 
-from pydantic import BaseModel, Field
-
+from graphwalk_neo4j.decide.resolve import resolve_backend
+from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.eval.answers import CountingStore, QASystem, SystemAnswer
+from graphwalk_neo4j.eval.baseline import DEFAULT_K, LLMReader, VectorSystem, build_index
+from graphwalk_neo4j.eval.records import MetaQAOptions
 from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.progress import QUIET, Progress
+from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.config import WalkConfig, get_preset
 from graphwalk_neo4j.walk.result import WalkPath, WalkResult
 from graphwalk_neo4j.walk.service import WalkService
 
 Linking = Literal["gold", "resolve"]
-
-_TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gw_eval_round_trips", default=None)
-
-
-class SystemAnswer(BaseModel):
-    """One system's answer to one question, with what it cost. ``answers`` is ranked (best first) and is
-    also the predicted set. ``ranked`` may hold a longer ranking (the vector baseline keeps its top 20 so
-    the cut-off k can be chosen afterwards)."""
-
-    answers: list[str]
-    status: str = "ok"
-    stop_reason: str = ""
-    path: str | None = None
-    walk_id: str | None = None
-    linked: list[str] | None = None  # start entities the system used (names)
-    linking_method: str | None = None
-    decision_calls: int = 0
-    llm_calls: int = 0
-    round_trips: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = None
-    ranked: list[str] = Field(default_factory=list)
-    extra: dict[str, Any] = Field(default_factory=dict)
-
-
-class QASystem(Protocol):
-    """Anything that answers a question from its system input."""
-
-    name: str
-
-    def describe(self) -> dict[str, Any]:
-        """Settings that decide this system's answers (recorded in results.json; checked on resume)."""
-        ...
-
-    async def answer(self, question: Mapping[str, str]) -> SystemAnswer: ...
-
-
-@contextmanager
-def count_round_trips() -> Iterator[list[int]]:
-    """Count the :class:`CountingStore` round trips made in the current task while the block runs."""
-    box = [0]
-    token = _TRIPS.set(box)
-    try:
-        yield box
-    finally:
-        _TRIPS.reset(token)
-
-
-class CountingStore:
-    """A :class:`GraphStore` stand-in that forwards everything and counts reads and writes per task."""
-
-    def __init__(self, store: GraphStore) -> None:
-        self._store = store
-
-    @staticmethod
-    def _tick() -> None:
-        box = _TRIPS.get()
-        if box is not None:
-            box[0] += 1
-
-    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        self._tick()
-        return await self._store.read(name, **params)
-
-    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        self._tick()
-        return await self._store.write(name, **params)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+Closer = Callable[[], Awaitable[None]]
 
 
 def walk_answers(result: WalkResult) -> list[str]:
@@ -180,19 +113,13 @@ def system_name(preset: str, overrides: Mapping[str, Any]) -> str:
     return f"graphwalk:{preset}{extra}"
 
 
-async def build_systems(store: GraphStore, settings: Any, options: Any, embedder: Any, observer: Any,
-                        ) -> tuple[list[Any], list[Any]]:
-    """The systems a MetaQA run asks for (``options`` is a :class:`~.runner.MetaQAOptions`), and the async
-    closers to call when it ends."""
-    from graphwalk_neo4j.decide.resolve import resolve_backend
-    from graphwalk_neo4j.errors import ConfigError
-    from graphwalk_neo4j.eval.baseline import DEFAULT_K, LLMReader, VectorSystem, build_index
-    from graphwalk_neo4j.walk.config import get_preset
-
+async def build_systems(store: GraphStore, settings: Settings, options: MetaQAOptions, embedder: Embedder,
+                        progress: Progress = QUIET) -> tuple[list[QASystem], list[Closer]]:
+    """The systems a MetaQA run asks for, and the async closers to call when it ends."""
     if options.system not in ("graphwalk", "vector", "all"):
         raise ConfigError(f"unknown system {options.system!r}: use graphwalk, vector or all")
-    systems: list[Any] = []
-    closers: list[Any] = []
+    systems: list[QASystem] = []
+    closers: list[Closer] = []
     if options.system in ("graphwalk", "all"):
         backend = resolve_backend(settings, options.model, embedder_factory=lambda _s: embedder)
         closers.append(backend.aclose)
@@ -204,13 +131,10 @@ async def build_systems(store: GraphStore, settings: Any, options: Any, embedder
             except ValueError as exc:
                 raise ConfigError(f"invalid walk options for preset {preset!r}: {exc}") from exc
             systems.append(GraphwalkSystem(system_name(preset, options.overrides), service, config,
-                                           linking=options.linking, preset=preset))
+                                           linking=cast(Linking, options.linking), preset=preset))
     if options.system in ("vector", "all"):
-        observer.stage("loading (or building) the vector baseline's document index")
-        started = time.perf_counter()
-        index = await build_index(store, options.graph, embedder, options.cache_dir,
-                                  progress=lambda d, t: observer.progress("documents", d, t,
-                                                                          time.perf_counter() - started))
+        progress.stage("loading (or building) the vector baseline's document index")
+        index = await build_index(store, options.graph, embedder, options.cache_dir, progress=progress)
         reader = None
         if options.llm_model:
             reader = LLMReader(options.llm_model, api_base=settings.llm_api_base, api_key=settings.llm_api_key,

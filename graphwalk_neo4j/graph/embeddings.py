@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile, value_text
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore
 
 PAGE = 20_000
@@ -101,7 +101,7 @@ async def embed_graph(
     graph: str,
     *,
     batch_size: int = 512,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress = QUIET,
     profile: GraphProfile | None = None,
 ) -> EmbedReport:
     started = time.perf_counter()
@@ -133,8 +133,7 @@ async def embed_graph(
                 for (uid, _, digest), vec in zip(batch, vectors, strict=True)]
         pending_write = asyncio.create_task(store.write(write, rows=rows, **extra))
         report.embedded += len(batch)
-        if progress:
-            progress(report.embedded, len(todo))
+        progress.advance("embed", report.embedded, len(todo))
     if pending_write is not None:
         await pending_write
     report.seconds = time.perf_counter() - started

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
 
@@ -84,7 +85,7 @@ async def run_text(
     max_bytes: int | None = None,
     prune: bool = False,
     embed: bool = False,
-    progress: Any = None,
+    progress: Progress = QUIET,
 ) -> dict[str, Any]:
     """Text ingest with parts built from settings; returns the report as a dict."""
     from graphwalk_neo4j.decide.llm import LLMBackend

@@ -16,7 +16,7 @@ prompt version, the routing mode and the chunk size):
    closed ``incomplete`` and retried by the next run (its good chunks come from the cache).
 
 The report splits the time into planning, extraction wait (time the consumer sat waiting for the LLM), routing
-and apply. Progress goes to an optional callback ``(document id, chunks done, chunks total)``.
+and apply. Progress goes to an injected :class:`~graphwalk_neo4j.progress.Progress` (label: the document id).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,10 +52,10 @@ from graphwalk_neo4j.ingest.resolution import ApplyCounts, apply_chunk, chunk_ke
 from graphwalk_neo4j.ingest.routing import Router
 from graphwalk_neo4j.ingest.sources import MAX_BYTES, Rejected, SourceDocument, discover, read_document
 from graphwalk_neo4j.ingest.structured import now_iso
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore, run_template
 
 PIPELINE_VERSION = "text-1"
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass
@@ -151,7 +151,7 @@ class TextIngest:
         max_bytes: int = MAX_BYTES,
         embedder: Embedder | None = None,
         lookahead: int | None = None,
-        progress: Progress | None = None,
+        progress: Progress = QUIET,
         prune: bool = False,
     ) -> None:
         validate_identifier(graph, "graph name")
@@ -321,8 +321,7 @@ class TextIngest:
                                                error=str(outcome)[:1000])
                     else:
                         await self._apply_chunk(plan, chunk, outcome)
-                    if self.progress:
-                        self.progress(plan.doc.doc_id, i + 1, len(plan.chunks))
+                    self.progress.advance(plan.doc.doc_id, i + 1, len(plan.chunks))
                 await self._finish(plan, errors)
                 plan.result.seconds += time.perf_counter() - doc_started
         finally:

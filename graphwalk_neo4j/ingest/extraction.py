@@ -28,7 +28,6 @@ import asyncio
 import hashlib
 import json
 import math
-import os
 import re
 import time
 import unicodedata
@@ -37,10 +36,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
-from graphwalk_neo4j.errors import ConfigError, ExtractionError, InvalidIdentifierError
+from graphwalk_neo4j.errors import ConfigError, ExtractionError, InvalidIdentifierError, LLMError
 from graphwalk_neo4j.graph.identity import canonical_name
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.identifiers import RESERVED_LABELS, property_key, relation_type, type_label
+from graphwalk_neo4j.llm import LLMClient
 
 PROMPT_VERSION = "extract-1"
 # Properties the pipeline itself sets on entities, beyond graph.writes.RESERVED_KEYS.
@@ -287,8 +287,8 @@ class Extractor:
             raise ConfigError("extraction concurrency must be >= 1")
         self.model = model
         self.api_base = api_base
-        self._api_key = SecretStr(api_key) if isinstance(api_key, str) and api_key else (
-            api_key if isinstance(api_key, SecretStr) else None)
+        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s,
+                                 num_retries=num_retries, label="extraction model")
         self.timeout_s = timeout_s
         self.num_retries = num_retries
         self.max_tokens = max_tokens
@@ -300,35 +300,15 @@ class Extractor:
     def from_settings(cls, settings: Any, model: str, *, concurrency: int = 8) -> Extractor:
         return cls(model, api_base=settings.llm_api_base, api_key=settings.llm_api_key, concurrency=concurrency)
 
-    async def _complete(self, messages: list[dict[str, str]]) -> Any:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-        import litellm
-
-        litellm.suppress_debug_info = True
-        kwargs: dict[str, Any] = {
-            "model": self.model, "messages": messages, "temperature": 0, "timeout": self.timeout_s,
-            "num_retries": self.num_retries, "max_tokens": self.max_tokens, "drop_params": True,
-            "response_format": {"type": "json_object"},
-        }
-        if self.api_base:
-            kwargs["api_base"] = self.api_base
-        if self._api_key is not None:
-            kwargs["api_key"] = self._api_key.get_secret_value()
+    async def _complete(self, messages: list[dict[str, str]]) -> str:
         try:
-            response = await litellm.acompletion(**kwargs)
-        except Exception as exc:
-            detail = str(exc)
-            if self._api_key is not None:
-                detail = detail.replace(self._api_key.get_secret_value(), "***")
-            where = f"extraction model {self.model}" + (f" at {self.api_base}" if self.api_base else "")
-            raise ExtractionError(f"{where} failed: {type(exc).__name__}: {detail[:300]}") from None
-        usage = getattr(response, "usage", None)
-        self.stats.input_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-        self.stats.output_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-        try:
-            return response.choices[0].message.content or ""
-        except (AttributeError, IndexError, TypeError):
-            return ""
+            reply = await self._client.complete(messages, max_tokens=self.max_tokens,
+                                                response_format={"type": "json_object"})
+        except LLMError as exc:
+            raise ExtractionError(str(exc)) from None
+        self.stats.input_tokens += reply.input_tokens
+        self.stats.output_tokens += reply.output_tokens
+        return reply.content
 
     async def extract(self, text: str, *, label: str = "chunk") -> CleanExtraction:
         """Extract from one passage; one retry with the validation error, then :class:`ExtractionError`."""

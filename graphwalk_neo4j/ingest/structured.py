@@ -31,7 +31,7 @@ Two phases, so that ``on_error="fail"`` writes nothing when any input is bad (:f
 Legacy ledger entries (keyed by base name before paths were the identity) are migrated on first contact: the
 key is rewritten in place (provenance and claims), nothing is recreated.
 
-Progress is reported through an optional callback so the CLI can draw a rich bar on stderr.
+Progress is reported through an optional callback ``(file, rows done, rows total)``; the CLI draws it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -183,72 +184,66 @@ class GraphStore:
         return self._driver
 
     # ---- running statements ------------------------------------------------------------------------------
-    async def query(self, text: str, params: dict[str, Any], *, read: bool = False) -> list[dict[str, Any]]:
-        """Run one statement in an auto-retried managed transaction and return its rows as dicts."""
+    @asynccontextmanager
+    async def _measured(self, name: str | None) -> AsyncIterator[None]:
+        """Around every call to the server: counts it (per template when named), times it, translates errors."""
+        if name is not None:
+            self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
         started = time.perf_counter()
         try:
-            records, _, _ = await self.driver.execute_query(
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise translate(exc, self.settings.uri) from exc
+        finally:
+            self.metrics.round_trips += 1
+            self.metrics.db_time_s += time.perf_counter() - started
+
+    async def _execute(self, name: str | None, text: str, params: dict[str, Any], *, read: bool,
+                       ) -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
+        async with self._measured(name):
+            records, summary, _ = await self.driver.execute_query(
                 text,
                 params,
                 database_=self.database,
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
             )
-        except Exception as exc:
-            raise translate(exc, self.settings.uri) from exc
-        finally:
-            self.metrics.round_trips += 1
-            self.metrics.db_time_s += time.perf_counter() - started
-        return [dict(r.items()) for r in records]
+        return [dict(r.items()) for r in records], summary
+
+    async def query(self, text: str, params: dict[str, Any], *, read: bool = False) -> list[dict[str, Any]]:
+        """Run one statement in an auto-retried managed transaction and return its rows as dicts."""
+        rows, _ = await self._execute(None, text, params, read=read)
+        return rows
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run the read template ``name`` (e.g. ``"search/exact"``)."""
-        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
-        return await self.query(template(name).body, params, read=True)
+        rows, _ = await self._execute(name, template(name).body, params, read=True)
+        return rows
 
     async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
-        return await self.query(template(name).body, params, read=False)
+        rows, _ = await self._execute(name, template(name).body, params, read=False)
+        return rows
 
     async def write_stats(self, name: str, **params: Any) -> tuple[list[dict[str, Any]], WriteStats]:
         """Run a write template and also return the server's update counters."""
-        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
+        rows, summary = await self._execute(name, template(name).body, params, read=False)
         stats = WriteStats()
-        started = time.perf_counter()
-        try:
-            records, summary, _ = await self.driver.execute_query(
-                template(name).body, params, database_=self.database, routing_=RoutingControl.WRITE
-            )
-        except Exception as exc:
-            raise translate(exc, self.settings.uri) from exc
-        finally:
-            self.metrics.round_trips += 1
-            self.metrics.db_time_s += time.perf_counter() - started
         stats.add(summary.counters)
-        return [dict(r.items()) for r in records], stats
+        return rows, stats
 
     async def autocommit(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
-        self.metrics.by_template[name] = self.metrics.by_template.get(name, 0) + 1
-        started = time.perf_counter()
-        try:
-            async with self.driver.session(database=self.database) as session:
-                result = await session.run(template(name).body, params)
-                return [dict(r.items()) async for r in result]
-        except Exception as exc:
-            raise translate(exc, self.settings.uri) from exc
-        finally:
-            self.metrics.round_trips += 1
-            self.metrics.db_time_s += time.perf_counter() - started
+        async with self._measured(name), self.driver.session(database=self.database) as session:
+            result = await session.run(template(name).body, params)
+            return [dict(r.items()) async for r in result]
 
     async def in_write_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
-        """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only)."""
-        try:
-            async with self.driver.session(database=self.database) as session:
-                return await session.execute_write(work)
-        except StoreError:
-            raise
-        except Exception as exc:
-            raise translate(exc, self.settings.uri) from exc
+        """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only).
+
+        Counted as one round trip in :attr:`metrics` (the statements inside run through :func:`run_template`)."""
+        async with self._measured(None), self.driver.session(database=self.database) as session:
+            return await session.execute_write(work)
 
 
 async def run_template(

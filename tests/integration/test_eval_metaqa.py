@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.eval.ceiling import ceiling_answers, follow_paths
 from graphwalk_neo4j.eval.metaqa import build_adjacency, follow_path, qtype_path
-from graphwalk_neo4j.eval.runner import Observer, prepare_graph, select_questions
+from graphwalk_neo4j.eval.runner import prepare_graph, select_questions
 from graphwalk_neo4j.settings import Settings
+from tests.standins.progress import RecordingProgress
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_eval"
 
@@ -31,9 +32,12 @@ def kb_triples() -> list[tuple[str, str, str]]:
 async def test_ceiling_in_neo4j_agrees_with_follow_path(store: Any, graph_name: str) -> None:
     from graphwalk_neo4j.embed.fake import FakeEmbedder
 
-    loaded = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), Observer())
+    progress = RecordingProgress()
+    loaded = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), progress)
     assert loaded["ingest"]["status"] == "loaded" and loaded["embed"]["embedded"] == 16
-    again = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), Observer())
+    assert progress.of("embed")[-1] == (16, 16)
+    assert progress.stages[-1] == "embedded 16 entities"
+    again = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32))
     assert again["ingest"]["status"] == "unchanged" and again["embed"]["embedded"] == 0  # the ledger decides
     types = {r["type"] for r in await store.read("graph/entity_types", graph=graph_name)}
     assert types == {"Movie", "Person", "Year", "Genre"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS, apply_schema
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, run_template
 
 
 async def test_server_is_526_with_apoc(store: GraphStore) -> None:
@@ -18,8 +18,24 @@ async def test_apoc_procedures_really_run(store: GraphStore) -> None:
     rows = await store.query("RETURN apoc.coll.toSet([3, 1, 3, 2]) AS s, apoc.text.join(['a', 'b'], '-') AS j", {})
     assert sorted(rows[0]["s"]) == [1, 2, 3]
     assert rows[0]["j"] == "a-b"
-    rows = await store.query("CALL apoc.meta.nodeTypeProperties() YIELD nodeType RETURN count(*) AS n", {})
-    assert rows[0]["n"] >= 0
+    rows = await store.query("CALL apoc.help('apoc.coll.toSet') YIELD name, type RETURN name, type", {})
+    assert rows == [{"name": "apoc.coll.toSet", "type": "function"}]
+
+
+async def test_every_kind_of_call_is_measured(store: GraphStore) -> None:
+    before_trips, before_time = store.metrics.round_trips, store.metrics.db_time_s
+    before_counts = dict(store.metrics.by_template)
+    await store.read("server/components")
+    await store.autocommit("server/components")
+
+    async def work(tx: object) -> int:
+        rows, _ = await run_template(tx, "server/components")  # type: ignore[arg-type]
+        return len(rows)
+
+    assert await store.in_write_tx(work) == 1
+    assert store.metrics.round_trips == before_trips + 3
+    assert store.metrics.db_time_s > before_time
+    assert store.metrics.by_template["server/components"] == before_counts.get("server/components", 0) + 2
 
 
 async def test_schema_is_idempotent(store: GraphStore) -> None:

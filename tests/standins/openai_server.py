@@ -9,7 +9,8 @@ boosts a label):
 * otherwise: content = a JSON object ``{label: probability}`` (rounded to 3 decimals).
 
 Controls: ``logprobs`` (provider supports them), ``garbage_times`` (that many replies are prose, not JSON;
-``None`` with ``garbage=True`` means always), ``status`` (an HTTP error for every call), ``unoffered_label``.
+``None`` with ``garbage=True`` means always), ``status`` (an HTTP error for every call), ``unoffered_label``,
+``echo_credentials`` (an error's message quotes the request's Authorization header, as a careless proxy would).
 Requests are recorded in ``requests``.
 """
 
@@ -37,6 +38,7 @@ class OpenAIStandIn(LoopbackStandIn):
         self.garbage = False
         self.garbage_times: int | None = None
         self.status: int | None = None
+        self.echo_credentials = False
         self.prefer: str | None = None
         self.unoffered_label: str | None = None
         self.requests: list[dict[str, Any]] = []
@@ -140,7 +142,10 @@ def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                 return
             if standin.status is not None:
-                self._send(standin.status, {"error": {"message": "stand-in error", "type": "server_error"}})
+                message = "stand-in error"
+                if standin.echo_credentials:
+                    message += f" for credentials {self.headers.get('Authorization')}"
+                self._send(standin.status, {"error": {"message": message, "type": "server_error"}})
                 return
             self._send(200, standin.reply(body))
 

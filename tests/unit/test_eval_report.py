@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from graphwalk_neo4j.eval.records import QuestionRecord
 from graphwalk_neo4j.eval.report import (
     build_results,
     fmt,
@@ -16,7 +17,6 @@ from graphwalk_neo4j.eval.report import (
     rich_table,
     summary_rows,
 )
-from graphwalk_neo4j.eval.runner import QuestionRecord
 
 
 def rec(system: str, qid: str, hops: int, f1: float, **kw: Any) -> QuestionRecord:

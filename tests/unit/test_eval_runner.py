@@ -11,17 +11,11 @@ from typing import Any
 import pytest
 
 from graphwalk_neo4j.errors import ConfigError, LinkingError, StoreUnavailableError
+from graphwalk_neo4j.eval.answers import CountingStore, SystemAnswer, count_round_trips
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, parse_question_line
-from graphwalk_neo4j.eval.runner import (
-    QuestionRecord,
-    RunDir,
-    RunSpec,
-    answer_one,
-    make_record,
-    run_systems,
-    settings_diff,
-)
-from graphwalk_neo4j.eval.systems import CountingStore, SystemAnswer, count_round_trips
+from graphwalk_neo4j.eval.records import QuestionRecord, RunSpec, make_record
+from graphwalk_neo4j.eval.runner import RunDir, answer_one, run_systems, settings_diff
+from tests.standins.progress import RecordingProgress
 
 
 def _question(line: int, text: str = "who directed [Kismet]\tWilliam Dieterle|Josef von Sternberg",
@@ -112,12 +106,12 @@ async def test_run_systems_writes_lines_and_resumes_after_interruption(tmp_path:
         await run_systems([first], QUESTIONS, run_dir, concurrency=1)
     assert first.asked == ["dev-1hop-00001", "dev-1hop-00002"]
     assert len(run_dir.questions.read_text().splitlines()) == 2
-    seen: list[tuple[int, int]] = []
+    progress = RecordingProgress()
     second = ScriptedSystem()
-    records = await run_systems([second], QUESTIONS, run_dir, concurrency=3,
-                                progress=lambda done, total, _e: seen.append((done, total)))
+    records = await run_systems([second], QUESTIONS, run_dir, concurrency=3, progress=progress)
+    seen = progress.of("questions")
     assert second.asked == ["dev-1hop-00003", "dev-1hop-00004", "dev-1hop-00005"]  # only the missing ones
-    assert seen[0] == (0, 3) and seen[-1] == (3, 3)
+    assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
     assert [r.question_id for r in records] == [q.id for q in QUESTIONS]
     assert all(r.f1 == 0.5 and r.decision_calls == 2 for r in records)
     again = ScriptedSystem()
