@@ -47,6 +47,7 @@ test-hostile: setup  ## the standing hostile probe alone (tests/hostile/, also p
 
 lint: venv
 	$(BIN)/ruff check graphwalk_neo4j tests bench
+	$(BIN)/lint-imports
 	$(BIN)/mypy graphwalk_neo4j
 
 onnx: venv  ## export the packaged MiniLM to ONNX (for GW_NEO4J_EMBEDDER=minilm-onnx; needs the onnx extra)

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from graphwalk_neo4j.decide.resolve import describe_backends
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
@@ -91,8 +92,6 @@ def _embedder_info(settings: Settings) -> dict[str, Any]:
 
 
 def _decision_info(settings: Settings) -> dict[str, Any]:
-    from graphwalk_neo4j.decide.resolve import describe_backends
-
     return describe_backends(settings)
 
 

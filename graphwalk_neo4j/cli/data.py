@@ -174,19 +174,52 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
         out.print(f"embedded {embed_report['embedded']} entities ({embed_report['nodes_per_s']} /s)")
 
 
+def render_report(report: dict[str, Any]) -> None:
+    """Print a text or database ingest report with rich: a table on ``out``, messages on ``err``."""
+    if "tables" in report:
+        table = Table(title=f"ingest {report['database']} (source {report['source']})")
+        for col in ("table", "status", "rows", "nodes +new/~upd/=same", "rels +new/~upd/=same", "s"):
+            table.add_column(col)
+        for r in report["tables"]:
+            c = r["counts"]
+            table.add_row(r["table"], r["status"], str(r["rows"]),
+                          f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']}",
+                          f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']}", f"{r['seconds']:.1f}")
+        out.print(table)
+        return
+    table = Table(title="text ingest")
+    for col in ("document", "status", "chunks", "llm/cached/failed", "entities +new/~upd", "rels +new/~upd", "s"):
+        table.add_column(col)
+    for d in report["documents"]:
+        c = d["counts"]
+        table.add_row(d["doc_id"], d["status"], str(d["chunks"]), f"{d['extracted']}/{d['cached']}/{d['failed']}",
+                      f"+{c['entities_created']} ~{c['entities_updated']}",
+                      f"+{c['relations_created']} ~{c['relations_updated']}", f"{d['seconds']:.1f}")
+    out.print(table)
+    t = report["timings"]
+    out.print(f"{report['documents_per_s']} documents/s in {report['seconds']:.1f}s: plan {t['plan']:.1f}s, "
+              f"extraction wait {t['extraction_wait']:.1f}s, routing {t['routing']:.1f}s, apply {t['apply']:.1f}s; "
+              f"{report['extraction']['calls']} extraction calls, {report['routing']['decision_calls']} decision calls")
+    for d in report["documents"]:
+        if d["message"]:
+            err.print(f"{d['doc_id']}: {d['status']}: {d['message']}", highlight=False)
+    for warning in report["warnings"]:
+        err.print(f"warning: {warning}", highlight=False)
+
+
 def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_json: bool, **opts: Any) -> None:
-    """Text documents or a database: run the pipeline from :mod:`graphwalk_neo4j.ingest.dispatch`, render."""
-    from graphwalk_neo4j.ingest import dispatch
+    """Text documents or a database: run the pipeline :mod:`graphwalk_neo4j.wiring` builds, render."""
+    from graphwalk_neo4j import wiring
     from graphwalk_neo4j.schema import apply_schema
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
             await apply_schema(store)
             if pipeline == "sql":
-                return await dispatch.run_sql(
+                return await wiring.run_sql(
                     store, paths[0], graph=opts["graph"], source=None if opts["source"] == "files" else opts["source"],
                     schema=opts["schema"], batch_size=opts["batch_size"], prune=opts["prune"])
-            return await dispatch.run_text(
+            return await wiring.run_text(
                 store, settings, paths, graph=opts["graph"], source=opts["source"], llm_model=opts["llm_model"],
                 routing=opts["routing"], decision_model=opts["decision_model"], concurrency=opts["concurrency"],
                 max_bytes=opts["max_bytes"], prune=opts["prune"], embed=opts["embed"])
@@ -195,7 +228,7 @@ def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_jso
     if as_json:
         emit_json(report)
     else:
-        dispatch.render(report, out, err)
+        render_report(report)
     if not report.get("ok", True):
         sys.exit(1)
 

@@ -167,17 +167,17 @@ class IngestJobs:
             self._trim()
 
     async def _ingest(self, job: JobView, request: IngestRequest, paths: list[Path]) -> dict[str, Any]:
-        from graphwalk_neo4j.ingest import dispatch
+        from graphwalk_neo4j import wiring
         from graphwalk_neo4j.schema import apply_schema
 
         store, settings = self.ctx.store, self.ctx.settings
         await apply_schema(store)
         if job.kind == "sql":
             assert request.sql is not None
-            return await dispatch.run_sql(store, request.sql, graph=request.graph, schema=request.db_schema,
+            return await wiring.run_sql(store, request.sql, graph=request.graph, schema=request.db_schema,
                                           batch_size=min(request.batch_size, 5000))
         if job.kind == "text":
-            return await dispatch.run_text(store, settings, [str(p) for p in paths], graph=request.graph,
+            return await wiring.run_text(store, settings, [str(p) for p in paths], graph=request.graph,
                                            source=request.source, llm_model=request.llm_model,
                                            routing=request.routing, embed=request.embed)
         from graphwalk_neo4j.graph.embeddings import embed_graph

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.walk.ports import EdgeDirection, PrunedOption
+from graphwalk_neo4j.walk.expansion import EdgeDirection, PrunedOption
 
 StepKind = Literal["decision", "forced_move", "forced_stop", "dead_end"]
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.walk.ports import EdgeDirection, NodeRef
+from graphwalk_neo4j.walk.expansion import EdgeDirection, NodeRef
 from graphwalk_neo4j.walk.records import DepthRecord, StepKind, StepRecord
 
 Status = Literal["ok", "budget", "error", "dead_end", "no_start", "interrupted"]

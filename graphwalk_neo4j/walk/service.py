@@ -26,6 +26,7 @@ from graphwalk_neo4j.walk.graph_expander import RELATION_SCAN, EmbeddingCache, N
 from graphwalk_neo4j.walk.ports import TraceSink
 from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace import NullTraceSink
+from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
 
 MAX_QUESTION_CHARS = 2000  # longer questions are refused: linking work grows with the question's n-grams
 
@@ -110,8 +111,6 @@ class WalkService:
     def _sink(self) -> TraceSink:
         if not self.trace:
             return NullTraceSink()
-        from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
-
         return Neo4jTraceSink(self.store, self.graph)  # written by the trace module
 
     async def answer_types(self) -> list[str]:

@@ -9,8 +9,7 @@ from graphwalk_neo4j.settings import Settings
 
 
 async def test_fake_embedder_is_deterministic_normalised_and_lexical() -> None:
-    embedder = FakeEmbedder(64)
-    assert isinstance(embedder, Embedder)
+    embedder: Embedder = FakeEmbedder(64)  # the structural fit is checked by mypy on the tests
     texts = ["Christopher Nolan directed Memento", "Memento director", "banana bread recipe", ""]
     vectors = await embedder.embed(texts)
     assert vectors.shape == (4, 64) and vectors.dtype == np.float32

@@ -10,8 +10,8 @@ from tests.standins.samples import STOP_TEXT, hop_question
 
 
 async def test_minilm_embeds_offline_and_drives_the_local_decider() -> None:
-    embedder = MiniLMEmbedder(batch_size=8)
-    assert isinstance(embedder, Embedder) and not embedder.loaded
+    embedder: Embedder = MiniLMEmbedder(batch_size=8)  # the structural fit is checked by mypy on the tests
+    assert isinstance(embedder, MiniLMEmbedder) and not embedder.loaded
     texts = [
         "Who directed Memento?",
         "Memento was directed by Christopher Nolan",
