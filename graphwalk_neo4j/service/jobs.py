@@ -2,7 +2,7 @@
 ``DELETE /v1/jobs/{id}`` cancels it.
 
 A job runs the same library call as ``gw-neo4j ingest``: :func:`ingest_file` for structured files (triples, CSV,
-JSON lines), :func:`dispatch.run_text` for text documents, :func:`dispatch.run_sql` for a database. Inline files
+JSON lines), :func:`wiring.run_text` for text documents, :func:`wiring.run_sql` for a database. Inline files
 are written to a private temporary folder first (removed afterwards). Cancelling cancels the coroutine: the batch
 being written is one transaction and rolls back, so the graph keeps whole batches only and the ledger says how far
 the document got (a later ingest of the same content resumes from there).

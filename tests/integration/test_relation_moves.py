@@ -33,12 +33,12 @@ async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[s
     from graphwalk_neo4j.decide.local import LocalDecider
     from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
     from graphwalk_neo4j.eval.metaqa import load_questions
-    from graphwalk_neo4j.eval.runner import Observer, prepare_graph
+    from graphwalk_neo4j.eval.runner import prepare_graph
     from graphwalk_neo4j.walk.config import get_preset
     from graphwalk_neo4j.walk.service import WalkService
 
     embedder = MiniLMEmbedder()
-    await prepare_graph(store, DATA, graph, embedder, Observer())
+    await prepare_graph(store, DATA, graph, embedder)
     service = WalkService(store, graph, LocalDecider(embedder), embedder=embedder, trace=False,
                           preload_embeddings=True, **service_options)
     out: dict[str, Any] = {}
