@@ -14,7 +14,7 @@ from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder, export_minilm_onnx
 from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.eval.metrics import precision_recall_f1
-from graphwalk_neo4j.eval.runner import Observer, prepare_graph
+from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.systems import walk_answers
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.walk.config import get_preset
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.neo4j
 
 
 async def mean_f1(store: Any, graph: str, embedder: Any, preset: str) -> float:
-    await prepare_graph(store, DATA, graph, embedder, Observer())
+    await prepare_graph(store, DATA, graph, embedder)
     service = WalkService(store, graph, LocalDecider(embedder), embedder=embedder, trace=False)
     scores = []
     for hops in (1, 2, 3):
