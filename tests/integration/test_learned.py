@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.embed.fake import FakeEmbedder
-from graphwalk_neo4j.eval.runner import Observer, prepare_graph
+from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.systems import CountingStore, count_round_trips
 from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
 from graphwalk_neo4j.settings import Settings
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.neo4j
 
 
 async def test_mining_finds_gold_paths_in_one_round_trip_per_hop(store: Any, graph_name: str) -> None:
-    await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), Observer())
+    await prepare_graph(store, DATA, graph_name, FakeEmbedder(32))
     pairs = load_qa(QA)
     assert len(pairs) == 12 and pairs[0].text == "who directed Kismet" and pairs[5].hops == 2
     with count_round_trips() as trips:
@@ -64,7 +64,7 @@ async def with_store(settings: Settings, work: Any) -> Any:
 
 
 async def load(settings: Settings, graph: str) -> None:
-    await with_store(settings, lambda st: prepare_graph(st, DATA, graph, FakeEmbedder(), Observer()))
+    await with_store(settings, lambda st: prepare_graph(st, DATA, graph, FakeEmbedder()))
 
 
 async def drop(settings: Settings, graph: str) -> None:
