@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.embed.fake import FakeEmbedder
-from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.answers import CountingStore, count_round_trips
+from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.walk.config import get_preset
