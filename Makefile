@@ -14,7 +14,7 @@ venv: $(BIN)/.installed
 
 $(BIN)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip setuptools wheel
+	$(BIN)/pip install -q --upgrade pip "setuptools>=77" wheel
 	$(BIN)/pip install -q -e '.[dev]'
 	@touch $@
 

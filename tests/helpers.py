@@ -11,11 +11,40 @@ calls (1-based) that fail with a DecisionError. Every request is kept in ``reque
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.walk.ports import NodeRef
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def shared_dir() -> Path:
+    """The project's shared data: ``$GW_NEO4J_SHARED``, else ``../shared`` beside the repository root.
+
+    The project ships this data, so a missing folder is a broken checkout, not a reason to skip: tests fail.
+    """
+    path = Path(os.environ.get("GW_NEO4J_SHARED") or REPO_ROOT.parent / "shared")
+    if not (path / "datasets" / "metaqa" / "kb.txt").is_file():
+        raise FileNotFoundError(
+            f"shared data not found at {path} (expected datasets/metaqa/kb.txt); put the project's shared/ folder "
+            "beside the repository or set GW_NEO4J_SHARED"
+        )
+    return path
+
+
+def missing_service(reason: str) -> None:
+    """Skip for an external service a user could also lack; under CI (``GW_NEO4J_REQUIRE_SERVICES=1``, set by
+    ``.ci/run``, which installs them) the same absence is a failure, so these tests cannot silently stop running."""
+    import pytest
+
+    if os.environ.get("GW_NEO4J_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{reason} (GW_NEO4J_REQUIRE_SERVICES=1: CI installs it, so its absence is a failure)")
+    pytest.skip(reason)
+
 
 FILM_NODES: list[NodeRef] = [
     NodeRef(id="memento", name="Memento", type="film"),

@@ -18,7 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.faults import pause_point
+from graphwalk_neo4j.graph.profile import MANAGED_LABELS, stored_profile
 from graphwalk_neo4j.graph.writes import recompute_attributes
 from graphwalk_neo4j.store import GraphStore
 
@@ -134,7 +136,14 @@ async def graph_exists(store: GraphStore, graph: str) -> bool:
 
 
 async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
-    """Delete every node of one graph (entities, ledger, walks) in batches; other graphs are untouched."""
+    """Delete every graphwalk-managed node of one graph (entities, ledger, walks) in batches.
+
+    Only nodes with one of our labels go; other graphs, and any user node with a ``graph`` property, are untouched.
+    An adopted graph is the user's own data: it is refused here (``adopt --undo`` removes exactly our additions).
+    """
+    if await stored_profile(store, graph) is not None:
+        raise InputError(f"graph {graph!r} is an adopted graph: its nodes are the user's own and drop-graph leaves "
+                         f"them alone; remove graphwalk's additions with `gw-neo4j adopt --undo --graph {graph}`")
     before = (await store.read("graph/counts", graph=graph))[0]
-    await store.autocommit("graph/drop_graph", graph=graph)
+    await store.autocommit("graph/drop_graph", graph=graph, labels=list(MANAGED_LABELS))
     return {"entities_deleted": before["entities"], "relationships_deleted": before["relationships"]}

@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.ingest.dispatch import choose_pipeline, is_sql_url
 from graphwalk_neo4j.ingest.sql import default_source, engine_url, entity_id_for, ingest_sql, singular
+from tests.helpers import missing_service
 
 pytestmark = pytest.mark.neo4j
 
@@ -73,20 +74,21 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def postgres_server() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on a loopback port in a temporary folder, stopped and deleted at the end."""
-    bindir = Path("/usr/lib/postgresql/15/bin")
+    bindirs = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
+    bindir = bindirs[0] if bindirs else Path("/usr/lib/postgresql/15/bin")
     initdb = shutil.which("initdb") or str(bindir / "initdb")
     pg_ctl = shutil.which("pg_ctl") or str(bindir / "pg_ctl")
     if not (Path(initdb).exists() and Path(pg_ctl).exists()):
-        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
+        missing_service("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
     if importlib.util.find_spec("psycopg") is None and importlib.util.find_spec("psycopg2") is None:
-        pytest.skip("no PostgreSQL driver for SQLAlchemy (pip install 'psycopg[binary]')")
+        missing_service("no PostgreSQL driver for SQLAlchemy (pip install 'psycopg[binary]')")
     prefix: list[str] = []
     owner = None
     if os.geteuid() == 0:  # initdb refuses to run as root: run the cluster as the 'postgres' user
         try:
             owner = pwd.getpwnam("postgres")
         except KeyError:
-            pytest.skip("running as root and there is no 'postgres' user to own a PostgreSQL cluster")
+            missing_service("running as root and there is no 'postgres' user to own a PostgreSQL cluster")
         prefix = ["runuser", "-u", "postgres", "--"]
     root = Path(tempfile.mkdtemp(prefix="gw-pg-"))
     if owner is not None:
@@ -99,7 +101,7 @@ def postgres_server() -> Iterator[str]:
                         f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off", "start"], **run)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
         shutil.rmtree(root, ignore_errors=True)
-        pytest.skip(f"could not start a throwaway PostgreSQL cluster: {getattr(exc, 'stderr', exc)}")
+        missing_service(f"could not start a throwaway PostgreSQL cluster: {getattr(exc, 'stderr', exc)}")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:

@@ -2,7 +2,7 @@
 
 A synthetic corpus (each document two chunks, each chunk four mentions drawn from a pool of 60 names, so most
 mentions meet candidates and get a decision) is ingested with the extraction stand-in answering after a simulated
-latency. The small default run checks that extraction overlaps (wall time well under the summed call time). With
+latency. The small default run checks that extraction calls overlap (the stand-in sees several at once). With
 ``GW_NEO4J_BENCH=1`` it runs the sizes reported in docs/ingest-documents.md and prints a JSON line per run
 (``-s`` to see them).
 """
@@ -83,5 +83,7 @@ async def measure(store: Any, graph: str, folder: Path, n_docs: int, delay_s: fl
 
 async def test_extraction_runs_ahead(store: Any, graph_name: str, tmp_path: Path) -> None:
     result = await measure(store, graph_name, tmp_path / "corpus", n_docs=12, delay_s=0.2, concurrency=8)
-    assert result["max_in_flight"] > 1
-    assert result["wall_s"] < 0.6 * result["extraction_call_s"], result
+    # Overlap is shown by the stand-in seeing several calls at once; how much faster that makes the run is a
+    # benchmark figure (GW_NEO4J_BENCH=1, docs/ingest-documents.md), not a timed assertion.
+    assert result["max_in_flight"] > 1, result
+    assert result["chunks"] == 24 and result["mentions"] > 0

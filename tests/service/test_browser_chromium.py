@@ -18,13 +18,17 @@ import pytest
 
 import neo4j
 from graphwalk_neo4j.settings import Settings
+from tests.helpers import missing_service
 from tests.service.test_shutdown import ROOT, ServeProcess
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-pytestmark = pytest.mark.skipif(
-    not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
-    reason="needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver; .ci/run does)",
-)
+
+
+@pytest.fixture(autouse=True)
+def _chromium_present() -> None:
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        missing_service("needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)")
+
 QUESTION = "which movies did Christopher Nolan direct"
 WAIT_S = 90  # upper bound for the page to react; nothing is timed
 

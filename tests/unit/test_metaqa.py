@@ -21,9 +21,10 @@ from graphwalk_neo4j.eval.metaqa import (
     sample,
 )
 from graphwalk_neo4j.ingest.parsers import parse_file
+from tests.helpers import shared_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa"
-METAQA = Path("/work/shared/datasets/metaqa")
+METAQA = shared_dir() / "datasets" / "metaqa"
 
 DEV_QTYPES = [
     "actor_to_movie", "actor_to_movie_to_actor", "actor_to_movie_to_director", "actor_to_movie_to_genre",
@@ -197,7 +198,6 @@ def test_every_known_dev_qtype_maps() -> None:
     assert set(KIND_RELATIONS.values()) == METAQA_RELATIONS
 
 
-@pytest.mark.skipif(not (METAQA / "dev").is_dir(), reason="MetaQA dev split not available")
 def test_every_dev_qtype_file_maps() -> None:
     seen: set[str] = set()
     for k in (1, 2, 3):
@@ -235,7 +235,6 @@ def test_follow_path_topic_rules() -> None:
     assert follow_path(adj, "Kismet", [PathStep("directed_by", "out")]) == {"William Dieterle"}
 
 
-@pytest.mark.skipif(not (METAQA / "kb.txt").is_file(), reason="MetaQA kb.txt not available")
 def test_ceiling_reproduces_readme_reachability_on_dev_2hop() -> None:
     batches, _ = parse_file(METAQA / "kb.txt")
     adj = build_adjacency((r.subject, r.relation, r.object) for b in batches for r in b)

@@ -20,9 +20,10 @@ from graphwalk_neo4j.ingest.parsers import (
     iter_triples,
     parse_file,
 )
+from tests.helpers import shared_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ingest"
-KB = Path("/work/shared/datasets/metaqa/kb.txt")
+KB = shared_dir() / "datasets" / "metaqa" / "kb.txt"
 
 
 def _all(path: Path | str, fmt: str | None = None, **kw: object) -> tuple[list[TripleRecord], ParseReport]:
@@ -149,7 +150,6 @@ def test_bom_and_crlf(tmp_path: Path) -> None:
     assert [(r.subject, r.object) for r in records] == [("A", "B"), ("C", "D")]
 
 
-@pytest.mark.skipif(not KB.exists(), reason="MetaQA kb.txt not available")
 def test_metaqa_kb_parses_whole() -> None:
     records, report = _all(KB)
     assert len(records) == report.records == report.lines == 130_173
