@@ -45,8 +45,9 @@ test-unit: venv
 test-hostile: setup  ## the standing hostile probe alone (tests/hostile/, also part of `make test`)
 	$(BIN)/pytest -q -m hostile $(PYTEST_ARGS)
 
-lint: venv
-	$(BIN)/ruff check graphwalk_neo4j tests bench
+lint: venv  ## ruff (rules + format), import contracts, mypy: what CI and pre-commit run
+	$(BIN)/ruff check graphwalk_neo4j tests bench scripts
+	$(BIN)/ruff format --check graphwalk_neo4j tests bench scripts
 	$(BIN)/lint-imports
 	$(BIN)/mypy graphwalk_neo4j
 

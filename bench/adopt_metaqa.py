@@ -67,7 +67,9 @@ async def load_user_graph(store: GraphStore, kb: Path) -> dict[str, Any]:
         await store.query(
             "UNWIND $rows AS r CREATE (n:$(r.labels)) "
             "SET n.title = CASE WHEN 'Movie' IN r.labels THEN r.name END, "
-            "    n.name = CASE WHEN r.labels <> ['Movie'] THEN r.name END", {"rows": rows[i:i + BATCH]})
+            "    n.name = CASE WHEN r.labels <> ['Movie'] THEN r.name END",
+            {"rows": rows[i : i + BATCH]},
+        )
     by_type: dict[tuple[str, str], list[list[str]]] = defaultdict(list)
     for s, rel, o, o_label in triples:
         by_type[(rel, o_label)].append([s, o])
@@ -76,14 +78,19 @@ async def load_user_graph(store: GraphStore, kb: Path) -> dict[str, Any]:
             # a static label (one of LABELS), so the lookup uses the user's index; the type is a parameter
             await store.query(
                 f"UNWIND $rows AS r MATCH (a:Movie {{title: r[0]}}) MATCH (b:{type_label(o_label)} {{name: r[1]}}) "
-                "CREATE (a)-[:$($rel)]->(b)", {"rows": pairs[i:i + BATCH], "rel": rel})
+                "CREATE (a)-[:$($rel)]->(b)",
+                {"rows": pairs[i : i + BATCH], "rel": rel},
+            )
     return {"nodes": len(rows), "relationships": len(triples), "seconds": round(time.perf_counter() - started, 1)}
 
 
 async def remove_user_graph(store: GraphStore) -> None:
     for label in LABELS:
-        while (await store.query(f"MATCH (n:{label}) WHERE NOT n:Entity WITH n LIMIT 5000 DETACH DELETE n "
-                                 "RETURN count(*) AS n", {}))[0]["n"]:
+        while (
+            await store.query(
+                f"MATCH (n:{label}) WHERE NOT n:Entity WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n", {}
+            )
+        )[0]["n"]:
             pass
         key = "title" if label == "Movie" else "name"
         await store.query(f"DROP INDEX user_{label.lower()}_{key} IF EXISTS", {})

@@ -32,15 +32,37 @@ def questions(decider: LearnedDecider, n: int) -> list[DecisionRequest]:
     moves = [t for t in decider.vocab.tokens if "|" in t and t != STOP_TOKEN]
     start = NodeRef(id="s", name="Some Person", type="Person")
     films = [NodeRef(id=f"f{i}", name=f"Film {i}", type="Movie") for i in range(3)]
-    step = PathStep(step_id="p", depth=1, kind="decision", label="o1", relation=moves[0].split("|")[0],
-                    direction="in", from_ids=["s"], from_names=["Some Person"], nodes=films)
-    options = [Option(relation=m.split("|")[0], direction=m.split("|")[1],  # type: ignore[arg-type]
-                      targets=(NodeRef(id=f"t{k}", name=f"T{k}", type="Person"),)) for k, m in enumerate(moves)]
+    step = PathStep(
+        step_id="p",
+        depth=1,
+        kind="decision",
+        label="o1",
+        relation=moves[0].split("|")[0],
+        direction="in",
+        from_ids=["s"],
+        from_names=["Some Person"],
+        nodes=films,
+    )
+    options = [
+        Option(
+            relation=m.split("|")[0],
+            direction=m.split("|")[1],  # type: ignore[arg-type]
+            targets=(NodeRef(id=f"t{k}", name=f"T{k}", type="Person"),),
+        )
+        for k, m in enumerate(moves)
+    ]
     out = []
     for i in range(n):
-        q, _ = build_question("b0", current=films, start=[start], steps=[step], options=options, stop_allowed=True,
-                              config=WalkConfig(hop_mode="relation"),
-                              question=f"which person directed the films of Some Person number {i}")
+        q, _ = build_question(
+            "b0",
+            current=films,
+            start=[start],
+            steps=[step],
+            options=options,
+            stop_allowed=True,
+            config=WalkConfig(hop_mode="relation"),
+            question=f"which person directed the films of Some Person number {i}",
+        )
         out.append(DecisionRequest(state={"query": "x"}, questions=[q]))
     return out
 
@@ -61,10 +83,18 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         for r in requests:
             await decider.decide(r)
     warm = (time.perf_counter() - t) / (len(requests) * args.repeat)
-    return {"artifact": str(args.directory), "embedder": embedder.model_id, "questions": len(requests),
-            "options_per_question": len(requests[0].questions[0].options), "load_s": round(load_s, 2),
-            "cold_ms_per_question": round(cold * 1000, 3), "warm_ms_per_question": round(warm * 1000, 3),
-            "cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version()}
+    return {
+        "artifact": str(args.directory),
+        "embedder": embedder.model_id,
+        "questions": len(requests),
+        "options_per_question": len(requests[0].questions[0].options),
+        "load_s": round(load_s, 2),
+        "cold_ms_per_question": round(cold * 1000, 3),
+        "warm_ms_per_question": round(warm * 1000, 3),
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+    }
 
 
 def main() -> None:

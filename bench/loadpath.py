@@ -70,8 +70,9 @@ def load_offline(triples: list[tuple[str, str, str]], types: dict[str, str], dis
     home = Path(tempfile.mkdtemp(prefix="gw-import-"))
     try:
         (home / "conf").mkdir()
-        (home / "conf" / "neo4j.conf").write_text(f"server.directories.data={home / 'data'}\n"
-                                                  f"server.directories.logs={home / 'logs'}\n")
+        (home / "conf" / "neo4j.conf").write_text(
+            f"server.directories.data={home / 'data'}\nserver.directories.logs={home / 'logs'}\n"
+        )
         started = time.perf_counter()
         nodes, rels = home / "nodes.csv", home / "relationships.csv"
         with nodes.open("w", newline="", encoding="utf-8") as fh:
@@ -87,10 +88,20 @@ def load_offline(triples: list[tuple[str, str, str]], types: dict[str, str], dis
                 w.writerow([f"{GRAPH}:{entity_id(s)}", f"{GRAPH}:{entity_id(o)}", r])
         csv_s = time.perf_counter() - started
         env = dict(os.environ, NEO4J_HOME=str(home), NEO4J_CONF=str(home / "conf"))
-        cmd = ["java", "-cp", f"{dist / 'plugins'}/*:{dist / 'lib'}/*", "org.neo4j.cli.AdminTool", "database",
-               "import", "full", f"--nodes={nodes}", f"--relationships={rels}", "--overwrite-destination=true",
-               f"--report-file={home / 'import.report'}",
-               "neo4j"]
+        cmd = [
+            "java",
+            "-cp",
+            f"{dist / 'plugins'}/*:{dist / 'lib'}/*",
+            "org.neo4j.cli.AdminTool",
+            "database",
+            "import",
+            "full",
+            f"--nodes={nodes}",
+            f"--relationships={rels}",
+            "--overwrite-destination=true",
+            f"--report-file={home / 'import.report'}",
+            "neo4j",
+        ]
         started = time.perf_counter()
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
         import_s = time.perf_counter() - started

@@ -82,10 +82,15 @@ async def bench_ingest(store: GraphStore, kb: Path) -> dict[str, Any]:
     again = await ingest_file(store, kb, graph=GRAPH, type_map=TYPES)  # type: ignore[arg-type]
     reingest_s = time.perf_counter() - started
     return {
-        "rows": first.rows, "load_s": round(load_s, 2), "triples_per_s": round(first.rows / load_s),
-        "nodes_created": first.counts.nodes_created, "rels_created": first.counts.rels_created,
-        "reingest_status": again.status, "reingest_s": round(reingest_s, 3),
-        "python_peak_rss_mb": round(self_peak_rss_mb()), "neo4j_peak_rss_mb": jvm_peak_rss_mb(),
+        "rows": first.rows,
+        "load_s": round(load_s, 2),
+        "triples_per_s": round(first.rows / load_s),
+        "nodes_created": first.counts.nodes_created,
+        "rels_created": first.counts.rels_created,
+        "reingest_status": again.status,
+        "reingest_s": round(reingest_s, 3),
+        "python_peak_rss_mb": round(self_peak_rss_mb()),
+        "neo4j_peak_rss_mb": jvm_peak_rss_mb(),
     }
 
 
@@ -93,8 +98,10 @@ async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int |
     """Raw encode of the pending texts, then ``embed_graph`` end to end (encode + Neo4j writes), one backend."""
     # Two embedders without a text cache: the raw pass must not warm a cache the end-to-end pass then reads.
     raw_embedder, embedder = make(), make()
-    await store.query("MATCH (n:Entity {graph: $g}) WITH n ORDER BY n.uid LIMIT $n REMOVE n.embedding, n.embed_hash",
-                      {"g": GRAPH, "n": limit if limit is not None else 10**9})
+    await store.query(
+        "MATCH (n:Entity {graph: $g}) WITH n ORDER BY n.uid LIMIT $n REMOVE n.embedding, n.embed_hash",
+        {"g": GRAPH, "n": limit if limit is not None else 10**9},
+    )
     todo, _ = await pending_texts(store, GRAPH, embedder.model_id)
     texts = sorted((t for _, t, _ in todo), key=len)
     raw_embedder.encode(texts[:batch])  # load the models outside the timings
@@ -102,24 +109,30 @@ async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int |
     load = os.getloadavg()[0]
     started = time.perf_counter()
     for i in range(0, len(texts), batch):
-        raw_embedder.encode(texts[i:i + batch])
+        raw_embedder.encode(texts[i : i + batch])
     raw_s = time.perf_counter() - started
     report = await embed_graph(store, embedder, GRAPH, batch_size=batch)
     raw_rate = len(texts) / raw_s
     return {
-        "nodes": len(texts), "batch_size": batch, "device": getattr(embedder, "device", "cpu"),
-        "raw_encode_s": round(raw_s, 1), "raw_nodes_per_s": round(raw_rate, 1),
-        "end_to_end_s": round(report.seconds, 1), "end_to_end_nodes_per_s": round(report.rate, 1),
+        "nodes": len(texts),
+        "batch_size": batch,
+        "device": getattr(embedder, "device", "cpu"),
+        "raw_encode_s": round(raw_s, 1),
+        "raw_nodes_per_s": round(raw_rate, 1),
+        "end_to_end_s": round(report.seconds, 1),
+        "end_to_end_nodes_per_s": round(report.rate, 1),
         "encode_share_of_end_to_end": round(report.encode_seconds / report.seconds, 3),
-        "ratio": round(report.rate / raw_rate, 3), "load_avg_1m_before": round(load, 2),
+        "ratio": round(report.rate / raw_rate, 3),
+        "load_avg_1m_before": round(load, 2),
     }
 
 
 async def bench_embed(store: GraphStore, settings: Settings, limit: int | None = None) -> dict[str, Any]:
     """torch and ONNX Runtime MiniLM side by side in one run (the ONNX one when its extra is installed)."""
     batch = settings.embed_batch_size
-    out: dict[str, Any] = {"torch": await bench_embed_one(
-        store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)}
+    out: dict[str, Any] = {
+        "torch": await bench_embed_one(store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)
+    }
     try:
         import onnxruntime  # noqa: F401
 
@@ -128,7 +141,8 @@ async def bench_embed(store: GraphStore, settings: Settings, limit: int | None =
         out["onnx"] = "skipped: onnxruntime is not installed (pip install 'graphwalk-neo4j[onnx]')"
     else:
         out["onnx"] = await bench_embed_one(
-            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)
+            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit
+        )
     return out
 
 
@@ -157,8 +171,9 @@ class TimedBackend:
         await self.inner.aclose()
 
 
-async def one_walk(service: WalkService, backend: TimedBackend, question: str, topic: str,
-                   preset: str) -> dict[str, Any]:
+async def one_walk(
+    service: WalkService, backend: TimedBackend, question: str, topic: str, preset: str
+) -> dict[str, Any]:
     backend.events.clear()
     backend.inner.requests.clear()
     t0 = time.perf_counter()
@@ -167,8 +182,13 @@ async def one_walk(service: WalkService, backend: TimedBackend, question: str, t
     marks = [t0] + [e for pair in backend.events for e in pair] + [t1]
     # gaps between decisions: [t0 -> first call], [end of call i -> start of call i+1], [last end -> return]
     gaps = [marks[i + 1] - marks[i] for i in range(0, len(marks) - 1, 2)]
-    return {"gaps": gaps, "round_trips": outcome.round_trips, "calls": outcome.result.totals.decision_calls,
-            "status": outcome.result.status, "depths": outcome.result.totals.depths}
+    return {
+        "gaps": gaps,
+        "round_trips": outcome.round_trips,
+        "calls": outcome.result.totals.decision_calls,
+        "status": outcome.result.status,
+        "depths": outcome.result.totals.depths,
+    }
 
 
 def _db_hits(plan: dict[str, Any]) -> int:
@@ -183,19 +203,29 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
 
     body = template("walk/relation_moves").body
     drama = entity_id("Drama")
-    rows = await store.query("MATCH (:Entity {uid: $uid})<-[:has_genre]-(m) RETURN m.id AS id ORDER BY m.name "
-                             "LIMIT 2000", {"uid": f"{graph}:{drama}"}, read=True)
+    rows = await store.query(
+        "MATCH (:Entity {uid: $uid})<-[:has_genre]-(m) RETURN m.id AS id ORDER BY m.name LIMIT 2000",
+        {"uid": f"{graph}:{drama}"},
+        read=True,
+    )
     films = [r["id"] for r in rows]
     cases = {
         "moves_from_drama": {"node_ids": [drama], "follow": None, "exclude": [drama]},
-        "follow_drama_films": {"node_ids": [drama], "exclude": [drama],
-                               "follow": {"relation": "has_genre", "direction": "in"}},
+        "follow_drama_films": {
+            "node_ids": [drama],
+            "exclude": [drama],
+            "follow": {"relation": "has_genre", "direction": "in"},
+        },
         "moves_from_2000_films": {"node_ids": films, "follow": None, "exclude": [drama, *films]},
     }
     out: dict[str, Any] = {}
     for name, case in cases.items():
-        params = {"graph": graph, "scan": RELATION_SCAN, "dense": DENSE_DEGREE,
-                  "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}]}
+        params = {
+            "graph": graph,
+            "scan": RELATION_SCAN,
+            "dense": DENSE_DEGREE,
+            "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}],
+        }
         best = float("inf")
         for _ in range(5):
             started = time.perf_counter()
@@ -210,8 +240,14 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
 async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str, Any]:
     embedder = make_embedder(settings)
     backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
-    service = WalkService(store, GRAPH, backend, embedder=embedder, trace=True,  # type: ignore[arg-type]
-                          preload_embeddings=True)
+    service = WalkService(
+        store,
+        GRAPH,
+        backend,
+        embedder=embedder,
+        trace=True,  # type: ignore[arg-type]
+        preload_embeddings=True,
+    )
     started = time.perf_counter()
     await service.ready()
     preload_s = time.perf_counter() - started
@@ -219,10 +255,16 @@ async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str
     for hops in (1, 2, 3):
         qs = load_questions(DATA, "dev", hops, with_qtype=False)
         questions += [(q.text_without_brackets, q.topic) for q in qs[: n // 3]]
-    hub_questions = [("which movies are dramas", "Drama"), ("which films are in English", "English"),
-                     ("what films came out in 2008", "2008")]
-    out: dict[str, Any] = {"embedding_preload_s": round(preload_s, 2), "load_before": os.getloadavg()[0],
-                           "hub_moves": await profile_hub_moves(store)}
+    hub_questions = [
+        ("which movies are dramas", "Drama"),
+        ("which films are in English", "English"),
+        ("what films came out in 2008", "2008"),
+    ]
+    out: dict[str, Any] = {
+        "embedding_preload_s": round(preload_s, 2),
+        "load_before": os.getloadavg()[0],
+        "hub_moves": await profile_hub_moves(store),
+    }
     await one_walk(service, backend, *questions[0], "relation")  # warm caches and query plans
     for preset in ("greedy", "relation"):
         gaps: list[float] = []
@@ -237,25 +279,35 @@ async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str
         for q, topic in hub_questions * 3:
             hub_gaps += (await one_walk(service, backend, q, topic, preset))["gaps"]
         out[preset] = {
-            "walks": len(questions), "depth_gaps": len(gaps),
-            "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1), "overhead_ms_p95": round(pct(gaps, 95) * 1000, 1),
+            "walks": len(questions),
+            "depth_gaps": len(gaps),
+            "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1),
+            "overhead_ms_p95": round(pct(gaps, 95) * 1000, 1),
             "hub_overhead_ms_p50": round(pct(hub_gaps, 50) * 1000, 1),
             "hub_overhead_ms_p95": round(pct(hub_gaps, 95) * 1000, 1),
-            "round_trips_per_walk": round(statistics.mean(rts), 2), "calls_per_walk": round(statistics.mean(calls), 2),
+            "round_trips_per_walk": round(statistics.mean(rts), 2),
+            "calls_per_walk": round(statistics.mean(calls), 2),
         }
     # 32 walks at once through one store and one service
     concurrent = [questions[i % len(questions)] for i in range(32)]
     started = time.perf_counter()
-    results = await asyncio.gather(*(service.walk(q, get_preset("relation"), start=[entity_id(t)])
-                                     for q, t in concurrent), return_exceptions=True)
+    results = await asyncio.gather(
+        *(service.walk(q, get_preset("relation"), start=[entity_id(t)]) for q, t in concurrent), return_exceptions=True
+    )
     errors = [r for r in results if isinstance(r, BaseException) or r.result.status == "error"]
     out["concurrent_32"] = {"wall_s": round(time.perf_counter() - started, 2), "errors": len(errors)}
     return out
 
 
 def machine() -> str:
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if ln.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            ln.split(":", 1)[1].strip()
+            for ln in Path("/proc/cpuinfo").read_text().splitlines()
+            if ln.startswith("model name")
+        ),
+        platform.processor(),
+    )
     mem = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30)
     return f"{os.cpu_count()} cores ({cpu}), {mem} GiB RAM, {platform.system()} {platform.release()}"
 
@@ -263,10 +315,19 @@ def machine() -> str:
 def write_report(results: dict[str, Any], command: str) -> Path:
     path = ROOT / "docs" / "benchmarks.md"
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout
-    block = [f"\n## Run of {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}", "",
-             f"- command: `{command}`", f"- machine: {machine()}", f"- revision: {rev.strip()}",
-             "- Neo4j 5.26.5 community (local launcher: heap 2g, page cache 1g), Python "
-             f"{platform.python_version()}", "", "```json", json.dumps(results, indent=2), "```", ""]
+    block = [
+        f"\n## Run of {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
+        "",
+        f"- command: `{command}`",
+        f"- machine: {machine()}",
+        f"- revision: {rev.strip()}",
+        f"- Neo4j 5.26.5 community (local launcher: heap 2g, page cache 1g), Python {platform.python_version()}",
+        "",
+        "```json",
+        json.dumps(results, indent=2),
+        "```",
+        "",
+    ]
     if not path.exists():
         path.write_text("# Benchmarks\n\nAppended by `make bench` (bench/run.py); newest last.\n\n## Runs\n")
     with path.open("a") as fh:
@@ -304,8 +365,14 @@ async def main() -> None:
             results["walk"] = await bench_walks(store, settings, args.walks)
             print("walk", results["walk"], flush=True)
     if not args.no_write:
-        print("written to", write_report(results, "make bench  # python -m bench.run " + " ".join(
-            f"--{k} {v}" for k, v in (("only", args.only), ("walks", args.walks)))))
+        print(
+            "written to",
+            write_report(
+                results,
+                "make bench  # python -m bench.run "
+                + " ".join(f"--{k} {v}" for k, v in (("only", args.only), ("walks", args.walks))),
+            ),
+        )
 
 
 if __name__ == "__main__":

@@ -40,15 +40,17 @@ RELATIONS = [  # relation, object type, objects per 1k films, mean edges per fil
     ("has_tags", "Tag", 300, 2.0, 1.1),
     ("has_imdb_rating", "Rating", 0, 0.3, 0.5),  # 90 ratings
 ]
-FIXED = {"release_year": [str(y) for y in range(1906, 2026)], "has_genre": [f"Genre {i}" for i in range(24)],
-         "in_language": [f"Language {i}" for i in range(60)],
-         "has_imdb_rating": [f"{r / 10:.1f}" for r in range(10, 100)]}
+FIXED = {
+    "release_year": [str(y) for y in range(1906, 2026)],
+    "has_genre": [f"Genre {i}" for i in range(24)],
+    "in_language": [f"Language {i}" for i in range(60)],
+    "has_imdb_rating": [f"{r / 10:.1f}" for r in range(10, 100)],
+}
 SYLLABLES = ["ka", "lo", "mi", "ren", "sa", "to", "vel", "dor", "an", "is", "qua", "ber", "nu", "pel", "gri", "os"]
 
 
 def _name(rng: random.Random, words: int) -> str:
-    return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize()
-                    for _ in range(words))
+    return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize() for _ in range(words))
 
 
 def generate(triples: int, path: Path, seed: int = 16) -> dict[str, Any]:
@@ -78,8 +80,7 @@ def generate(triples: int, path: Path, seed: int = 16) -> dict[str, Any]:
                     degree[target] = degree.get(target, 0) + 1
                     written += 1
     hubs = sorted(degree.items(), key=lambda kv: -kv[1])[:5]
-    return {"triples": written, "films": films, "hubs": hubs,
-            "type_map": {r: ("Film", t) for r, t, *_ in RELATIONS}}
+    return {"triples": written, "films": films, "hubs": hubs, "type_map": {r: ("Film", t) for r, t, *_ in RELATIONS}}
 
 
 def _hwm_mb(pid: int | None) -> float | None:
@@ -130,10 +131,12 @@ async def walk_overheads(store: Any, graph: str, starts: list[str], hubs: list[s
                     marks = [t0] + [e for pair in backend.events for e in pair] + [t1]
                     gaps += [marks[i + 1] - marks[i] for i in range(0, len(marks) - 1, 2)]
                 out[f"{preset}_{label}"] = {
-                    "n": len(names), "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1),
+                    "n": len(names),
+                    "overhead_ms_p50": round(pct(gaps, 50) * 1000, 1),
                     "overhead_ms_p95": round(pct(gaps, 95) * 1000, 1),
                     "cypher_ms_per_depth_p50": round(pct(cypher, 50) * 1000, 1),
-                    "cypher_ms_per_depth_p95": round(pct(cypher, 95) * 1000, 1)}
+                    "cypher_ms_per_depth_p95": round(pct(cypher, 95) * 1000, 1),
+                }
     finally:
         Neo4jExpander.expand = original  # type: ignore[method-assign]
     return out
@@ -153,9 +156,15 @@ async def run_size(label: str, home: Path, work: Path, walks: int, embed_sample:
     server.up()
     settings = Settings(uri=server.bolt_uri)
     graph = f"scale_{label}"
-    result: dict[str, Any] = {"size": label, "triples": gen["triples"], "films": gen["films"],
-                              "hubs": gen["hubs"], "heap": server.heap, "pagecache": server.pagecache,
-                              "load_avg_1m_before": round(os.getloadavg()[0], 2)}
+    result: dict[str, Any] = {
+        "size": label,
+        "triples": gen["triples"],
+        "films": gen["films"],
+        "hubs": gen["hubs"],
+        "heap": server.heap,
+        "pagecache": server.pagecache,
+        "load_avg_1m_before": round(os.getloadavg()[0], 2),
+    }
     try:
         async with GraphStore(settings) as store:
             started = time.perf_counter()
@@ -174,15 +183,22 @@ async def run_size(label: str, home: Path, work: Path, walks: int, embed_sample:
                 embedder = MiniLMEmbedder(cache_size=0)
             embedder.encode(["warm up"])
             # embed a sample only (all of them takes hours on two cores): encode + write, as embed_graph does
-            rows = await store.query("MATCH (n:Entity {graph: $g}) RETURN n.uid AS uid, n.name AS name, n.type AS type "
-                                     "LIMIT $k", {"g": graph, "k": embed_sample}, read=True)
+            rows = await store.query(
+                "MATCH (n:Entity {graph: $g}) RETURN n.uid AS uid, n.name AS name, n.type AS type LIMIT $k",
+                {"g": graph, "k": embed_sample},
+                read=True,
+            )
             started = time.perf_counter()
             for i in range(0, len(rows), 256):
-                batch = rows[i:i + 256]
+                batch = rows[i : i + 256]
                 vectors = await embedder.embed([entity_text(r["name"], r["type"]) for r in batch])
-                await store.write("graph/set_embeddings", rows=[
-                    {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"} for r, v in zip(batch, vectors,
-                                                                                                 strict=True)])
+                await store.write(
+                    "graph/set_embeddings",
+                    rows=[
+                        {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"}
+                        for r, v in zip(batch, vectors, strict=True)
+                    ],
+                )
             result["embed_sample"] = len(rows)
             result["embed_nodes_per_s"] = round(len(rows) / (time.perf_counter() - started), 1)
             counted = await store.read("graph/counts", graph=graph)
@@ -190,8 +206,9 @@ async def run_size(label: str, home: Path, work: Path, walks: int, embed_sample:
             names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
             random.Random(3).shuffle(names)
             result["walk"] = await walk_overheads(store, graph, names[:walks], [h for h, _ in gen["hubs"][:3]] * 2)
-        result["python_peak_rss_mb"] = round(__import__("resource").getrusage(
-            __import__("resource").RUSAGE_SELF).ru_maxrss / 1024, 1)
+        result["python_peak_rss_mb"] = round(
+            __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss / 1024, 1
+        )
         result["neo4j_peak_rss_mb"] = _hwm_mb(server.pid())
         data = home / "run" / "data" / "databases" / "neo4j"
         result["store_mb"] = _dir_mb(data)
@@ -216,8 +233,12 @@ def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
     axes[0].set_title("throughput")
     for mode in ("greedy", "relation"):
         for kind, style in (("walks", "o-"), ("hub_walks", "s--")):
-            axes[1].plot(sizes, [r["walk"][f"{mode}_{kind}"]["overhead_ms_p95"] for r in results], style,
-                         label=f"{'entity' if mode == 'greedy' else 'relation'} {kind.replace('_', ' ')} p95")
+            axes[1].plot(
+                sizes,
+                [r["walk"][f"{mode}_{kind}"]["overhead_ms_p95"] for r in results],
+                style,
+                label=f"{'entity' if mode == 'greedy' else 'relation'} {kind.replace('_', ' ')} p95",
+            )
     axes[1].set_title("per-depth overhead p95 (ms)")
     axes[2].plot(sizes, [r["store_mb"] for r in results], "o-", label="store MB")
     axes[2].plot(sizes, [r["index_mb"] for r in results], "s-", label="indexes MB")
@@ -254,8 +275,14 @@ async def main() -> None:
     for label in args.scale.split(","):
         results.append(await run_size(label.strip().lower(), home, home, args.walks, args.embed_sample))
         print(json.dumps(results[-1]), flush=True)
-    print(json.dumps({"plots": plot(results, Path(args.plot)),
-                      "summary": {r["size"]: statistics.fmean([r["ingest_triples_per_s"]]) for r in results}}))
+    print(
+        json.dumps(
+            {
+                "plots": plot(results, Path(args.plot)),
+                "summary": {r["size"]: statistics.fmean([r["ingest_triples_per_s"]]) for r in results},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,12 @@ async def load_graph(settings: Settings, graph: str) -> dict[str, Any]:
         started = time.perf_counter()
         result = await ingest_file(store, DATA / "kb.txt", graph=graph, source="bench", type_map=metaqa_type_map())
         embedded = await embed_graph(store, FakeEmbedder(), graph)
-        return {"ingest": result.status, "rows": result.rows, "embedded": embedded.embedded,
-                "seconds": round(time.perf_counter() - started, 1)}
+        return {
+            "ingest": result.status,
+            "rows": result.rows,
+            "embedded": embedded.embedded,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
 
 
 def questions(n: int) -> list[tuple[str, str]]:
@@ -99,10 +103,13 @@ async def paired(settings: Settings, url: str, graph: str, qs: list[tuple[str, s
                 local.append(mid - started)
                 remote.append(end - mid)
                 diffs.append((end - mid) - (mid - started))
-        return {"walks": len(local), "in_process_p50_ms": round(statistics.median(local) * 1000, 2),
-                "served_p50_ms": round(statistics.median(remote) * 1000, 2),
-                "overhead_p50_ms": round(statistics.median(diffs) * 1000, 2),
-                "overhead_of_p50s_ms": round((statistics.median(remote) - statistics.median(local)) * 1000, 2)}
+        return {
+            "walks": len(local),
+            "in_process_p50_ms": round(statistics.median(local) * 1000, 2),
+            "served_p50_ms": round(statistics.median(remote) * 1000, 2),
+            "overhead_p50_ms": round(statistics.median(diffs) * 1000, 2),
+            "overhead_of_p50s_ms": round((statistics.median(remote) - statistics.median(local)) * 1000, 2),
+        }
 
 
 async def resolvable(settings: Settings, graph: str, qs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -118,10 +125,23 @@ class Server:
     deployed); the port is read from uvicorn's start line."""
 
     def __init__(self, settings: Settings, graph: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake",
-               "GW_NEO4J_MODEL": "fake", "GW_NEO4J_SERVICE_GRAPHS": graph, "GW_NEO4J_SERVICE_MAX_WALKS": "256"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--port", "0"],
-                                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "GW_NEO4J_URI": settings.uri,
+            "GW_NEO4J_EMBEDDER": "fake",
+            "GW_NEO4J_MODEL": "fake",
+            "GW_NEO4J_SERVICE_GRAPHS": graph,
+            "GW_NEO4J_SERVICE_MAX_WALKS": "256",
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--port", "0"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.port: int | None = None
         self.ready = threading.Event()
         self.tail: list[str] = []
@@ -153,8 +173,9 @@ class Server:
         return self.proc.wait(timeout=120)
 
 
-async def load(url: str, graph: str, qs: list[tuple[str, str]], server: Server, clients: int, seconds: float,
-               total: int) -> dict[str, Any]:
+async def load(
+    url: str, graph: str, qs: list[tuple[str, str]], server: Server, clients: int, seconds: float, total: int
+) -> dict[str, Any]:
     latencies: list[float] = []
     errors: dict[str, int] = {}
     done = 0
@@ -193,13 +214,21 @@ async def load(url: str, graph: str, qs: list[tuple[str, str]], server: Server, 
     rss["end"] = server.rss_mb()
     async with httpx.AsyncClient(base_url=url) as http:
         metrics = (await http.get("/metrics")).text
-    caches = {m.group(1): float(m.group(2)) for m in re.finditer(r'gw_walk_cache_entries\{kind="(\w+)"\} (\S+)',
-                                                                 metrics)}
-    return {"clients": clients, "window_s": round(timed["seconds"], 1), "walks_in_window": timed["walks"],
-            "walks_per_s": round(timed["walks"] / max(timed["seconds"], 1e-9), 1),
-            "p50_ms": round(pct(latencies, 0.5) * 1000, 1), "p95_ms": round(pct(latencies, 0.95) * 1000, 1),
-            "errors": errors, "total_walks": done, "rss_mb": {k: round(v, 1) for k, v in rss.items()},
-            "cache_entries": caches}
+    caches = {
+        m.group(1): float(m.group(2)) for m in re.finditer(r'gw_walk_cache_entries\{kind="(\w+)"\} (\S+)', metrics)
+    }
+    return {
+        "clients": clients,
+        "window_s": round(timed["seconds"], 1),
+        "walks_in_window": timed["walks"],
+        "walks_per_s": round(timed["walks"] / max(timed["seconds"], 1e-9), 1),
+        "p50_ms": round(pct(latencies, 0.5) * 1000, 1),
+        "p95_ms": round(pct(latencies, 0.95) * 1000, 1),
+        "errors": errors,
+        "total_walks": done,
+        "rss_mb": {k: round(v, 1) for k, v in rss.items()},
+        "cache_entries": caches,
+    }
 
 
 async def main() -> None:
@@ -228,8 +257,15 @@ async def main() -> None:
             print("load:", report, flush=True)
     finally:
         code = server.stop()
-    print({"machine": f"{platform.machine()} {os.cpu_count()} cores", "overhead": overhead, "load": report,
-           "server_exit": code}, flush=True)
+    print(
+        {
+            "machine": f"{platform.machine()} {os.cpu_count()} cores",
+            "overhead": overhead,
+            "load": report,
+            "server_exit": code,
+        },
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

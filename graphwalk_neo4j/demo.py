@@ -56,8 +56,10 @@ async def main() -> int:
             ids.append(outcome.result.walk_id)
     await backend.aclose()
     console.rule("watch the walks in Neo4j Browser")
-    console.print(f"log in as {settings.user} (password from GW_NEO4J_PASSWORD, default 'graphwalk-local'), start "
-                  "`.venv/bin/gw-neo4j serve` and type the :guide command:")
+    console.print(
+        f"log in as {settings.user} (password from GW_NEO4J_PASSWORD, default 'graphwalk-local'), start "
+        "`.venv/bin/gw-neo4j serve` and type the :guide command:"
+    )
     console.print(browser_hint(ids[-1], settings))
     console.print("all walks: .venv/bin/gw-neo4j trace list --graph demo")
     return 0

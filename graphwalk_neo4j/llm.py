@@ -71,8 +71,16 @@ class LLMClient:
     ``"<label> <model> at <api_base> failed: ..."``.
     """
 
-    def __init__(self, model: str, *, api_base: str | None = None, api_key: str | SecretStr | None = None,
-                 timeout_s: float = 60.0, num_retries: int = 2, label: str = "LLM") -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | SecretStr | None = None,
+        timeout_s: float = 60.0,
+        num_retries: int = 2,
+        label: str = "LLM",
+    ) -> None:
         self.model = model
         self.api_base = api_base
         self._api_key = secret(api_key)
@@ -135,8 +143,13 @@ class LLMClient:
             kind = "timeout"
         elif isinstance(exc, litellm.APIConnectionError):
             kind = "connection"
-        return LLMError(f"{self.where} failed: {type(exc).__name__}: {detail}", kind=kind, where=self.where,
-                        detail=detail, cause=type(exc).__name__)
+        return LLMError(
+            f"{self.where} failed: {type(exc).__name__}: {detail}",
+            kind=kind,
+            where=self.where,
+            detail=detail,
+            cause=type(exc).__name__,
+        )
 
 
 def _content(response: Any) -> str:

@@ -37,11 +37,14 @@ def build_decider(settings: Settings, decision_model: str | None) -> tuple[Decis
         return secret is not None and bool(secret.get_secret_value().strip())
 
     chosen = decision_model or settings.model
-    kind, _, _ = resolve_model_kind(chosen, present(settings.typesafe_api_key),
-                                    present(settings.openrouter_api_key), settings.jev_provider)
+    kind, _, _ = resolve_model_kind(
+        chosen, present(settings.typesafe_api_key), present(settings.openrouter_api_key), settings.jev_provider
+    )
     if not chosen and kind == "local":
-        return None, ("no decision backend configured (no --decision-model, GW_NEO4J_MODEL or Jev key): "
-                      "mentions merge only on exact names")
+        return None, (
+            "no decision backend configured (no --decision-model, GW_NEO4J_MODEL or Jev key): "
+            "mentions merge only on exact names"
+        )
     return resolve_backend(settings, chosen), None
 
 
@@ -64,24 +67,44 @@ async def run_text(
     """Text ingest with parts built from settings; returns the report as a dict."""
 
     if not llm_model:
-        raise ConfigError("text ingest needs an extraction model: pass --llm-model (a litellm name such as "
-                          "openai/gpt-4o-mini) or set GW_NEO4J_LLM_MODEL")
+        raise ConfigError(
+            "text ingest needs an extraction model: pass --llm-model (a litellm name such as "
+            "openai/gpt-4o-mini) or set GW_NEO4J_LLM_MODEL"
+        )
     extractor = Extractor.from_settings(settings, llm_model, concurrency=concurrency)
     decider, note = (None, None) if routing == "exact" else build_decider(settings, decision_model)
     adjudicator = None
     if decider is not None:
-        adjudicator = LLMBackend(llm_model, api_base=settings.llm_api_base, api_key=settings.llm_api_key,
-                                 mode="json", concurrency=concurrency)
+        adjudicator = LLMBackend(
+            llm_model,
+            api_base=settings.llm_api_base,
+            api_key=settings.llm_api_key,
+            mode="json",
+            concurrency=concurrency,
+        )
     embedder = None
     if embed:
-
         embedder = make_embedder(settings)
-    router = Router(store, graph, decider=decider, adjudicator=adjudicator, embedder=embedder,
-                    mode="exact" if routing == "exact" else "decide")
+    router = Router(
+        store,
+        graph,
+        decider=decider,
+        adjudicator=adjudicator,
+        embedder=embedder,
+        mode="exact" if routing == "exact" else "decide",
+    )
     try:
-        report = await TextIngest(store, graph=graph, source=source, extractor=extractor, router=router,
-                                  max_bytes=max_bytes or MAX_BYTES, embedder=embedder, prune=prune,
-                                  progress=progress).run(paths)
+        report = await TextIngest(
+            store,
+            graph=graph,
+            source=source,
+            extractor=extractor,
+            router=router,
+            max_bytes=max_bytes or MAX_BYTES,
+            embedder=embedder,
+            prune=prune,
+            progress=progress,
+        ).run(paths)
     finally:
         for backend in (decider, adjudicator):
             if backend is not None:
@@ -104,7 +127,12 @@ async def run_sql(
     prune: bool = False,
 ) -> dict[str, Any]:
 
-    results = await ingest_sql(store, url, graph=graph, source=source or default_source(url), schema=schema,
-                               batch_size=batch_size, prune=prune)
-    return {"database": safe_url(url), "source": source or default_source(url),
-            "tables": [r.as_dict() for r in results], "ok": True}
+    results = await ingest_sql(
+        store, url, graph=graph, source=source or default_source(url), schema=schema, batch_size=batch_size, prune=prune
+    )
+    return {
+        "database": safe_url(url),
+        "source": source or default_source(url),
+        "tables": [r.as_dict() for r in results],
+        "ok": True,
+    }

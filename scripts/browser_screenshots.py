@@ -61,12 +61,20 @@ def collapse_overview(page: BrowserPage) -> None:
 def main(out: Path) -> None:
     settings = Settings()
     asyncio.run(load(settings))
-    server = ServeProcess({**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_MODEL": "local",
-                           "GW_NEO4J_SERVICE_GRAPHS": GRAPH})
+    server = ServeProcess(
+        {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_MODEL": "local", "GW_NEO4J_SERVICE_GRAPHS": GRAPH}
+    )
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1600,1000", "--no-first-run", "--disable-background-networking"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1600,1000",
+        "--no-first-run",
+        "--disable-background-networking",
+    ):
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     try:
@@ -79,8 +87,10 @@ def main(out: Path) -> None:
         page.run_block(":config autoComplete")
         page.shot(out / "browser-guide.png")
         page.next_slide("Run a walk")
-        page.command(f":params {{question: '{QUESTION}', graph: '{GRAPH}', preset: 'relation', "
-                     f"service: 'http://127.0.0.1:{server.port}'}}")
+        page.command(
+            f":params {{question: '{QUESTION}', graph: '{GRAPH}', preset: 'relation', "
+            f"service: 'http://127.0.0.1:{server.port}'}}"
+        )
         frame = page.run_block("CALL apoc.load.jsonParams")
         collapse_overview(page)
         page.shot(out / "browser-run-walk.png")

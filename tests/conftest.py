@@ -21,9 +21,7 @@ def _testcontainers_settings() -> Iterator[Settings]:
     from testcontainers.neo4j import Neo4jContainer  # needs a Docker engine
 
     password = "graphwalk-test"
-    container = Neo4jContainer("neo4j:5.26-community", password=password).with_env(
-        "NEO4J_PLUGINS", '["apoc"]'
-    )
+    container = Neo4jContainer("neo4j:5.26-community", password=password).with_env("NEO4J_PLUGINS", '["apoc"]')
     with container:
         yield Settings(uri=container.get_connection_url(), password=password)
 

@@ -50,10 +50,19 @@ class AdoptReport:
     per_label: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"graph": self.graph, "dry_run": self.dry_run, "scanned": self.scanned, "marked": self.marked,
-                "unchanged": self.unchanged, "held_by_other_graph": self.foreign, "released": self.released,
-                "without_name": self.unnamed, "batches": self.batches, "seconds": round(self.seconds, 3),
-                "per_label": self.per_label}
+        return {
+            "graph": self.graph,
+            "dry_run": self.dry_run,
+            "scanned": self.scanned,
+            "marked": self.marked,
+            "unchanged": self.unchanged,
+            "held_by_other_graph": self.foreign,
+            "released": self.released,
+            "without_name": self.unnamed,
+            "batches": self.batches,
+            "seconds": round(self.seconds, 3),
+            "per_label": self.per_label,
+        }
 
 
 @dataclass
@@ -66,8 +75,13 @@ class UndoReport:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"graph": self.graph, "released": self.released, "profile_deleted": self.profile_deleted,
-                "indexes_dropped": self.indexes_dropped, "seconds": round(self.seconds, 3)}
+        return {
+            "graph": self.graph,
+            "released": self.released,
+            "profile_deleted": self.profile_deleted,
+            "indexes_dropped": self.indexes_dropped,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def row_hash(name: str | None, type_: str) -> str:
@@ -80,8 +94,10 @@ async def check_graph_name(store: GraphStore, graph: str) -> None:
         raise ConfigError("--graph is empty; give the adopted graph a name, e.g. --graph movies")
     rows = await store.read("adopt/ingested_graph_exists", graph=graph)
     if rows and rows[0]["n"]:
-        raise ConfigError(f"graph {graph!r} was written by `gw-neo4j ingest`; adopt under another name "
-                          f"(e.g. --graph {graph}_adopted) or drop it first with `gw-neo4j drop-graph`")
+        raise ConfigError(
+            f"graph {graph!r} was written by `gw-neo4j ingest`; adopt under another name "
+            f"(e.g. --graph {graph}_adopted) or drop it first with `gw-neo4j drop-graph`"
+        )
 
 
 async def pending_rows(store: GraphStore, profile: GraphProfile, report: AdoptReport) -> list[dict[str, Any]]:
@@ -107,15 +123,27 @@ async def pending_rows(store: GraphStore, profile: GraphProfile, report: AdoptRe
             elif r["gw_graph"] == profile.graph and r["gw_hash"] == digest:
                 report.unchanged += 1
             else:
-                todo.append({"id": r["id"], "name": name if name is not None else node_name(None, lp.type, r["id"]),
-                             "name_lc": name.strip().lower() if name is not None else None,
-                             "type": lp.type, "hash": digest})
+                todo.append(
+                    {
+                        "id": r["id"],
+                        "name": name if name is not None else node_name(None, lp.type, r["id"]),
+                        "name_lc": name.strip().lower() if name is not None else None,
+                        "type": lp.type,
+                        "hash": digest,
+                    }
+                )
         report.per_label[lp.label] = counted
     return todo
 
 
-async def adopt_graph(store: GraphStore, profile: GraphProfile, *, batch_size: int = BATCH,
-                      dry_run: bool = False, progress: Progress | None = None) -> AdoptReport:
+async def adopt_graph(
+    store: GraphStore,
+    profile: GraphProfile,
+    *,
+    batch_size: int = BATCH,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+) -> AdoptReport:
     started = time.perf_counter()
     profile.validate_names()
     await check_graph_name(store, profile.graph)
@@ -132,8 +160,9 @@ async def adopt_graph(store: GraphStore, profile: GraphProfile, *, batch_size: i
     await store.write("adopt/create_vector_index")
     managed = list(MANAGED_LABELS)
     for i in range(0, len(todo), batch_size):
-        rows = await store.write("adopt/mark_nodes", rows=todo[i:i + batch_size], graph=profile.graph,
-                                 managed=managed)
+        rows = await store.write(
+            "adopt/mark_nodes", rows=todo[i : i + batch_size], graph=profile.graph, managed=managed
+        )
         report.marked += int(rows[0]["n"]) if rows else 0
         report.batches += 1
         if progress:
@@ -151,8 +180,9 @@ async def adopt_graph(store: GraphStore, profile: GraphProfile, *, batch_size: i
     return report
 
 
-async def undo_graph(store: GraphStore, graph: str, *, batch_size: int = BATCH,
-                     progress: Progress | None = None) -> UndoReport:
+async def undo_graph(
+    store: GraphStore, graph: str, *, batch_size: int = BATCH, progress: Progress | None = None
+) -> UndoReport:
     """Remove everything adopt (and walks, and embed) added for ``graph``; idempotent."""
     started = time.perf_counter()
     report = UndoReport(graph=graph)
@@ -175,8 +205,11 @@ async def undo_graph(store: GraphStore, graph: str, *, batch_size: int = BATCH,
     report.profile_deleted = await delete_profile(store, graph)
     left = await store.read("adopt/count_adopted")
     if not left or not left[0]["n"]:
-        for template, index in (("adopt/drop_index_name", "gw_adopt_name"), ("adopt/drop_index_names",
-                                "gw_adopt_names"), ("adopt/drop_index_embedding", "gw_adopt_embedding")):
+        for template, index in (
+            ("adopt/drop_index_name", "gw_adopt_name"),
+            ("adopt/drop_index_names", "gw_adopt_names"),
+            ("adopt/drop_index_embedding", "gw_adopt_embedding"),
+        ):
             await store.write(template)
             report.indexes_dropped.append(index)
     report.seconds = time.perf_counter() - started

@@ -79,12 +79,34 @@ class Introspection:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "labels": [{"label": ls.label, "count": ls.count, "sampled": ls.sampled,
-                        "properties": [{"key": p.key, "fill": round(p.fill, 3), "type": p.type_text,
-                                        "distinct": round(p.distinct_ratio, 3), "unique": p.unique}
-                                       for p in ls.props.values()]} for ls in self.labels],
-            "relationships": [{"type": r.type, "count": r.count, "from": r.from_labels, "to": r.to_labels,
-                               "properties": sorted(r.props)} for r in self.rels],
+            "labels": [
+                {
+                    "label": ls.label,
+                    "count": ls.count,
+                    "sampled": ls.sampled,
+                    "properties": [
+                        {
+                            "key": p.key,
+                            "fill": round(p.fill, 3),
+                            "type": p.type_text,
+                            "distinct": round(p.distinct_ratio, 3),
+                            "unique": p.unique,
+                        }
+                        for p in ls.props.values()
+                    ],
+                }
+                for ls in self.labels
+            ],
+            "relationships": [
+                {
+                    "type": r.type,
+                    "count": r.count,
+                    "from": r.from_labels,
+                    "to": r.to_labels,
+                    "properties": sorted(r.props),
+                }
+                for r in self.rels
+            ],
         }
 
 
@@ -95,8 +117,11 @@ def _user_labels(labels: list[str]) -> list[str]:
 async def introspect(store: GraphStore, *, labels: list[str] | None = None, sample: int = SAMPLE) -> Introspection:
     """Read the shape of the database (``labels`` limits the property and relationship reads to those)."""
     managed = list(MANAGED_LABELS)
-    counts = [(r["label"], int(r["n"])) for r in await store.read("adopt/introspect_labels", managed=managed)
-              if r["label"] != NS_LABEL]
+    counts = [
+        (r["label"], int(r["n"]))
+        for r in await store.read("adopt/introspect_labels", managed=managed)
+        if r["label"] != NS_LABEL
+    ]
     stats = [LabelStats(label=lab, count=n) for lab, n in counts if labels is None or lab in labels]
     unique = {(r["label"], r["key"]) for r in await store.read("adopt/introspect_unique")}
     by_label = {ls.label: ls for ls in stats}
@@ -107,9 +132,15 @@ async def introspect(store: GraphStore, *, labels: list[str] | None = None, samp
             ls.sampled = int(r["sampled"])
             if r["key"].startswith(NS_PREFIX):
                 continue
-            ls.props[r["key"]] = PropStats(key=r["key"], filled=int(r["filled"]), sampled=int(r["sampled"]),
-                                           distinct=int(r["distinct"]), types=list(r["types"] or []),
-                                           avg_len=r["avg_len"], unique=(r["label"], r["key"]) in unique)
+            ls.props[r["key"]] = PropStats(
+                key=r["key"],
+                filled=int(r["filled"]),
+                sampled=int(r["sampled"]),
+                distinct=int(r["distinct"]),
+                types=list(r["types"] or []),
+                avg_len=r["avg_len"],
+                unique=(r["label"], r["key"]) in unique,
+            )
     rels: dict[str, RelStats] = {}
     if names:
         for r in await store.read("adopt/introspect_relationships", labels=names, managed=managed):

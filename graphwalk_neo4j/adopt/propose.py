@@ -35,8 +35,20 @@ from graphwalk_neo4j.graph.profile import (
 )
 from graphwalk_neo4j.identifiers import data_name
 
-NAME_KEYS = ("name", "title", "fullname", "full_name", "displayname", "display_name", "label", "caption",
-             "username", "login", "code", "term")
+NAME_KEYS = (
+    "name",
+    "title",
+    "fullname",
+    "full_name",
+    "displayname",
+    "display_name",
+    "label",
+    "caption",
+    "username",
+    "login",
+    "code",
+    "term",
+)
 TEXT_MIN_LEN = 20
 ANSWER_MIN_FILL = 0.05
 ANSWER_MAX_LEN = 200
@@ -55,6 +67,7 @@ def _checked(name: str, kind: str, skipped: list[Skipped], what: str) -> bool:
 
 def name_candidates(ls: LabelStats) -> list[PropStats]:
     """String properties that could name the label's nodes, best first."""
+
     def rank(p: PropStats) -> tuple[int, int, float, str]:
         known = NAME_KEYS.index(p.key.lower()) if p.key.lower() in NAME_KEYS else len(NAME_KEYS)
         return (known, 0 if p.unique else 1, -(p.fill * p.distinct_ratio), p.key)
@@ -63,17 +76,21 @@ def name_candidates(ls: LabelStats) -> list[PropStats]:
     return sorted(usable, key=rank)
 
 
-def _label_profile(ls: LabelStats, names: list[str] | None, type_: str | None,
-                   skipped: list[Skipped]) -> LabelProfile:
+def _label_profile(ls: LabelStats, names: list[str] | None, type_: str | None, skipped: list[Skipped]) -> LabelProfile:
     if names is not None:
         name_props = names
     else:
         cands = name_candidates(ls)
         name_props = [cands[0].key] if cands else []
         if not cands:
-            skipped.append(Skipped(kind="property", name=f"{ls.label}.<name>",
-                                   reason="no string property names most nodes; nodes are shown as "
-                                          f"<{ls.label} without name #id> (give one with --name {ls.label}=prop)"))
+            skipped.append(
+                Skipped(
+                    kind="property",
+                    name=f"{ls.label}.<name>",
+                    reason="no string property names most nodes; nodes are shown as "
+                    f"<{ls.label} without name #id> (give one with --name {ls.label}=prop)",
+                )
+            )
     text_props, answer_props = [], []
     for p in sorted(ls.props.values(), key=lambda p: p.key):
         if p.key in name_props or not _checked(p.key, "property key", skipped, "property"):
@@ -83,15 +100,27 @@ def _label_profile(ls: LabelStats, names: list[str] | None, type_: str | None,
         if _ID_KEY.search(p.key):
             skipped.append(Skipped(kind="property", name=f"{ls.label}.{p.key}", reason="looks like an identifier"))
         elif p.fill < ANSWER_MIN_FILL:
-            skipped.append(Skipped(kind="property", name=f"{ls.label}.{p.key}",
-                                   reason=f"filled on {p.fill:.0%} of the sample"))
+            skipped.append(
+                Skipped(kind="property", name=f"{ls.label}.{p.key}", reason=f"filled on {p.fill:.0%} of the sample")
+            )
         elif (p.avg_len or 0) > ANSWER_MAX_LEN:
-            skipped.append(Skipped(kind="property", name=f"{ls.label}.{p.key}",
-                                   reason=f"long text ({p.avg_len:.0f} characters on average); used as text"))
+            skipped.append(
+                Skipped(
+                    kind="property",
+                    name=f"{ls.label}.{p.key}",
+                    reason=f"long text ({p.avg_len:.0f} characters on average); used as text",
+                )
+            )
         else:
             answer_props.append(p.key)
-    return LabelProfile(label=ls.label, type=type_ or ls.label, count=ls.count, name_props=name_props,
-                        text_props=text_props, answer_props=answer_props)
+    return LabelProfile(
+        label=ls.label,
+        type=type_ or ls.label,
+        count=ls.count,
+        name_props=name_props,
+        text_props=text_props,
+        answer_props=answer_props,
+    )
 
 
 def propose(
@@ -117,8 +146,10 @@ def propose(
     rel_types = {rs.type for rs in intro.rels}
     for rel in exclude_rels:
         if rel not in rel_types:
-            raise ConfigError(f"relationship type {rel!r} does not join the adopted labels "
-                              f"(types there: {', '.join(sorted(rel_types)) or 'none'})")
+            raise ConfigError(
+                f"relationship type {rel!r} does not join the adopted labels "
+                f"(types there: {', '.join(sorted(rel_types)) or 'none'})"
+            )
     skipped: list[Skipped] = []
     dropped = set(exclude_labels)
     chosen: list[LabelProfile] = []
@@ -132,8 +163,10 @@ def propose(
             continue
         for key in names.get(ls.label, []):
             if key not in ls.props:
-                raise ConfigError(f"--name {ls.label}={key}: no sampled {ls.label} node has a {key!r} property "
-                                  f"(properties: {', '.join(sorted(ls.props)) or 'none'})")
+                raise ConfigError(
+                    f"--name {ls.label}={key}: no sampled {ls.label} node has a {key!r} property "
+                    f"(properties: {', '.join(sorted(ls.props)) or 'none'})"
+                )
         chosen.append(_label_profile(ls, names.get(ls.label), types.get(ls.label), skipped))
     if not chosen:
         raise ConfigError("nothing to adopt: no label with nodes is left (check --labels / --exclude-labels)")
@@ -149,10 +182,21 @@ def propose(
         if not _checked(rs.type, "relationship type", skipped, "relationship"):
             continue
         props = [k for k in sorted(rs.props) if _checked(k, "property key", skipped, "property")]
-        moves.append(MoveProfile(
-            type=rs.type, words=relation_words(rs.type), props=props, count=sum(n for _, _, n in pairs),
-            from_labels=sorted({lab for f, _, _ in pairs for lab in f if lab in kept}),
-            to_labels=sorted({lab for _, t, _ in pairs for lab in t if lab in kept}),
-        ))
-    return GraphProfile(graph=graph, kind="adopted", labels=chosen, moves=moves, skipped=skipped,
-                        created_at=now or datetime.now(UTC).isoformat(timespec="seconds"))
+        moves.append(
+            MoveProfile(
+                type=rs.type,
+                words=relation_words(rs.type),
+                props=props,
+                count=sum(n for _, _, n in pairs),
+                from_labels=sorted({lab for f, _, _ in pairs for lab in f if lab in kept}),
+                to_labels=sorted({lab for _, t, _ in pairs for lab in t if lab in kept}),
+            )
+        )
+    return GraphProfile(
+        graph=graph,
+        kind="adopted",
+        labels=chosen,
+        moves=moves,
+        skipped=skipped,
+        created_at=now or datetime.now(UTC).isoformat(timespec="seconds"),
+    )

@@ -36,8 +36,10 @@ def init(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         emit_json({"applied": report.applied, "created": report.created, "total": report.total})
     else:
-        out.print(f"schema: {len(report.applied)} statements applied, {report.created} objects created, "
-                  f"{report.total} indexes/constraints in place")
+        out.print(
+            f"schema: {len(report.applied)} statements applied, {report.created} objects created, "
+            f"{report.total} indexes/constraints in place"
+        )
 
 
 @click.command()
@@ -62,8 +64,12 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
         out.print(table)
         out.print(f"Browser: {report.browser_url}")
         d = report.decision
-        out.print(styled(f"decision backend in effect: {d.get('kind')} {d.get('model') or ''}",
-                         *((" ", (f"({d['error']})", "yellow")) if d.get("error") else ())))
+        out.print(
+            styled(
+                f"decision backend in effect: {d.get('kind')} {d.get('model') or ''}",
+                *((" ", (f"({d['error']})", "yellow")) if d.get("error") else ()),
+            )
+        )
     if not report.ok:
         failed = [c for c in report.checks if c.required and not c.ok]
         err.print("doctor: " + "; ".join(f"{c.name}: {c.fix}" for c in failed))
@@ -86,16 +92,20 @@ def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> 
 
     async def work(store: GraphStore) -> dict[str, int]:
         if not await graph_exists(store, graph):
-            raise NotFoundError(f"no graph named {graph!r} in database {settings.database!r}; nothing was "
-                                "deleted (check the name: `gw-neo4j documents --graph NAME`)")
+            raise NotFoundError(
+                f"no graph named {graph!r} in database {settings.database!r}; nothing was "
+                "deleted (check the name: `gw-neo4j documents --graph NAME`)"
+            )
         return await drop_graph(store, graph)
 
     result = run(with_store(settings, work))
     if as_json:
         emit_json(result)
     else:
-        out.print(f"dropped graph {graph!r}: {result['entities_deleted']} entities, "
-                  f"{result['relationships_deleted']} relationships")
+        out.print(
+            f"dropped graph {graph!r}: {result['entities_deleted']} entities, "
+            f"{result['relationships_deleted']} relationships"
+        )
 
 
 def register(group: click.Group) -> None:

@@ -44,14 +44,26 @@ def profile_tables(profile: GraphProfile) -> list[Table]:
     for col in ("label", "kind", "nodes", "name", "text", "answers"):
         labels.add_column(col)
     for lp in profile.labels:
-        labels.add_row(Text(lp.label), Text(lp.type), str(lp.count), Text(", ".join(lp.name_props) or "(none)"),
-                       Text(", ".join(lp.text_props)), Text(", ".join(lp.answer_props)))
+        labels.add_row(
+            Text(lp.label),
+            Text(lp.type),
+            str(lp.count),
+            Text(", ".join(lp.name_props) or "(none)"),
+            Text(", ".join(lp.text_props)),
+            Text(", ".join(lp.answer_props)),
+        )
     moves = Table(title="moves (relationship types the walk may follow)", title_justify="left")
     for col in ("type", "reads as", "count", "from", "to", "shown properties"):
         moves.add_column(col)
     for m in profile.moves:
-        moves.add_row(Text(m.type), Text(m.words), str(m.count), Text(", ".join(m.from_labels)),
-                      Text(", ".join(m.to_labels)), Text(", ".join(m.props)))
+        moves.add_row(
+            Text(m.type),
+            Text(m.words),
+            str(m.count),
+            Text(", ".join(m.from_labels)),
+            Text(", ".join(m.to_labels)),
+            Text(", ".join(m.props)),
+        )
     tables = [labels, moves]
     if profile.skipped:
         skipped = Table(title="left out", title_justify="left")
@@ -71,8 +83,15 @@ async def _propose(settings: Settings, graph: str, opts: dict[str, Any]) -> tupl
     async with connected(settings) as store:
         await check_graph_name(store, graph)
         intro = await introspect(store, labels=opts["labels"], sample=opts["sample"])
-        profile = propose(intro, graph, labels=opts["labels"], exclude_labels=opts["exclude_labels"] or (),
-                          exclude_rels=opts["exclude_rels"] or (), names=opts["names"], types=opts["types"])
+        profile = propose(
+            intro,
+            graph,
+            labels=opts["labels"],
+            exclude_labels=opts["exclude_labels"] or (),
+            exclude_rels=opts["exclude_rels"] or (),
+            names=opts["names"],
+            types=opts["types"],
+        )
         plan = await adopt_graph(store, profile, dry_run=True)
     return profile, plan.as_dict()
 
@@ -123,23 +142,51 @@ def _confirm(question: str, yes: bool) -> None:
 @click.option("--labels", default=None, help="Only these labels are entities (comma-separated). Default: all.")
 @click.option("--exclude-labels", default=None, help="Labels to leave out (comma-separated).")
 @click.option("--exclude-rels", default=None, help="Relationship types the walk must not follow (comma-separated).")
-@click.option("--name", "names", multiple=True, metavar="LABEL=prop,...",
-              help="Which properties name a label's nodes, first present wins; repeatable.")
-@click.option("--type", "types", multiple=True, metavar="LABEL=word",
-              help="The kind a label's nodes are shown as (default: the label); repeatable.")
+@click.option(
+    "--name",
+    "names",
+    multiple=True,
+    metavar="LABEL=prop,...",
+    help="Which properties name a label's nodes, first present wins; repeatable.",
+)
+@click.option(
+    "--type",
+    "types",
+    multiple=True,
+    metavar="LABEL=word",
+    help="The kind a label's nodes are shown as (default: the label); repeatable.",
+)
 @click.option("--dry-run", is_flag=True, help="Print the proposed profile and what would be written; write nothing.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
 @click.option("--undo", is_flag=True, help="Remove everything adopt added for --graph (the user's data stays).")
 @click.option("--refresh", is_flag=True, help="Re-apply the stored profile: take in nodes created since.")
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=2000, show_default=True)
-@click.option("--sample", type=click.IntRange(10, 1_000_000), default=1000, show_default=True,
-              help="Nodes sampled per label when reading property statistics.")
+@click.option(
+    "--sample",
+    type=click.IntRange(10, 1_000_000),
+    default=1000,
+    show_default=True,
+    help="Nodes sampled per label when reading property statistics.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def adopt(ctx: click.Context, graph: str, labels: str | None, exclude_labels: str | None, exclude_rels: str | None,
-          names: tuple[str, ...], types: tuple[str, ...], dry_run: bool, yes: bool, undo: bool, refresh: bool,
-          batch_size: int, sample: int, as_json: bool) -> None:
+def adopt(
+    ctx: click.Context,
+    graph: str,
+    labels: str | None,
+    exclude_labels: str | None,
+    exclude_rels: str | None,
+    names: tuple[str, ...],
+    types: tuple[str, ...],
+    dry_run: bool,
+    yes: bool,
+    undo: bool,
+    refresh: bool,
+    batch_size: int,
+    sample: int,
+    as_json: bool,
+) -> None:
     """Adopt an existing Neo4j graph for walking, without changing the user's data (see docs/adopt.md)."""
     settings = load_settings(ctx)
     data_name(graph, "graph name")
@@ -151,19 +198,33 @@ def adopt(ctx: click.Context, graph: str, labels: str | None, exclude_labels: st
         if as_json:
             emit_json(report)
         else:
-            out.print(Text(f"undone {graph!r}: namespace removed from {report['released']} nodes; indexes dropped: "
-                           f"{', '.join(report['indexes_dropped']) or 'none (other adopted graphs use them)'}"))
+            out.print(
+                Text(
+                    f"undone {graph!r}: namespace removed from {report['released']} nodes; indexes dropped: "
+                    f"{', '.join(report['indexes_dropped']) or 'none (other adopted graphs use them)'}"
+                )
+            )
         return
     if refresh:
         profile, report = run(_refresh(settings, graph, batch_size))
         if as_json:
             emit_json({"profile": profile.model_dump(), "report": report})
         else:
-            out.print(Text(f"refreshed {graph!r}: {report['marked']} nodes taken in or updated, "
-                           f"{report['unchanged']} up to date, {report['released']} released"))
+            out.print(
+                Text(
+                    f"refreshed {graph!r}: {report['marked']} nodes taken in or updated, "
+                    f"{report['unchanged']} up to date, {report['released']} released"
+                )
+            )
         return
-    opts = {"labels": _names(labels), "exclude_labels": _names(exclude_labels), "exclude_rels": _names(exclude_rels),
-            "names": parse_name_overrides(names), "types": _types(types), "sample": sample}
+    opts = {
+        "labels": _names(labels),
+        "exclude_labels": _names(exclude_labels),
+        "exclude_rels": _names(exclude_rels),
+        "names": parse_name_overrides(names),
+        "types": _types(types),
+        "sample": sample,
+    }
     profile, plan = run(_propose(settings, graph, opts))
     if as_json and dry_run:
         emit_json({"profile": profile.model_dump(), "plan": plan})
@@ -171,9 +232,13 @@ def adopt(ctx: click.Context, graph: str, labels: str | None, exclude_labels: st
     if not as_json:
         for table in profile_tables(profile):
             out.print(table)
-        out.print(Text(f"would mark {plan['scanned'] - plan['unchanged'] - plan['held_by_other_graph']} of "
-                       f"{plan['scanned']} nodes ({plan['unchanged']} already up to date, "
-                       f"{plan['held_by_other_graph']} held by another adopted graph)"))
+        out.print(
+            Text(
+                f"would mark {plan['scanned'] - plan['unchanged'] - plan['held_by_other_graph']} of "
+                f"{plan['scanned']} nodes ({plan['unchanged']} already up to date, "
+                f"{plan['held_by_other_graph']} held by another adopted graph)"
+            )
+        )
     if dry_run:
         return
     _confirm(f"Adopt as graph {graph!r} (adds the GwAdopted label and gw_* properties only)?", yes)
@@ -181,9 +246,13 @@ def adopt(ctx: click.Context, graph: str, labels: str | None, exclude_labels: st
     if as_json:
         emit_json({"profile": profile.model_dump(), "report": report})
     else:
-        out.print(Text(f"adopted {graph!r}: {report['marked']} nodes marked, {report['unchanged']} up to date, "
-                       f"{report['released']} released, in {report['seconds']:.1f}s. Next: "
-                       f"gw-neo4j embed --graph {graph}; gw-neo4j walk \"...\" --graph {graph}"))
+        out.print(
+            Text(
+                f"adopted {graph!r}: {report['marked']} nodes marked, {report['unchanged']} up to date, "
+                f"{report['released']} released, in {report['seconds']:.1f}s. Next: "
+                f'gw-neo4j embed --graph {graph}; gw-neo4j walk "..." --graph {graph}'
+            )
+        )
 
 
 def register(group: click.Group) -> None:

@@ -104,6 +104,8 @@ async def with_store(settings: Settings, work: Callable[[GraphStore], Awaitable[
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
+
+
 def check_graph_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str) -> str:
     """Click callback: a graph name must pass :func:`graphwalk_neo4j.identifiers.graph_name` (exit code 2)."""
     from graphwalk_neo4j.errors import InvalidIdentifierError

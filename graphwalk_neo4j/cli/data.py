@@ -42,8 +42,9 @@ def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] 
     if not isinstance(raw, dict) or not all(isinstance(v, list) and len(v) == 2 for v in raw.values()):
         raise InputError('type map must be {"relation": ["SubjectType", "ObjectType"], ...}', path=path)
     if not all(isinstance(t, str | None) for v in raw.values() for t in v):
-        raise InputError('type map labels must be strings or null, as in {"directed_by": ["Movie", "Person"]}',
-                         path=path)
+        raise InputError(
+            'type map labels must be strings or null, as in {"directed_by": ["Movie", "Person"]}', path=path
+        )
     type_map = {k: (v[0], v[1]) for k, v in raw.items()}
     check_type_map(type_map, where=path)  # a bad label fails here, naming the file, before anything is written
     return type_map
@@ -86,62 +87,131 @@ def committed_summary(results: list[dict[str, Any]], current: dict[str, Any], wh
     """What an interrupted (or failed) structured ingest had committed, and how to go on."""
     parts = [f"{r['path']} ({r['status']}, {r['rows']:,} rows)" for r in results]
     if current["path"] is not None:
-        parts.append(f"{current['path']}: {current['rows']:,} of {current['total'] or '?'} rows, in whole batches"
-                     if current["rows"] else f"{current['path']}: nothing")
+        parts.append(
+            f"{current['path']}: {current['rows']:,} of {current['total'] or '?'} rows, in whole batches"
+            if current["rows"]
+            else f"{current['path']}: nothing"
+        )
     done = "; ".join(parts) if parts else "nothing"
-    return (f"committed before {what}: {done}. Run the same command again to resume: finished files "
-            "are skipped and a partly written one continues after its last whole batch")
+    return (
+        f"committed before {what}: {done}. Run the same command again to resume: finished files "
+        "are skipped and a partly written one continues after its last whole batch"
+    )
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["triples", "csv", "jsonl", "text"]), default=None,
-              help="Input format (default: from the file extension). 'text' = documents through LLM extraction; "
-                   "directories and .md files are text, a sqlite:// or postgresql:// URL is a database.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["triples", "csv", "jsonl", "text"]),
+    default=None,
+    help="Input format (default: from the file extension). 'text' = documents through LLM extraction; "
+    "directories and .md files are text, a sqlite:// or postgresql:// URL is a database.",
+)
 @graph_option
 @click.option("--source", default="files", show_default=True, help="Source name recorded in the ledger.")
-@click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="Structured files: their ledger identity is the path relative to this directory (default: the "
-                   "current directory; files outside it keep their absolute path).")
-@click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail", show_default=True,
-              help="fail: stop before writing anything; skip: skip bad lines and report them.")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Structured files: their ledger identity is the path relative to this directory (default: the "
+    "current directory; files outside it keep their absolute path).",
+)
+@click.option(
+    "--on-error",
+    type=click.Choice(["fail", "skip"]),
+    default="fail",
+    show_default=True,
+    help="fail: stop before writing anything; skip: skip bad lines and report them.",
+)
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=5000, show_default=True)
-@click.option("--type-map", type=click.Path(dir_okay=False, exists=True), default=None,
-              help='JSON {"relation": ["SubjectType", "ObjectType"]} labelling untyped triples.')
+@click.option(
+    "--type-map",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help='JSON {"relation": ["SubjectType", "ObjectType"]} labelling untyped triples.',
+)
 @click.option("--embed", is_flag=True, help="Embed new or changed entities after loading.")
-@click.option("--llm-model", envvar="GW_NEO4J_LLM_MODEL", default=None,
-              help="Text: litellm extraction model (e.g. openai/gpt-4o-mini); also adjudicates routing.")
-@click.option("--routing", type=click.Choice(["decide", "exact"]), default="decide", show_default=True,
-              help="Text: decide = decision model per mention; exact = merge identical names only (no calls).")
+@click.option(
+    "--llm-model",
+    envvar="GW_NEO4J_LLM_MODEL",
+    default=None,
+    help="Text: litellm extraction model (e.g. openai/gpt-4o-mini); also adjudicates routing.",
+)
+@click.option(
+    "--routing",
+    type=click.Choice(["decide", "exact"]),
+    default="decide",
+    show_default=True,
+    help="Text: decide = decision model per mention; exact = merge identical names only (no calls).",
+)
 @click.option("--decision-model", default=None, help="Text: routing decision model (default: GW_NEO4J_MODEL).")
-@click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True,
-              help="Text: extraction calls in flight.")
+@click.option(
+    "--concurrency", type=click.IntRange(1, 256), default=8, show_default=True, help="Text: extraction calls in flight."
+)
 @click.option("--max-bytes", type=click.IntRange(1), default=None, help="Text: reject larger files (5 MB).")
 @click.option("--db-schema", default=None, help="Database: schema to read (default: the connection's).")
 @click.option("--prune", is_flag=True, help="Text/database: retract documents (tables) no longer present.")
 @json_option
 @click.pass_context
 @handle_errors
-def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: str, source: str, root: str | None,
-           on_error: str, batch_size: int, type_map: str | None, embed: bool, llm_model: str | None, routing: str,
-           decision_model: str | None, concurrency: int, max_bytes: int | None, db_schema: str | None,
-           prune: bool, as_json: bool) -> None:
+def ingest(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    fmt: str | None,
+    graph: str,
+    source: str,
+    root: str | None,
+    on_error: str,
+    batch_size: int,
+    type_map: str | None,
+    embed: bool,
+    llm_model: str | None,
+    routing: str,
+    decision_model: str | None,
+    concurrency: int,
+    max_bytes: int | None,
+    db_schema: str | None,
+    prune: bool,
+    as_json: bool,
+) -> None:
     """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
     from graphwalk_neo4j.ingest.dispatch import choose_pipeline
 
     settings = load_settings(ctx)
     pipeline = choose_pipeline(paths, fmt)
     if pipeline != "structured":
-        _ingest_other(settings, pipeline, list(paths), as_json=as_json, graph=graph, source=source,
-                      llm_model=llm_model, routing=routing, decision_model=decision_model,
-                      concurrency=concurrency, max_bytes=max_bytes, schema=db_schema, prune=prune, embed=embed,
-                      batch_size=min(batch_size, 5000))
+        _ingest_other(
+            settings,
+            pipeline,
+            list(paths),
+            as_json=as_json,
+            graph=graph,
+            source=source,
+            llm_model=llm_model,
+            routing=routing,
+            decision_model=decision_model,
+            concurrency=concurrency,
+            max_bytes=max_bytes,
+            schema=db_schema,
+            prune=prune,
+            embed=embed,
+            batch_size=min(batch_size, 5000),
+        )
         return
     for p in paths:
         if not Path(p).exists():
             raise InputError("file not found", path=p)
-    opts = {"graph": graph, "source": source, "root": root, "fmt": fmt, "on_error": on_error,
-            "batch_size": batch_size, "type_map": load_type_map(type_map)}
+    opts = {
+        "graph": graph,
+        "source": source,
+        "root": root,
+        "fmt": fmt,
+        "on_error": on_error,
+        "batch_size": batch_size,
+        "type_map": load_type_map(type_map),
+    }
     results = run(_ingest(settings, list(paths), opts))
     embed_report = None
     if embed:
@@ -151,25 +221,41 @@ def ingest(ctx: click.Context, paths: tuple[str, ...], fmt: str | None, graph: s
         emit_json({"files": results, "embed": embed_report, "transient_retries": retries})
         return
     if retries:
-        err.print(f"note: {retries} transactions were retried after transient errors (deadlocks under concurrent "
-                  "writes); the data is complete")
+        err.print(
+            f"note: {retries} transactions were retried after transient errors (deadlocks under concurrent "
+            "writes); the data is complete"
+        )
     table = Table(title=f"ingest into graph {graph!r}")
-    for col in ("document", "status", "rows", "skipped", "nodes +new/~upd/=same/-del", "rels +new/~upd/=same/-del",
-                "s"):
+    for col in (
+        "document",
+        "status",
+        "rows",
+        "skipped",
+        "nodes +new/~upd/=same/-del",
+        "rels +new/~upd/=same/-del",
+        "s",
+    ):
         table.add_column(col)
     for r in results:
         c, gone = r["counts"], r["removed"]
-        table.add_row(r["doc_id"], r["status"], str(r["rows"]), str(r["skipped"]),
-                      f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']} -{gone.get('entities', 0)}",
-                      f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']} "
-                      f"-{gone.get('relationships', 0)}", f"{r['seconds']:.1f}")
+        table.add_row(
+            r["doc_id"],
+            r["status"],
+            str(r["rows"]),
+            str(r["skipped"]),
+            f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']} -{gone.get('entities', 0)}",
+            f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']} -{gone.get('relationships', 0)}",
+            f"{r['seconds']:.1f}",
+        )
     out.print(table)
     for r in results:
         for problem in r["problems"][:20]:
             err.print(f"skipped {problem}")
         if r["removed"].get("entities_kept_for_traces"):
-            err.print(f"{r['doc_id']}: {r['removed']['entities_kept_for_traces']} retracted entities are kept as "
-                      ":RetractedEntity because stored walks link to them (the walks are marked)")
+            err.print(
+                f"{r['doc_id']}: {r['removed']['entities_kept_for_traces']} retracted entities are kept as "
+                ":RetractedEntity because stored walks link to them (the walks are marked)"
+            )
     if embed_report:
         out.print(f"embedded {embed_report['embedded']} entities ({embed_report['nodes_per_s']} /s)")
 
@@ -182,9 +268,14 @@ def render_report(report: dict[str, Any]) -> None:
             table.add_column(col)
         for r in report["tables"]:
             c = r["counts"]
-            table.add_row(r["table"], r["status"], str(r["rows"]),
-                          f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']}",
-                          f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']}", f"{r['seconds']:.1f}")
+            table.add_row(
+                r["table"],
+                r["status"],
+                str(r["rows"]),
+                f"+{c['nodes_created']} ~{c['nodes_updated']} ={c['nodes_unchanged']}",
+                f"+{c['rels_created']} ~{c['rels_updated']} ={c['rels_unchanged']}",
+                f"{r['seconds']:.1f}",
+            )
         out.print(table)
         return
     table = Table(title="text ingest")
@@ -192,14 +283,22 @@ def render_report(report: dict[str, Any]) -> None:
         table.add_column(col)
     for d in report["documents"]:
         c = d["counts"]
-        table.add_row(d["doc_id"], d["status"], str(d["chunks"]), f"{d['extracted']}/{d['cached']}/{d['failed']}",
-                      f"+{c['entities_created']} ~{c['entities_updated']}",
-                      f"+{c['relations_created']} ~{c['relations_updated']}", f"{d['seconds']:.1f}")
+        table.add_row(
+            d["doc_id"],
+            d["status"],
+            str(d["chunks"]),
+            f"{d['extracted']}/{d['cached']}/{d['failed']}",
+            f"+{c['entities_created']} ~{c['entities_updated']}",
+            f"+{c['relations_created']} ~{c['relations_updated']}",
+            f"{d['seconds']:.1f}",
+        )
     out.print(table)
     t = report["timings"]
-    out.print(f"{report['documents_per_s']} documents/s in {report['seconds']:.1f}s: plan {t['plan']:.1f}s, "
-              f"extraction wait {t['extraction_wait']:.1f}s, routing {t['routing']:.1f}s, apply {t['apply']:.1f}s; "
-              f"{report['extraction']['calls']} extraction calls, {report['routing']['decision_calls']} decision calls")
+    out.print(
+        f"{report['documents_per_s']} documents/s in {report['seconds']:.1f}s: plan {t['plan']:.1f}s, "
+        f"extraction wait {t['extraction_wait']:.1f}s, routing {t['routing']:.1f}s, apply {t['apply']:.1f}s; "
+        f"{report['extraction']['calls']} extraction calls, {report['routing']['decision_calls']} decision calls"
+    )
     for d in report["documents"]:
         if d["message"]:
             err.print(f"{d['doc_id']}: {d['status']}: {d['message']}", highlight=False)
@@ -217,12 +316,28 @@ def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_jso
             await apply_schema(store)
             if pipeline == "sql":
                 return await wiring.run_sql(
-                    store, paths[0], graph=opts["graph"], source=None if opts["source"] == "files" else opts["source"],
-                    schema=opts["schema"], batch_size=opts["batch_size"], prune=opts["prune"])
+                    store,
+                    paths[0],
+                    graph=opts["graph"],
+                    source=None if opts["source"] == "files" else opts["source"],
+                    schema=opts["schema"],
+                    batch_size=opts["batch_size"],
+                    prune=opts["prune"],
+                )
             return await wiring.run_text(
-                store, settings, paths, graph=opts["graph"], source=opts["source"], llm_model=opts["llm_model"],
-                routing=opts["routing"], decision_model=opts["decision_model"], concurrency=opts["concurrency"],
-                max_bytes=opts["max_bytes"], prune=opts["prune"], embed=opts["embed"])
+                store,
+                settings,
+                paths,
+                graph=opts["graph"],
+                source=opts["source"],
+                llm_model=opts["llm_model"],
+                routing=opts["routing"],
+                decision_model=opts["decision_model"],
+                concurrency=opts["concurrency"],
+                max_bytes=opts["max_bytes"],
+                prune=opts["prune"],
+                embed=opts["embed"],
+            )
 
     report = run(work())
     if as_json:
@@ -257,8 +372,10 @@ def embed(ctx: click.Context, graph: str, batch_size: int | None, as_json: bool)
     if as_json:
         emit_json(report)
     else:
-        out.print(f"scanned {report['scanned']}, embedded {report['embedded']}, up to date {report['skipped']} "
-                  f"in {report['seconds']:.1f}s ({report['nodes_per_s']} nodes/s)")
+        out.print(
+            f"scanned {report['scanned']}, embedded {report['embedded']}, up to date {report['skipped']} "
+            f"in {report['seconds']:.1f}s ({report['nodes_per_s']} nodes/s)"
+        )
 
 
 async def _search(settings: Settings, graph: str, text: str, k: int, vector: bool) -> list[dict[str, Any]]:
@@ -303,13 +420,18 @@ def search(ctx: click.Context, text: str, graph: str, k: int, no_vector: bool, a
 @click.argument("doc_ids", nargs=-1, required=True)
 @graph_option
 @click.option("--source", default="files", show_default=True)
-@click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="A DOC given as a path is taken relative to this directory, as `ingest --root` does.")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="A DOC given as a path is taken relative to this directory, as `ingest --root` does.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: str, root: str | None,
-            as_json: bool) -> None:
+def retract(
+    ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: str, root: str | None, as_json: bool
+) -> None:
     """Remove what documents (their ids as `documents` lists them, or their paths) contributed and forget them.
     Elements left without provenance are deleted; those stored walks link to are kept as :RetractedEntity."""
     settings = load_settings(ctx)
@@ -326,13 +448,14 @@ def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: st
 
             missing = [d for d in doc_ids if stored_id(d) is None]
             if missing:
-                raise ConfigError(f"not in the ledger of graph {graph!r}, source {source!r}: {', '.join(missing)} "
-                                  "(see `gw-neo4j documents`)")
+                raise ConfigError(
+                    f"not in the ledger of graph {graph!r}, source {source!r}: {', '.join(missing)} "
+                    "(see `gw-neo4j documents`)"
+                )
             done = []
             for d in doc_ids:
                 key = known[stored_id(d) or d]["key"]
-                done.append({"document": key,
-                             **await retract_text_document(store, graph=graph, key=key, forget=True)})
+                done.append({"document": key, **await retract_text_document(store, graph=graph, key=key, forget=True)})
             return done
 
     results = run(work())
@@ -340,8 +463,10 @@ def retract(ctx: click.Context, doc_ids: tuple[str, ...], graph: str, source: st
         emit_json(results)
     else:
         for r in results:
-            out.print(f"retracted {r['document']}: {r['entities_deleted']} entities and "
-                      f"{r['relationships_deleted']} relationships deleted")
+            out.print(
+                f"retracted {r['document']}: {r['entities_deleted']} entities and "
+                f"{r['relationships_deleted']} relationships deleted"
+            )
 
 
 @click.command()
@@ -365,8 +490,14 @@ def documents(ctx: click.Context, graph: str, as_json: bool) -> None:
     for col in ("source", "document", "status", "rows", "hash", "ingested"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r["source"], r["doc_id"], r["status"] or "", str(r["rows"] or 0),
-                      (r["content_hash"] or "")[:12], str(r["ingested_at"] or ""))
+        table.add_row(
+            r["source"],
+            r["doc_id"],
+            r["status"] or "",
+            str(r["rows"] or 0),
+            (r["content_hash"] or "")[:12],
+            str(r["ingested_at"] or ""),
+        )
     out.print(table)
 
 

@@ -25,26 +25,61 @@ def decider_group() -> None:
 
 @decider_group.command()
 @click.option("--graph", required=True, help="The graph the questions are about.")
-@click.option("--qa", "qa_files", multiple=True, type=click.Path(dir_okay=False),
-              help="Question–answer file(s); repeat for several.")
-@click.option("--from-traces", is_flag=True,
-              help="Learn from the graph's stored walks instead (the backend's distributions as soft targets).")
+@click.option(
+    "--qa",
+    "qa_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Question–answer file(s); repeat for several.",
+)
+@click.option(
+    "--from-traces",
+    is_flag=True,
+    help="Learn from the graph's stored walks instead (the backend's distributions as soft targets).",
+)
 @click.option("--teacher", default=None, help="With --from-traces: only walks made by this model id.")
-@click.option("--format", "fmt", type=click.Choice(["metaqa", "jsonl"]), default="metaqa", show_default=True,
-              help="metaqa: 'question with [topic]<TAB>a1|a2' lines; jsonl: {question, answers, topic?} lines.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["metaqa", "jsonl"]),
+    default="metaqa",
+    show_default=True,
+    help="metaqa: 'question with [topic]<TAB>a1|a2' lines; jsonl: {question, answers, topic?} lines.",
+)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=True), help="Artifact directory.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Split (and sample) seed.")
-@click.option("--per-file", type=click.IntRange(1), default=None,
-              help="Use at most N questions of each file (seeded sample; default all).")
+@click.option(
+    "--per-file",
+    type=click.IntRange(1),
+    default=None,
+    help="Use at most N questions of each file (seeded sample; default all).",
+)
 @click.option("--epochs", type=click.IntRange(1), default=30, show_default=True)
-@click.option("--batch", "batch_size", type=click.IntRange(1, 1024), default=64, show_default=True,
-              help="Questions mined per Cypher round trip and hop.")
+@click.option(
+    "--batch",
+    "batch_size",
+    type=click.IntRange(1, 1024),
+    default=64,
+    show_default=True,
+    help="Questions mined per Cypher round trip and hop.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def train(ctx: click.Context, graph: str, qa_files: tuple[str, ...], from_traces: bool, teacher: str | None,
-          fmt: str, out_dir: str, seed: int, per_file: int | None, epochs: int, batch_size: int,
-          as_json: bool) -> None:
+def train(
+    ctx: click.Context,
+    graph: str,
+    qa_files: tuple[str, ...],
+    from_traces: bool,
+    teacher: str | None,
+    fmt: str,
+    out_dir: str,
+    seed: int,
+    per_file: int | None,
+    epochs: int,
+    batch_size: int,
+    as_json: bool,
+) -> None:
     """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
     --from-traces (re-run the same command to resume)."""
     from graphwalk_neo4j.cli.progress import BarProgress
@@ -72,13 +107,29 @@ def train(ctx: click.Context, graph: str, qa_files: tuple[str, ...], from_traces
                 if from_traces:
                     from graphwalk_neo4j.eval.distill import train_from_traces
 
-                    return await train_from_traces(store, graph, embedder, out_dir, seed=seed, model=teacher,
-                                                   fit_options=FitOptions(epochs=epochs, seed=seed),
-                                                   observe=observe)
+                    return await train_from_traces(
+                        store,
+                        graph,
+                        embedder,
+                        out_dir,
+                        seed=seed,
+                        model=teacher,
+                        fit_options=FitOptions(epochs=epochs, seed=seed),
+                        observe=observe,
+                    )
                 return await train_from_qa(
-                    store, graph, embedder, list(qa_files), out_dir, fmt=fmt, seed=seed,  # type: ignore[arg-type]
-                    per_file=per_file, mining=MiningOptions(batch_size=batch_size),
-                    fit_options=FitOptions(epochs=epochs, seed=seed), observe=observe)
+                    store,
+                    graph,
+                    embedder,
+                    list(qa_files),
+                    out_dir,
+                    fmt=fmt,  # type: ignore[arg-type]
+                    seed=seed,
+                    per_file=per_file,
+                    mining=MiningOptions(batch_size=batch_size),
+                    fit_options=FitOptions(epochs=epochs, seed=seed),
+                    observe=observe,
+                )
 
     metrics = run(work())
     if as_json:
@@ -132,8 +183,10 @@ def _print_summary(directory: Path) -> None:
     for group, m in sorted((metrics.get("val_by_group") or {}).items()):
         lines.append(f"    {group}: accuracy {m['accuracy']:.4f} over {m['n']} decisions, ECE {m['ece']:.4f}")
     for group, c in sorted((metrics.get("mining_coverage") or {}).items()):
-        lines.append(f"  mined {group}: {c['with_gold_path']}/{c['questions']} questions with a gold path, "
-                     f"mean best F1 {c['mean_best_f1']:.3f}")
+        lines.append(
+            f"  mined {group}: {c['with_gold_path']}/{c['questions']} questions with a gold path, "
+            f"mean best F1 {c['mean_best_f1']:.3f}"
+        )
     if metrics.get("seconds"):
         lines.append(f"  seconds: {metrics['seconds']}")
     for line in lines:

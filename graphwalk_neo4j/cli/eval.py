@@ -41,42 +41,90 @@ def eval_group() -> None:
 
 
 @eval_group.command()
-@click.option("--data", "data_dir", required=True, type=click.Path(file_okay=False, exists=True),
-              help="Folder with kb.txt and qa_<split>_<k>hop.txt (also looked for under <folder>/<split>/).")
+@click.option(
+    "--data",
+    "data_dir",
+    required=True,
+    type=click.Path(file_okay=False, exists=True),
+    help="Folder with kb.txt and qa_<split>_<k>hop.txt (also looked for under <folder>/<split>/).",
+)
 @click.option("--split", default="dev", show_default=True, help="Question split (dev, test, ...).")
 @click.option("--hops", default="1,2,3", show_default=True, help="Hop counts to evaluate, comma-separated.")
 @click.option("--n", type=click.IntRange(1), default=None, help="Seeded sample of N questions per hop (default all).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
 @click.option("--system", type=click.Choice(["graphwalk", "vector", "all"]), default="graphwalk", show_default=True)
 @click.option("--model", default=None, help="Decision model: local, jev, jev-<version>, typesafe/<id> or litellm name.")
-@click.option("--preset", default="relation", show_default=True,
-              help=f"Walk preset(s), comma-separated, one system each: {', '.join(preset_names())}.")
+@click.option(
+    "--preset",
+    default="relation",
+    show_default=True,
+    help=f"Walk preset(s), comma-separated, one system each: {', '.join(preset_names())}.",
+)
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
 @click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
-@click.option("--linking", type=click.Choice(["gold", "resolve"]), default="gold", show_default=True,
-              help="gold: start at the [bracketed] topic; resolve: link from the text (accuracy reported apart).")
+@click.option(
+    "--linking",
+    type=click.Choice(["gold", "resolve"]),
+    default="gold",
+    show_default=True,
+    help="gold: start at the [bracketed] topic; resolve: link from the text (accuracy reported apart).",
+)
 @click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
 @click.option("--run-id", default=None, help="Results folder name; re-use it to resume (default: a new one).")
-@click.option("--graph", default="metaqa", show_default=True, callback=check_graph_name,
-              help="Graph name holding the MetaQA KB.")
+@click.option(
+    "--graph", default="metaqa", show_default=True, callback=check_graph_name, help="Graph name holding the MetaQA KB."
+)
 @click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
-@click.option("--heldout", type=click.Path(file_okay=False, exists=True), default=None,
-              help="A learned decider's directory: ask only the questions it held out (its test split).")
-@click.option("--vector-k", type=click.IntRange(1, 20), default=None,
-              help="Vector baseline cut-off (default: the one chosen on dev).")
+@click.option(
+    "--heldout",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="A learned decider's directory: ask only the questions it held out (its test split).",
+)
+@click.option(
+    "--vector-k",
+    type=click.IntRange(1, 20),
+    default=None,
+    help="Vector baseline cut-off (default: the one chosen on dev).",
+)
 @click.option("--llm-model", default=None, help="Vector baseline reader (litellm name); without it, no reader.")
 @click.option("--results-dir", default="results", show_default=True, type=click.Path(file_okay=False))
-@click.option("--cache-dir", default=".cache/graphwalk/eval", show_default=True, type=click.Path(file_okay=False),
-              help="Where the vector baseline caches its document vectors.")
+@click.option(
+    "--cache-dir",
+    default=".cache/graphwalk/eval",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where the vector baseline caches its document vectors.",
+)
 @json_option
 @click.pass_context
 @handle_errors
-def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | None, seed: int, system: str,
-           model: str | None, preset: str, strategy: str | None, beam_width: int | None, hop_mode: str | None,
-           linking: str, concurrency: int, run_id: str | None, graph: str, trace: bool, heldout: str | None,
-           vector_k: int | None,
-           llm_model: str | None, results_dir: str, cache_dir: str, as_json: bool) -> None:
+def metaqa(
+    ctx: click.Context,
+    data_dir: str,
+    split: str,
+    hops: str,
+    n: int | None,
+    seed: int,
+    system: str,
+    model: str | None,
+    preset: str,
+    strategy: str | None,
+    beam_width: int | None,
+    hop_mode: str | None,
+    linking: str,
+    concurrency: int,
+    run_id: str | None,
+    graph: str,
+    trace: bool,
+    heldout: str | None,
+    vector_k: int | None,
+    llm_model: str | None,
+    results_dir: str,
+    cache_dir: str,
+    as_json: bool,
+) -> None:
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
     from graphwalk_neo4j.eval.report import SummaryRow, rich_table
     from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
@@ -86,13 +134,29 @@ def metaqa(ctx: click.Context, data_dir: str, split: str, hops: str, n: int | No
     unknown = [p for p in presets if p not in preset_names()]
     if unknown:
         raise ConfigError(f"unknown preset(s) {', '.join(unknown)}; valid presets: {', '.join(preset_names())}")
-    overrides: dict[str, Any] = {k: v for k, v in (("strategy", strategy), ("beam_width", beam_width),
-                                                    ("hop_mode", hop_mode)) if v is not None}
+    overrides: dict[str, Any] = {
+        k: v for k, v in (("strategy", strategy), ("beam_width", beam_width), ("hop_mode", hop_mode)) if v is not None
+    }
     options = MetaQAOptions(
-        data_dir=data_dir, split=split, hops=_hops(hops), n=n, seed=seed, system=system, presets=presets,
-        overrides=overrides, model=model, linking=linking, concurrency=concurrency,
-        run_id=run_id or time.strftime("metaqa-%Y%m%d-%H%M%S"), graph=graph, trace=trace, vector_k=vector_k,
-        llm_model=llm_model, results_dir=results_dir, cache_dir=cache_dir, heldout=heldout,
+        data_dir=data_dir,
+        split=split,
+        hops=_hops(hops),
+        n=n,
+        seed=seed,
+        system=system,
+        presets=presets,
+        overrides=overrides,
+        model=model,
+        linking=linking,
+        concurrency=concurrency,
+        run_id=run_id or time.strftime("metaqa-%Y%m%d-%H%M%S"),
+        graph=graph,
+        trace=trace,
+        vector_k=vector_k,
+        llm_model=llm_model,
+        results_dir=results_dir,
+        cache_dir=cache_dir,
+        heldout=heldout,
     )
 
     async def work() -> dict[str, Any]:

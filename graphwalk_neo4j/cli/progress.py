@@ -26,13 +26,19 @@ class BarProgress:
     ``unit`` names what ``done`` counts (``rows``, ``chunks``); ``names`` maps a label to the text shown (a file
     path to its name)."""
 
-    def __init__(self, *, quiet: bool = False, unit: str = "", eta: bool = True,
-                 names: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *, quiet: bool = False, unit: str = "", eta: bool = True, names: dict[str, str] | None = None
+    ) -> None:
         self.quiet = quiet
         self.unit = unit
         self.names = dict(names or {})
-        columns = [label_column(), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                   TimeElapsedColumn()]
+        columns = [
+            label_column(),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+        ]
         if eta:
             columns += [TextColumn("ETA"), TimeRemainingColumn()]
         self.bar = RichProgress(*columns, console=err, transient=False, disable=quiet or not err.is_terminal)
@@ -66,5 +72,8 @@ class BarProgress:
         if not err.is_terminal and total and (time.monotonic() - self.last_line > 30 or done == total):
             self.last_line = time.monotonic()
             eta = (total - done) * elapsed / done if done else float("nan")
-            err.print(f"{self.names.get(label, label)}: {done}/{total} ({rate}), ETA {eta:.0f} s", highlight=False,
-                      markup=False)
+            err.print(
+                f"{self.names.get(label, label)}: {done}/{total} ({rate}), ETA {eta:.0f} s",
+                highlight=False,
+                markup=False,
+            )

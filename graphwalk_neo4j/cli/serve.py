@@ -9,12 +9,18 @@ from graphwalk_neo4j.cli.common import handle_errors, load_settings, run
 
 
 @click.command()
-@click.option("--host", default=None, help="Address to bind (default GW_NEO4J_SERVICE_HOST or 127.0.0.1). "
-                                           "Anything but loopback needs GW_NEO4J_SERVICE_TOKEN.")
-@click.option("--port", type=click.IntRange(0, 65535), default=None,
-              help="Port (default GW_NEO4J_SERVICE_PORT or 8765).")
-@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info",
-              show_default=True)
+@click.option(
+    "--host",
+    default=None,
+    help="Address to bind (default GW_NEO4J_SERVICE_HOST or 127.0.0.1). "
+    "Anything but loopback needs GW_NEO4J_SERVICE_TOKEN.",
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=None, help="Port (default GW_NEO4J_SERVICE_PORT or 8765)."
+)
+@click.option(
+    "--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="info", show_default=True
+)
 @click.pass_context
 @handle_errors
 def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str) -> None:
@@ -22,13 +28,15 @@ def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str
     from graphwalk_neo4j.service.server import serve as run_server
 
     settings = load_settings(ctx)
-    run_server(settings, host or settings.service_host, settings.service_port if port is None else port,
-               log_level=log_level)
+    run_server(
+        settings, host or settings.service_host, settings.service_port if port is None else port, log_level=log_level
+    )
 
 
 @click.command("mcp")
-@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="warning",
-              show_default=True)
+@click.option(
+    "--log-level", type=click.Choice(["debug", "info", "warning", "error"]), default="warning", show_default=True
+)
 @click.pass_context
 @handle_errors
 def mcp_command(ctx: click.Context, log_level: str) -> None:

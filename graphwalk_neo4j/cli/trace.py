@@ -38,8 +38,15 @@ from graphwalk_neo4j.trace import (
 )
 
 STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start", "interrupted"]
-STATUS_STYLE = {"ok": "green", "running": "cyan", "budget": "yellow", "error": "red", "dead_end": "magenta",
-                "no_start": "magenta", "interrupted": "yellow"}
+STATUS_STYLE = {
+    "ok": "green",
+    "running": "cyan",
+    "budget": "yellow",
+    "error": "red",
+    "dead_end": "magenta",
+    "no_start": "magenta",
+    "interrupted": "yellow",
+}
 MAX_OPTIONS_SHOWN = 12  # per step in `trace show`; the rest are summarised (all of them are in --json)
 SUMMARY_FIELDS = {"steps", "calls", "answers"}
 
@@ -104,10 +111,18 @@ def list_command(ctx: click.Context, graph: str, limit: int, status: str | None,
 
 @trace.command("show")
 @click.argument("walk_id")
-@click.option("--graph", "graph", default=None,
-              help="Only look in this graph (walk ids are unique, so by default every graph is searched).")
-@click.option("--cypher", "as_cypher", is_flag=True,
-              help="Print only the Browser commands that draw the walk (`:param` + the draw_walk recipe).")
+@click.option(
+    "--graph",
+    "graph",
+    default=None,
+    help="Only look in this graph (walk ids are unique, so by default every graph is searched).",
+)
+@click.option(
+    "--cypher",
+    "as_cypher",
+    is_flag=True,
+    help="Print only the Browser commands that draw the walk (`:param` + the draw_walk recipe).",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -116,8 +131,11 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
     one Browser command that draws it (`--cypher`: the Cypher to paste instead)."""
     settings = load_settings(ctx)
     walk = run(_get(settings, graph, walk_id))
-    replay = {"browser_url": settings.resolved_browser_url(),
-              "guide": browser_line(walk.id, settings.resolved_service_url()), "cypher": replay_snippet(walk.id)}
+    replay = {
+        "browser_url": settings.resolved_browser_url(),
+        "guide": browser_line(walk.id, settings.resolved_service_url()),
+        "cypher": replay_snippet(walk.id),
+    }
     if as_json:
         emit_json({"walk": walk.model_dump(mode="json"), "replay": replay})
         return
@@ -135,8 +153,10 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
 def browser_hint(walk_id: str, settings: Settings) -> str:
     """The one line `walk`, `trace show` and the demo print: where the Browser is and the command to type."""
     guide = browser_line(walk_id, settings.resolved_service_url())
-    return (f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
-            f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)")
+    return (
+        f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
+        f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)"
+    )
 
 
 @trace.command("captions")
@@ -162,16 +182,21 @@ def _header(walk: StoredWalk) -> Text:
     text.append(walk.status, style=f"bold {STATUS_STYLE.get(walk.status, '')}")
     text.append(f"  {walk.stop_reason or ''}\n")
     text.append(f"question: {walk.question}\n")
-    text.append(f"start: {', '.join(walk.start_names) or '-'}   strategy: {walk.strategy}/{walk.hop_mode}   "
-                f"model: {walk.model}\n")
+    text.append(
+        f"start: {', '.join(walk.start_names) or '-'}   strategy: {walk.strategy}/{walk.hop_mode}   "
+        f"model: {walk.model}\n"
+    )
     started = walk.started_at.isoformat(timespec="seconds") if walk.started_at else "?"
     finished = walk.finished_at.isoformat(timespec="seconds") if walk.finished_at else "not finished"
     text.append(f"started: {started}   finished: {finished}")
     if walk.best_path:
         text.append(f"\nbest path: {walk.best_path}")
     if walk.retracted_names:
-        text.append(f"\ndata changed since: {', '.join(walk.retracted_names)} retracted by a later ingest "
-                    "(kept as :RetractedEntity, so this trace replays as recorded)", style="yellow")
+        text.append(
+            f"\ndata changed since: {', '.join(walk.retracted_names)} retracted by a later ingest "
+            "(kept as :RetractedEntity, so this trace replays as recorded)",
+            style="yellow",
+        )
     return text
 
 
@@ -180,8 +205,10 @@ def _tree(walk: StoredWalk) -> Tree:
     for depth, steps in walk.depths().items():
         label = Text(f"depth {depth}", style="bold")
         for c in (c for c in walk.calls if c.depth == depth):
-            label.append(f"  call {c.id} ({c.n_questions} q, {c.latency_s:.2f}s, "
-                         f"{c.input_tokens}+{c.output_tokens} tok", style="dim")
+            label.append(
+                f"  call {c.id} ({c.n_questions} q, {c.latency_s:.2f}s, {c.input_tokens}+{c.output_tokens} tok",
+                style="dim",
+            )
             label.append(f", ${c.cost_usd:.4f})" if c.cost_usd is not None else ")", style="dim")
         branch = tree.add(label)
         shown: set[str] = set()
@@ -197,8 +224,9 @@ def _tree(walk: StoredWalk) -> Tree:
             if hidden > 0:
                 node.add(Text(f"… {hidden} more options (see --json)", style="dim"))
             if step.pruned_count:
-                node.add(Text(f"{step.pruned_count} of {step.total_count} options pruned before the decision",
-                              style="dim"))
+                node.add(
+                    Text(f"{step.pruned_count} of {step.total_count} options pruned before the decision", style="dim")
+                )
     return tree
 
 
@@ -259,19 +287,22 @@ def _answers(walk: StoredWalk) -> Table:
     for col in ("rank", "name", "type", "score", "votes", "ended by", "id"):
         table.add_column(col)
     for a in walk.answers:
-        table.add_row(str(a.rank), a.name, a.type or "", f"{a.score:.4f}", str(a.votes), a.terminated_by or "",
-                      a.id)
+        table.add_row(str(a.rank), a.name, a.type or "", f"{a.score:.4f}", str(a.votes), a.terminated_by or "", a.id)
     return table
 
 
 def _totals(walk: StoredWalk) -> Text:
     t = walk.totals
     parts = [
-        f"depths {t.depths}", f"expansions {t.expansions}", f"requests {t.decision_requests}",
-        f"wire calls {t.decision_calls}", f"questions {t.questions}",
+        f"depths {t.depths}",
+        f"expansions {t.expansions}",
+        f"requests {t.decision_requests}",
+        f"wire calls {t.decision_calls}",
+        f"questions {t.questions}",
         f"tokens {t.input_tokens} in / {t.output_tokens} out",
         f"cost ${t.cost_usd:.4f}" if t.cost_usd is not None else "cost n/a",
-        f"decision latency {t.decision_latency_s:.2f}s", f"wall {t.wall_s:.2f}s",
+        f"decision latency {t.decision_latency_s:.2f}s",
+        f"wall {t.wall_s:.2f}s",
     ]
     return Text("totals: " + " · ".join(parts))
 

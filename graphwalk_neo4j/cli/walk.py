@@ -19,8 +19,9 @@ from graphwalk_neo4j.walk.config import build_config as config_from
 from graphwalk_neo4j.walk.service import WalkOutcome
 
 
-def build_config(preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None,
-                 max_depth: int | None) -> WalkConfig:
+def build_config(
+    preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None, max_depth: int | None
+) -> WalkConfig:
     """A preset (default: ``relation`` for relation hops, else ``greedy``) with the command-line overrides."""
     overrides: dict[str, Any] = {}
     if strategy:
@@ -34,8 +35,15 @@ def build_config(preset: str | None, strategy: str | None, beam_width: int | Non
     return config_from(preset, overrides)
 
 
-async def run_walk(settings: Settings, graph: str, question: str, config: WalkConfig, start: list[str],
-                   model: str | None, choose_start: bool) -> WalkOutcome:
+async def run_walk(
+    settings: Settings,
+    graph: str,
+    question: str,
+    config: WalkConfig,
+    start: list[str],
+    model: str | None,
+    choose_start: bool,
+) -> WalkOutcome:
     from graphwalk_neo4j.decide.resolve import resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.walk.service import WalkService, check_question
@@ -68,8 +76,11 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
     colour = "green" if result.status == "ok" else "yellow"
     out.print(styled((result.question, "bold"), "  ", (result.status, colour), f" ({result.stop_reason})"))
     if outcome.linking is not None:
-        out.print(styled(f"start: {', '.join(n.name for n in outcome.linking.start)} ",
-                         (f"({outcome.linking.method})", "dim")))
+        out.print(
+            styled(
+                f"start: {', '.join(n.name for n in outcome.linking.start)} ", (f"({outcome.linking.method})", "dim")
+            )
+        )
     if result.answers:
         out.print(styled(("answers", "bold")))
         for a in result.answers[:20]:
@@ -83,9 +94,11 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
             branch.add(step_line(step))
     out.print(tree)
     t = result.totals
-    out.print(f"decision calls {t.decision_calls}, tokens {t.input_tokens}/{t.output_tokens}, "
-              f"cost {t.cost_usd if t.cost_usd is not None else 'n/a'}, Cypher round trips {outcome.round_trips}, "
-              f"wall {t.wall_s:.2f}s")
+    out.print(
+        f"decision calls {t.decision_calls}, tokens {t.input_tokens}/{t.output_tokens}, "
+        f"cost {t.cost_usd if t.cost_usd is not None else 'n/a'}, Cypher round trips {outcome.round_trips}, "
+        f"wall {t.wall_s:.2f}s"
+    )
     out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
     out.print(browser_hint(result.walk_id, settings))
 
@@ -104,9 +117,20 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
 @click.pass_context
 @handle_errors
-def walk(ctx: click.Context, question: str, graph: str, start: tuple[str, ...], preset: str | None,
-         strategy: str | None, beam_width: int | None, hop_mode: str | None, model: str | None,
-         max_depth: int | None, choose_start: bool, as_json: bool) -> None:
+def walk(
+    ctx: click.Context,
+    question: str,
+    graph: str,
+    start: tuple[str, ...],
+    preset: str | None,
+    strategy: str | None,
+    beam_width: int | None,
+    hop_mode: str | None,
+    model: str | None,
+    max_depth: int | None,
+    choose_start: bool,
+    as_json: bool,
+) -> None:
     """Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes."""
     settings = load_settings(ctx)
     config = build_config(preset, strategy, beam_width, hop_mode, max_depth)

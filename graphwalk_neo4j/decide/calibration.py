@@ -40,6 +40,13 @@ def reliability_bins(confidence: np.ndarray, correct: np.ndarray, bins: int = 10
     for b in range(bins):
         mask = index == b
         if mask.any():
-            out.append({"lo": float(edges[b]), "hi": float(edges[b + 1]), "n": int(mask.sum()),
-                        "confidence": float(confidence[mask].mean()), "accuracy": float(correct[mask].mean())})
+            out.append(
+                {
+                    "lo": float(edges[b]),
+                    "hi": float(edges[b + 1]),
+                    "n": int(mask.sum()),
+                    "confidence": float(confidence[mask].mean()),
+                    "accuracy": float(correct[mask].mean()),
+                }
+            )
     return out

@@ -77,14 +77,25 @@ class DecisionInputs:
     moves: tuple[str, ...]  # per option, in words
 
     def to_json(self) -> dict[str, Any]:
-        return {"question": self.question, "path": list(self.path), "tokens": list(self.tokens),
-                "types": list(self.types), "counts": list(self.counts), "moves": list(self.moves)}
+        return {
+            "question": self.question,
+            "path": list(self.path),
+            "tokens": list(self.tokens),
+            "types": list(self.types),
+            "counts": list(self.counts),
+            "moves": list(self.moves),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
-        return cls(question=str(data["question"]), path=tuple(data["path"]), tokens=tuple(data["tokens"]),
-                   types=tuple(data["types"]), counts=tuple(int(c) for c in data["counts"]),
-                   moves=tuple(data["moves"]))
+        return cls(
+            question=str(data["question"]),
+            path=tuple(data["path"]),
+            tokens=tuple(data["tokens"]),
+            types=tuple(data["types"]),
+            counts=tuple(int(c) for c in data["counts"]),
+            moves=tuple(data["moves"]),
+        )
 
 
 def decision_inputs(context: DecisionContext) -> DecisionInputs:
@@ -100,12 +111,14 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         tokens.append(move_token(option.relation, option.direction))
         types.append(option.target_type or "node")
         counts.append(option.count)
-        moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type,
-                              option.target_type))
+        moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
     return DecisionInputs(
         question=masked_question(context),
         path=tuple(move_token(h.relation, h.direction) for h in context.path),
-        tokens=tuple(tokens), types=tuple(types), counts=tuple(counts), moves=tuple(moves),
+        tokens=tuple(tokens),
+        types=tuple(types),
+        counts=tuple(counts),
+        moves=tuple(moves),
     )
 
 
@@ -185,13 +198,19 @@ def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, sims: np.ndarray) -
     dp = weights.pos.shape[2]
     path_vec = np.concatenate([weights.pos[i, enc.path[i]] for i in range(MAX_PATH)])
     w_q = weights.w1[:, :q_dim]
-    w_p = weights.w1[:, q_dim:q_dim + MAX_PATH * dp]
-    rest = weights.w1[:, q_dim + MAX_PATH * dp:]
+    w_p = weights.w1[:, q_dim : q_dim + MAX_PATH * dp]
+    rest = weights.w1[:, q_dim + MAX_PATH * dp :]
     shared = w_q @ qvec + w_p @ path_vec + weights.b1  # (H,), once per decision
-    per_option = np.concatenate([
-        weights.tok[enc.tokens], weights.typ[enc.types],
-        enc.counts[:, None], sims[:, None].astype(np.float32), enc.is_stop[:, None],
-    ], axis=1)  # (n, dt + dk + EXTRA)
+    per_option = np.concatenate(
+        [
+            weights.tok[enc.tokens],
+            weights.typ[enc.types],
+            enc.counts[:, None],
+            sims[:, None].astype(np.float32),
+            enc.is_stop[:, None],
+        ],
+        axis=1,
+    )  # (n, dt + dk + EXTRA)
     hidden = np.maximum(shared[None, :] + per_option @ rest.T, 0.0)
     return np.asarray(hidden @ weights.w2 + weights.b2, dtype=np.float64)
 
@@ -206,21 +225,34 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
 def read_artifact_config(directory: str | Path) -> dict[str, Any]:
     path = Path(directory) / CONFIG_FILE
     if not path.is_file():
-        raise ConfigError(f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
-                          "train one with `gw-neo4j decider train`")
+        raise ConfigError(
+            f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
+            "train one with `gw-neo4j decider train`"
+        )
     config = json.loads(path.read_text(encoding="utf-8"))
     if config.get("format") != FORMAT_VERSION:
-        raise ConfigError(f"{directory}: artifact format {config.get('format')!r}, this version reads "
-                          f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`")
+        raise ConfigError(
+            f"{directory}: artifact format {config.get('format')!r}, this version reads "
+            f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`"
+        )
     return config
 
 
 class LearnedDecider:
     """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
 
-    def __init__(self, weights: Weights, vocab: Vocab, embedder: Embedder, *, temperature: float = 1.0,
-                 name: str = "learned", config: Mapping[str, Any] | None = None, cache_size: int = 20_000,
-                 max_options: int = 255) -> None:
+    def __init__(
+        self,
+        weights: Weights,
+        vocab: Vocab,
+        embedder: Embedder,
+        *,
+        temperature: float = 1.0,
+        name: str = "learned",
+        config: Mapping[str, Any] | None = None,
+        cache_size: int = 20_000,
+        max_options: int = 255,
+    ) -> None:
         if not (temperature > 0 and math.isfinite(temperature)):
             raise ValueError("temperature must be a positive finite number")
         self.weights = weights
@@ -240,11 +272,19 @@ class LearnedDecider:
         if not model_path.is_file():
             raise ConfigError(f"{directory}: {MODEL_FILE} is missing; retrain with `gw-neo4j decider train`")
         if config.get("embedder") and config["embedder"] != embedder.model_id:
-            raise ConfigError(f"{directory} was trained over embedder {config['embedder']!r}, but "
-                              f"{embedder.model_id!r} is configured (GW_NEO4J_EMBEDDER)")
+            raise ConfigError(
+                f"{directory} was trained over embedder {config['embedder']!r}, but "
+                f"{embedder.model_id!r} is configured (GW_NEO4J_EMBEDDER)"
+            )
         vocab = Vocab(tokens=list(config["vocab"]["tokens"]), types=list(config["vocab"]["types"]))
-        decider = cls(Weights.load(model_path), vocab, embedder, temperature=float(config.get("temperature", 1.0)),
-                      name=str(config.get("name") or Path(directory).name), config=config)
+        decider = cls(
+            Weights.load(model_path),
+            vocab,
+            embedder,
+            temperature=float(config.get("temperature", 1.0)),
+            name=str(config.get("name") or Path(directory).name),
+            config=config,
+        )
         decider.mention_scorer = MentionLinker.load(directory)
         return decider
 
@@ -257,8 +297,10 @@ class LearnedDecider:
         return self._max_options
 
     def __repr__(self) -> str:
-        return (f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
-                f"temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})")
+        return (
+            f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
+            f"temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})"
+        )
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -297,9 +339,14 @@ class LearnedDecider:
             result = make_result(question, raw)
             result.confidence = top_confidence(result.probabilities, result.top)
             results[question.key] = result
-        return DecisionResponse(results=results, usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
-                                latency_s=time.perf_counter() - started, model=self.model_id, provider="local",
-                                calls=1)
+        return DecisionResponse(
+            results=results,
+            usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
+            latency_s=time.perf_counter() - started,
+            model=self.model_id,
+            provider="local",
+            calls=1,
+        )
 
     async def aclose(self) -> None:
         return None
@@ -313,6 +360,8 @@ def _context(question: ChoiceQuestion) -> DecisionContext:
             "questions only. Use --model local or jev for linking/routing choices"
         )
     if context.labels != list(question.options):
-        raise DecisionError(f"learned decider: question {question.key!r} has labels {list(question.options)} but "
-                            f"its structure has {context.labels}")
+        raise DecisionError(
+            f"learned decider: question {question.key!r} has labels {list(question.options)} but "
+            f"its structure has {context.labels}"
+        )
     return context

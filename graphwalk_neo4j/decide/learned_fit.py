@@ -82,8 +82,13 @@ def data_hash(examples: Sequence[Example]) -> str:
 class _Tensors:
     """Padded arrays for a list of examples: (N, M) per-option arrays with a mask."""
 
-    def __init__(self, examples: Sequence[Example], vocab: Vocab, qindex: Mapping[str, int],
-                 sims: Callable[[DecisionInputs], np.ndarray]) -> None:
+    def __init__(
+        self,
+        examples: Sequence[Example],
+        vocab: Vocab,
+        qindex: Mapping[str, int],
+        sims: Callable[[DecisionInputs], np.ndarray],
+    ) -> None:
         n = len(examples)
         m = max((len(e.inputs.tokens) for e in examples), default=1)
         self.q = np.zeros(n, dtype=np.int64)
@@ -136,8 +141,15 @@ def _weights(net: Any) -> Weights:
     def arr(t: Any) -> np.ndarray:
         return np.asarray(t.detach().cpu().numpy(), dtype=np.float32)
 
-    return Weights(tok=arr(net.tok), typ=arr(net.typ), pos=arr(net.pos), w1=arr(net.l1.weight),
-                   b1=arr(net.l1.bias), w2=arr(net.l2.weight[0]), b2=arr(net.l2.bias[0]))
+    return Weights(
+        tok=arr(net.tok),
+        typ=arr(net.typ),
+        pos=arr(net.pos),
+        w1=arr(net.l1.weight),
+        b1=arr(net.l1.bias),
+        w2=arr(net.l2.weight[0]),
+        b2=arr(net.l2.bias[0]),
+    )
 
 
 def _softmax_rows(scores: np.ndarray, mask: np.ndarray, temperature: float) -> np.ndarray:
@@ -154,8 +166,12 @@ def decision_metrics(probs: np.ndarray, target: np.ndarray, mask: np.ndarray) ->
     correct = target[np.arange(len(top)), top] >= best - 1e-9
     nll = -(target * np.log(np.clip(probs, 1e-12, 1.0))).sum(axis=1).mean() if len(top) else 0.0
     conf = probs[np.arange(len(top)), top]
-    return {"accuracy": float(correct.mean()) if len(top) else 0.0, "nll": float(nll),
-            "ece": expected_calibration_error(conf, correct), "n": int(len(top))}
+    return {
+        "accuracy": float(correct.mean()) if len(top) else 0.0,
+        "nll": float(nll),
+        "ece": expected_calibration_error(conf, correct),
+        "n": int(len(top)),
+    }
 
 
 def fit_temperature(scores: np.ndarray, target: np.ndarray, mask: np.ndarray) -> float:
@@ -164,8 +180,9 @@ def fit_temperature(scores: np.ndarray, target: np.ndarray, mask: np.ndarray) ->
     return float(grid[int(np.argmin(losses))])
 
 
-async def embed_texts(embedder: Embedder, texts: Sequence[str], cache_dir: Path,
-                      progress: Progress | None = None, chunk: int = 512) -> dict[str, np.ndarray]:
+async def embed_texts(
+    embedder: Embedder, texts: Sequence[str], cache_dir: Path, progress: Progress | None = None, chunk: int = 512
+) -> dict[str, np.ndarray]:
     """Vectors for ``texts``, cached in ``cache_dir`` (``vectors.npy`` + ``texts.json``) across runs."""
     make_dir(cache_dir)
     known: dict[str, np.ndarray] = {}
@@ -177,7 +194,7 @@ async def embed_texts(embedder: Embedder, texts: Sequence[str], cache_dir: Path,
             known = {t: matrix[i] for i, t in enumerate(stored["texts"])}
     missing = [t for t in dict.fromkeys(texts) if t not in known]
     for i in range(0, len(missing), chunk):
-        part = missing[i:i + chunk]
+        part = missing[i : i + chunk]
         for text, vec in zip(part, await embedder.embed(part), strict=True):
             known[text] = np.asarray(vec, dtype=np.float32)
         if progress:
@@ -230,9 +247,13 @@ async def fit(
     qt = torch.tensor(qmatrix, device=device)
 
     def tensors(t: _Tensors, idx: np.ndarray) -> tuple[Any, ...]:
-        return (qt[torch.tensor(t.q[idx], device=device)], torch.tensor(t.path[idx], device=device),
-                torch.tensor(t.tok[idx], device=device), torch.tensor(t.typ[idx], device=device),
-                torch.tensor(t.extra[idx], device=device))
+        return (
+            qt[torch.tensor(t.q[idx], device=device)],
+            torch.tensor(t.path[idx], device=device),
+            torch.tensor(t.tok[idx], device=device),
+            torch.tensor(t.typ[idx], device=device),
+            torch.tensor(t.extra[idx], device=device),
+        )
 
     def scores_of(t: _Tensors) -> np.ndarray:
         net.eval()
@@ -263,7 +284,7 @@ async def fit(
         net.train()
         order = rng.permutation(len(tr.q))
         for i in range(0, len(order), opts.batch_size):
-            idx = order[i:i + opts.batch_size]
+            idx = order[i : i + opts.batch_size]
             logits = net(*tensors(tr, idx))
             mask = torch.tensor(tr.mask[idx], device=device)
             logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
@@ -278,9 +299,20 @@ async def fit(
             best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
         else:
             stale += 1
-        torch.save({"signature": signature, "options": opts.__dict__, "net": net.state_dict(),
-                    "optim": optim.state_dict(), "epoch": epoch + 1, "best_loss": best_loss,
-                    "best_state": best_state, "history": history, "stale": stale}, checkpoint)
+        torch.save(
+            {
+                "signature": signature,
+                "options": opts.__dict__,
+                "net": net.state_dict(),
+                "optim": optim.state_dict(),
+                "epoch": epoch + 1,
+                "best_loss": best_loss,
+                "best_state": best_state,
+                "history": history,
+                "stale": stale,
+            },
+            checkpoint,
+        )
         if progress:
             progress("train", epoch + 1, opts.epochs)
     if best_state is not None:
@@ -294,22 +326,37 @@ async def fit(
     groups: dict[str, dict[str, float]] = {}
     for group in sorted({e.group for e in val}):
         idx = np.asarray([i for i, e in enumerate(val) if e.group == group])
-        groups[group] = decision_metrics(_softmax_rows(val_scores[idx], va.mask[idx], temperature),
-                                         va.target[idx], va.mask[idx])
+        groups[group] = decision_metrics(
+            _softmax_rows(val_scores[idx], va.mask[idx], temperature), va.target[idx], va.mask[idx]
+        )
     weights = _weights(net)
     weights.save(out / MODEL_FILE)
     config = {
-        "format": FORMAT_VERSION, "name": out.name, "embedder": embedder.model_id,
-        "vocab": {"tokens": vocab.tokens, "types": vocab.types}, "temperature": temperature,
-        "options": opts.__dict__, "training_data_sha256": signature, "device": device, **(meta or {}),
+        "format": FORMAT_VERSION,
+        "name": out.name,
+        "embedder": embedder.model_id,
+        "vocab": {"tokens": vocab.tokens, "types": vocab.types},
+        "temperature": temperature,
+        "options": opts.__dict__,
+        "training_data_sha256": signature,
+        "device": device,
+        **(meta or {}),
     }
     (out / CONFIG_FILE).write_text(json.dumps(config, indent=2, ensure_ascii=False), encoding="utf-8")
     metrics = {
-        "decisions": {"train": len(train), "val": len(val)}, "validated_on": validated_on,
-        "val_before_temperature": before, "val": after, "train": train_metrics, "val_by_group": groups,
-        "temperature": temperature, "history": history,
-        "seconds": {"embed": round(embed_s, 1), "train": round(train_s, 1),
-                    "total": round(time.perf_counter() - started, 1)},
+        "decisions": {"train": len(train), "val": len(val)},
+        "validated_on": validated_on,
+        "val_before_temperature": before,
+        "val": after,
+        "train": train_metrics,
+        "val_by_group": groups,
+        "temperature": temperature,
+        "history": history,
+        "seconds": {
+            "embed": round(embed_s, 1),
+            "train": round(train_s, 1),
+            "total": round(time.perf_counter() - started, 1),
+        },
     }
     (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics

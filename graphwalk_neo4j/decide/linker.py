@@ -37,7 +37,7 @@ _TOPIC = re.compile(r"\[([^\[\]]+)\]")
 
 def _grams(text: str) -> set[str]:
     tokens = text.lower().split()
-    return {" ".join(tokens[i:i + n]) for n in range(1, MAX_GRAM + 1) for i in range(len(tokens) - n + 1)}
+    return {" ".join(tokens[i : i + n]) for n in range(1, MAX_GRAM + 1) for i in range(len(tokens) - n + 1)}
 
 
 def template_counts(questions: Iterable[str]) -> tuple[Counter[str], Counter[str]]:
@@ -70,11 +70,17 @@ class MentionLinker:
         for span, row in candidates:
             out, ins = self.outside.get(span, 0), self.inside.get(span, 0)
             longer = any(span != other and f" {span} " in f" {other} " for other in spans)
-            rows.append([
-                (out + 0.0) / (out + ins + 1.0), math.log1p(out), float(len(span.split())), math.log(len(span) + 1),
-                1.0 if longer else 0.0, 1.0 if text.rstrip(" ?.!").endswith(span.rstrip(" ?.!")) else 0.0,
-                math.log1p(float(row.get("degree") or 0)),
-            ])
+            rows.append(
+                [
+                    (out + 0.0) / (out + ins + 1.0),
+                    math.log1p(out),
+                    float(len(span.split())),
+                    math.log(len(span) + 1),
+                    1.0 if longer else 0.0,
+                    1.0 if text.rstrip(" ?.!").endswith(span.rstrip(" ?.!")) else 0.0,
+                    math.log1p(float(row.get("degree") or 0)),
+                ]
+            )
         return np.asarray(rows, dtype=np.float64).reshape(len(candidates), len(FEATURES))
 
     def __call__(self, question: str, candidates: Sequence[tuple[str, dict[str, Any]]]) -> list[float]:
@@ -85,11 +91,18 @@ class MentionLinker:
     def save(self, directory: str | Path) -> Path:
         path = Path(directory) / LINKER_FILE
         keep = {g for g in self.outside if self.outside[g] >= 2} | {g for g in self.inside if self.inside[g] >= 2}
-        path.write_text(json.dumps({
-            "features": list(FEATURES), "weights": [float(w) for w in self.weights],
-            "outside": {g: self.outside[g] for g in sorted(keep) if g in self.outside},
-            "inside": {g: self.inside[g] for g in sorted(keep) if g in self.inside},
-        }, ensure_ascii=False), encoding="utf-8")
+        path.write_text(
+            json.dumps(
+                {
+                    "features": list(FEATURES),
+                    "weights": [float(w) for w in self.weights],
+                    "outside": {g: self.outside[g] for g in sorted(keep) if g in self.outside},
+                    "inside": {g: self.inside[g] for g in sorted(keep) if g in self.inside},
+                },
+                ensure_ascii=False,
+            ),
+            encoding="utf-8",
+        )
         return path
 
     @classmethod
@@ -101,9 +114,15 @@ class MentionLinker:
         return cls(np.asarray(data["weights"], dtype=np.float64), dict(data["outside"]), dict(data["inside"]))
 
 
-def fit_linker(examples: Sequence[tuple[str, Sequence[tuple[str, dict[str, Any]]], int]],
-               outside: Counter[str], inside: Counter[str], *, steps: int = 600, lr: float = 0.5,
-               l2: float = 1e-3) -> tuple[MentionLinker, dict[str, float]]:
+def fit_linker(
+    examples: Sequence[tuple[str, Sequence[tuple[str, dict[str, Any]]], int]],
+    outside: Counter[str],
+    inside: Counter[str],
+    *,
+    steps: int = 600,
+    lr: float = 0.5,
+    l2: float = 1e-3,
+) -> tuple[MentionLinker, dict[str, float]]:
     """``examples``: (question without brackets, candidates, index of the topic among them). Returns the linker
     and its training accuracy."""
     linker = MentionLinker(np.zeros(len(FEATURES)), dict(outside), dict(inside))
@@ -124,5 +143,4 @@ def fit_linker(examples: Sequence[tuple[str, Sequence[tuple[str, dict[str, Any]]
         w -= lr * grad
     linker.weights = w / std  # fold the standardisation in (the mean shifts every candidate alike)
     right = sum(1 for m, gold in mats if int(np.argmax(m @ linker.weights)) == gold)
-    return linker, {"questions": float(len(examples)), "ambiguous": float(len(mats)),
-                    "accuracy": right / len(mats)}
+    return linker, {"questions": float(len(examples)), "ambiguous": float(len(mats)), "accuracy": right / len(mats)}

@@ -135,8 +135,9 @@ class LLMBackend:
             raise ConfigError(f"unknown LLM decision mode {mode!r}: use auto, logprobs or json")
         self._model = model
         self.api_base = api_base
-        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s,
-                                 num_retries=num_retries, label="LLM")
+        self._client = LLMClient(
+            model, api_base=api_base, api_key=api_key, timeout_s=timeout_s, num_retries=num_retries, label="LLM"
+        )
         self.mode: Mode = mode
         self.timeout_s = timeout_s
         self.num_retries = num_retries

@@ -63,8 +63,15 @@ DEFAULT_CONTEXT_KEYS = ("start", "path", "current", "context")
 HEAD_SEPARATOR = " — "
 FEATURES = ("gain", "local", "focus", "repeat", "cover", "stop_fit", "stop_left", "stop_cover", "stop_const")
 DEFAULT_WEIGHTS: dict[str, float] = {
-    "gain": 5.5, "local": 5.3, "focus": 2.8, "repeat": -2.5, "cover": 4.8,
-    "stop_fit": 5.9, "stop_left": -2.1, "stop_cover": 3.5, "stop_const": 3.0,
+    "gain": 5.5,
+    "local": 5.3,
+    "focus": 2.8,
+    "repeat": -2.5,
+    "cover": 4.8,
+    "stop_fit": 5.9,
+    "stop_left": -2.1,
+    "stop_cover": 3.5,
+    "stop_const": 3.0,
 }
 STEM = 5
 KIND_MATCH = 0.6
@@ -146,10 +153,10 @@ def read_question(state: str, names: Sequence[str]) -> Reading:
     for name in names:
         span = words(name)
         for i in range(len(tokens) - len(span) + 1):
-            if span and tokens[i:i + len(span)] == span:
+            if span and tokens[i : i + len(span)] == span:
                 if mention is None or i < mention[0]:
                     mention = (i, i + len(span) - 1)
-                keep[i:i + len(span)] = [False] * len(span)
+                keep[i : i + len(span)] = [False] * len(span)
                 break
     focus: list[int] = []
     wh = next((i for i, t in enumerate(tokens) if keep[i] and t in WH_WORDS), None)
@@ -170,11 +177,15 @@ def read_question(state: str, names: Sequence[str]) -> Reading:
                 j += 1
             if j < len(tokens) and keep[j] and tokens[j] not in FUNCTION_WORDS:
                 focus.append(j)
+
     def distance(i: int) -> int:
         return 0 if mention is None else mention[0] - i if i < mention[0] else i - mention[1]
 
-    body = [(t, distance(i)) for i, t in enumerate(tokens)
-            if keep[i] and i not in focus and t not in FUNCTION_WORDS and not t.isdigit()]
+    body = [
+        (t, distance(i))
+        for i, t in enumerate(tokens)
+        if keep[i] and i not in focus and t not in FUNCTION_WORDS and not t.isdigit()
+    ]
     order = sorted(range(len(body)), key=lambda k: body[k][1])
     rank = {k: r for r, k in enumerate(order)}
     residual = " ".join(t for i, t in enumerate(tokens) if keep[i]) or state
@@ -294,8 +305,11 @@ class LocalDecider:
 
     # -- coverage method -------------------------------------------------------------------------------------
 
-    def _texts(self, state: str, question: ChoiceQuestion,
-               ) -> tuple[Reading, list[str], list[str], str, list[str], list[str]]:
+    def _texts(
+        self,
+        state: str,
+        question: ChoiceQuestion,
+    ) -> tuple[Reading, list[str], list[str], str, list[str], list[str]]:
         """(reading, path moves, option moves, what the last hop reached, words the path covers, start kind).
 
         A question with a :class:`~graphwalk_neo4j.decide.request.DecisionContext` is read from that structure
@@ -381,17 +395,25 @@ class LocalDecider:
         rows = np.zeros((len(option_moves), len(FEATURES)))
         for k, (label, move) in enumerate(zip(question.options, option_moves, strict=True)):
             if label == self.stop_label:
-                rows[k, 5:] = [float(focus_vec @ reached_vec) if reached else 0.0, left,
-                               float(residual @ path_vec) if moves else 0.0, 1.0]
+                rows[k, 5:] = [
+                    float(focus_vec @ reached_vec) if reached else 0.0,
+                    left,
+                    float(residual @ path_vec) if moves else 0.0,
+                    1.0,
+                ]
                 continue
             gain = 0.0
             if body and move_words[k]:
                 after = np.maximum(covered, self._word_sims(body, move_words[k], vectors).max(1))
                 gain = float((weights * (after - covered)).sum() / total)
             move_vec = vectors[move or " "]
-            rows[k, :5] = [gain, float(body_vec @ move_vec), float(focus_vec @ move_vec) * (1.0 - left),
-                           1.0 if move and split_hop(move)[0] in moves else 0.0,
-                           float(residual @ vectors[f"{path_text} {move}".strip() or " "])]
+            rows[k, :5] = [
+                gain,
+                float(body_vec @ move_vec),
+                float(focus_vec @ move_vec) * (1.0 - left),
+                1.0 if move and split_hop(move)[0] in moves else 0.0,
+                float(residual @ vectors[f"{path_text} {move}".strip() or " "]),
+            ]
         return rows
 
     # -- decide ----------------------------------------------------------------------------------------------

@@ -99,8 +99,9 @@ def relation_gloss(
     return f"{subject} {words} this {source_type.lower() if source_type else 'node'}"
 
 
-def hop_text(relation: str, direction: str, source_type: str | None, target_type: str | None,
-             show_types: bool = True) -> str:
+def hop_text(
+    relation: str, direction: str, source_type: str | None, target_type: str | None, show_types: bool = True
+) -> str:
     """The hop in words with the kinds it joins: forward ``directed by (film to person)``, inverse the gloss
     ``films directed by this person``; without types, the plain gloss."""
     gloss = relation_gloss(relation, direction, source_type=source_type, target_type=target_type)
@@ -166,8 +167,9 @@ class Layout:
     sample_names: int = 5
 
 
-def option_labels(options: Sequence[tuple[str, str]], hop_mode: str, labels: Labels,
-                  targets: Sequence[str] = ()) -> list[str]:
+def option_labels(
+    options: Sequence[tuple[str, str]], hop_mode: str, labels: Labels, targets: Sequence[str] = ()
+) -> list[str]:
     """Deterministic, unique labels (never ``STOP``) for ``(relation, direction)`` moves in offer order;
     ``targets`` (entity mode) are the target names."""
     if labels == "short":
@@ -261,8 +263,9 @@ def render_question(key: str, context: DecisionContext, layout: Layout | None = 
     described: dict[str, JSONContent | None] = {
         option.label: option_text(option, context, layout) for option in context.options
     }
-    return ChoiceQuestion(key=key, instructions=render_instructions(context, layout), options=described,
-                          context=context)
+    return ChoiceQuestion(
+        key=key, instructions=render_instructions(context, layout), options=described, context=context
+    )
 
 
 def render_state(question: str) -> dict[str, str]:
@@ -325,8 +328,12 @@ def coverage_view(context: DecisionContext) -> CoverageView:
         if context.hop_mode == "entity":
             target = _targets(option)
             head = node_text(target[0]) if target else option.label
-            gloss = relation_gloss(option.relation or "", option.direction or "out",
-                                   source_type=option.source_type, target_type=option.target_type)
+            gloss = relation_gloss(
+                option.relation or "",
+                option.direction or "out",
+                source_type=option.source_type,
+                target_type=option.target_type,
+            )
             move = f"{gloss}: {head}"
         moves.append(move)
     return CoverageView(

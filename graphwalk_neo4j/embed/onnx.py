@@ -84,8 +84,9 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
             self.bert = bert
 
         def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            hidden = self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                               token_type_ids=token_type_ids).last_hidden_state
+            hidden = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             weights = attention_mask.unsqueeze(-1).to(hidden.dtype)
             mean = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(mean, dim=-1)
@@ -102,9 +103,16 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
 
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(Pooled(bert), (sample, sample, torch.zeros_like(sample)), str(partial),
-                          input_names=list(INPUTS), output_names=["embedding"], dynamic_axes=axes,
-                          opset_version=17, dynamo=False)
+        torch.onnx.export(
+            Pooled(bert),
+            (sample, sample, torch.zeros_like(sample)),
+            str(partial),
+            input_names=list(INPUTS),
+            output_names=["embedding"],
+            dynamic_axes=axes,
+            opset_version=17,
+            dynamo=False,
+        )
     partial.replace(target)
     target.with_suffix(".json").write_text(json.dumps(_weights_stamp(source)))
     return target
@@ -119,9 +127,15 @@ def onnx_providers() -> list[str]:
 
 
 class OnnxMiniLMEmbedder:
-    def __init__(self, *, batch_size: int = 256, onnx_path: str | Path | None = None,
-                 model_dir: str | Path | None = None, cache_size: int = 50_000,
-                 providers: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        batch_size: int = 256,
+        onnx_path: str | Path | None = None,
+        model_dir: str | Path | None = None,
+        cache_size: int = 50_000,
+        providers: Sequence[str] | None = None,
+    ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.batch_size = batch_size
@@ -165,8 +179,9 @@ class OnnxMiniLMEmbedder:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
             except ImportError as exc:
-                raise EmbeddingError("the ONNX embedder needs the onnx extra: "
-                                     "pip install 'graphwalk-neo4j[onnx]'") from exc
+                raise EmbeddingError(
+                    "the ONNX embedder needs the onnx extra: pip install 'graphwalk-neo4j[onnx]'"
+                ) from exc
             model_dir = self._model_dir or packaged_model_path()
             path = export_minilm_onnx(self._onnx_path, model_dir)
             tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
@@ -175,8 +190,9 @@ class OnnxMiniLMEmbedder:
             options = ort.SessionOptions()
             options.intra_op_num_threads = os.cpu_count() or 1
             try:
-                session = ort.InferenceSession(str(path), sess_options=options,
-                                               providers=self._providers or onnx_providers())
+                session = ort.InferenceSession(
+                    str(path), sess_options=options, providers=self._providers or onnx_providers()
+                )
             except Exception as exc:
                 raise EmbeddingError(f"could not open the ONNX model at {path}: {exc}") from exc
             self._tokenizer = tokenizer
@@ -187,11 +203,12 @@ class OnnxMiniLMEmbedder:
         session = self.load()
         out = []
         for i in range(0, len(texts), self.batch_size):
-            encoded = self._tokenizer.encode_batch(texts[i:i + self.batch_size])
+            encoded = self._tokenizer.encode_batch(texts[i : i + self.batch_size])
             ids = np.array([e.ids for e in encoded], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            out.append(session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                          "token_type_ids": np.zeros_like(ids)})[0])
+            out.append(
+                session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+            )
         return np.concatenate(out)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

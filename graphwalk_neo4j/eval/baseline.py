@@ -95,8 +95,7 @@ async def load_documents(store: GraphStore, graph: str) -> tuple[list[str], list
     texts: list[str] = []
     after = ""
     while True:
-        rows = await store.read("eval/entity_documents", graph=graph, after=after, limit=PAGE,
-                                max_triples=MAX_TRIPLES)
+        rows = await store.read("eval/entity_documents", graph=graph, after=after, limit=PAGE, max_triples=MAX_TRIPLES)
         if not rows:
             break
         for row in rows:
@@ -107,8 +106,15 @@ async def load_documents(store: GraphStore, graph: str) -> tuple[list[str], list
     return ids, names, texts
 
 
-async def build_index(store: GraphStore, graph: str, embedder: Embedder, cache_dir: str | Path, *,
-                      progress: Progress = QUIET, batch: int = 256) -> DocIndex:
+async def build_index(
+    store: GraphStore,
+    graph: str,
+    embedder: Embedder,
+    cache_dir: str | Path,
+    *,
+    progress: Progress = QUIET,
+    batch: int = 256,
+) -> DocIndex:
     """Load the cached document vectors of ``graph``, or build and cache them (see the module docstring)."""
     key = await index_key(store, graph, embedder.model_id)
     base = Path(cache_dir) / f"{graph}-{key}"
@@ -120,7 +126,7 @@ async def build_index(store: GraphStore, graph: str, embedder: Embedder, cache_d
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # similar lengths pad less
     matrix = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
     for start in range(0, len(order), batch):
-        rows = order[start:start + batch]
+        rows = order[start : start + batch]
         matrix[rows] = await embedder.embed([texts[i] for i in rows])
         progress.advance("documents", min(start + batch, len(order)), len(order))
     base.parent.mkdir(parents=True, exist_ok=True)
@@ -148,16 +154,20 @@ def parse_reader_answers(text: str) -> list[str]:
 class LLMReader:
     """Reads retrieved documents with a chat model through litellm and names the answers."""
 
-    def __init__(self, model: str, *, api_base: str | None = None, api_key: SecretStr | None = None,
-                 timeout_s: float = 60.0) -> None:
+    def __init__(
+        self, model: str, *, api_base: str | None = None, api_key: SecretStr | None = None, timeout_s: float = 60.0
+    ) -> None:
         self.model, self.api_base, self.timeout_s = model, api_base, timeout_s
-        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s, num_retries=2,
-                                 label="reader")
+        self._client = LLMClient(
+            model, api_base=api_base, api_key=api_key, timeout_s=timeout_s, num_retries=2, label="reader"
+        )
 
     def messages(self, question: str, documents: Sequence[str]) -> list[dict[str, str]]:
         payload = json.dumps({"question": question, "documents": list(documents)}, ensure_ascii=False)
-        return [{"role": "system", "content": "You answer questions from the documents you are given."},
-                {"role": "user", "content": f"{payload}\n\n{READER_TASK}"}]
+        return [
+            {"role": "system", "content": "You answer questions from the documents you are given."},
+            {"role": "user", "content": f"{payload}\n\n{READER_TASK}"},
+        ]
 
     async def read(self, question: str, documents: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
         try:
@@ -174,16 +184,30 @@ class LLMReader:
 class VectorSystem:
     """Cosine retrieval over entity documents; answers = top-k entities other than the topic (or a reader's)."""
 
-    def __init__(self, index: DocIndex, embedder: Embedder, *, k: int = DEFAULT_K, reader: LLMReader | None = None,
-                 reader_docs: int = 5, name: str = "vector") -> None:
+    def __init__(
+        self,
+        index: DocIndex,
+        embedder: Embedder,
+        *,
+        k: int = DEFAULT_K,
+        reader: LLMReader | None = None,
+        reader_docs: int = 5,
+        name: str = "vector",
+    ) -> None:
         self.index, self.embedder, self.k, self.reader, self.reader_docs = index, embedder, k, reader, reader_docs
         self.name = name
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "vector", "embedder": self.embedder.model_id, "k": self.k, "doc_version": DOC_VERSION,
-                "max_triples": MAX_TRIPLES, "index_key": self.index.key,
-                "reader": self.reader.model if self.reader else None,
-                "reader_docs": self.reader_docs if self.reader else None}
+        return {
+            "kind": "vector",
+            "embedder": self.embedder.model_id,
+            "k": self.k,
+            "doc_version": DOC_VERSION,
+            "max_triples": MAX_TRIPLES,
+            "index_key": self.index.key,
+            "reader": self.reader.model if self.reader else None,
+            "reader_docs": self.reader_docs if self.reader else None,
+        }
 
     async def answer(self, question: Mapping[str, str]) -> SystemAnswer:
         started = time.perf_counter()
@@ -197,6 +221,12 @@ class VectorSystem:
         # The reader also sees the topic's own document: its facts answer 1-hop questions.
         docs = [self.index.texts[i] for i in self.index.search(query, self.reader_docs)]
         answers, usage = await self.reader.read(text, docs)
-        return SystemAnswer(answers=answers, ranked=ranked, llm_calls=1, input_tokens=usage["input_tokens"],
-                            output_tokens=usage["output_tokens"], cost_usd=usage["cost_usd"],
-                            extra={"retrieval_s": retrieval_s})
+        return SystemAnswer(
+            answers=answers,
+            ranked=ranked,
+            llm_calls=1,
+            input_tokens=usage["input_tokens"],
+            output_tokens=usage["output_tokens"],
+            cost_usd=usage["cost_usd"],
+            extra={"retrieval_s": retrieval_s},
+        )

@@ -32,14 +32,21 @@ def calibration_rows(records: Sequence[Any]) -> list[dict[str, Any]]:
         groups.setdefault((r.system, str(r.hops)), []).append(r)
         groups.setdefault((r.system, ALL), []).append(r)
     rows = []
-    for (system, hops) in sorted(groups, key=lambda k: (k[0], k[1] == ALL, k[1])):
+    for system, hops in sorted(groups, key=lambda k: (k[0], k[1] == ALL, k[1])):
         group = groups[(system, hops)]
         conf = np.asarray([float(r.extra["confidence"]) for r in group])
         right = np.asarray([1.0 if r.hits_at_1 >= 1.0 else 0.0 for r in group])
-        rows.append({"system": system, "hops": hops, "n": len(group),
-                     "ece": expected_calibration_error(conf, right, BINS),
-                     "mean_confidence": float(conf.mean()), "accuracy": float(right.mean()),
-                     "bins": reliability_bins(conf, right, BINS)})
+        rows.append(
+            {
+                "system": system,
+                "hops": hops,
+                "n": len(group),
+                "ece": expected_calibration_error(conf, right, BINS),
+                "mean_confidence": float(conf.mean()),
+                "accuracy": float(right.mean()),
+                "bins": reliability_bins(conf, right, BINS),
+            }
+        )
     return rows
 
 
@@ -58,8 +65,12 @@ def write_reliability_diagram(rows: Sequence[dict[str, Any]], path: str | Path, 
     ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
     for row in overall:
         bins = row["bins"]
-        ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker="o",
-                label=f"{row['system']} (ECE {row['ece']:.3f}, n={row['n']})")
+        ax.plot(
+            [b["confidence"] for b in bins],
+            [b["accuracy"] for b in bins],
+            marker="o",
+            label=f"{row['system']} (ECE {row['ece']:.3f}, n={row['n']})",
+        )
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("confidence of the best path (mean per bin)")

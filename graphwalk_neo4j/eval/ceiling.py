@@ -42,7 +42,7 @@ async def follow_paths(store: GraphStore, graph: str, questions: Sequence[MetaQA
     out: dict[str, list[str]] = {}
     typed = [q for q in questions if q.qtype]
     for start in range(0, len(typed), BATCH):
-        batch = typed[start:start + BATCH]
+        batch = typed[start : start + BATCH]
         paths = {q.id: qtype_path(q.qtype or "") for q in batch}
         topic_ids = {q.id: entity_id(q.topic) for q in batch}
         frontier: dict[str, list[str]] = {q.id: [topic_ids[q.id]] for q in batch}
@@ -54,8 +54,15 @@ async def follow_paths(store: GraphStore, graph: str, questions: Sequence[MetaQA
                 if hop >= len(path) or not frontier[q.id]:
                     continue
                 exclude = [topic_ids[q.id]] if len(path) >= 2 else []
-                rows.append({"key": q.id, "uids": [entity_uid(graph, i) for i in frontier[q.id]],
-                             "relation": path[hop].relation, "direction": path[hop].direction, "exclude": exclude})
+                rows.append(
+                    {
+                        "key": q.id,
+                        "uids": [entity_uid(graph, i) for i in frontier[q.id]],
+                        "relation": path[hop].relation,
+                        "direction": path[hop].direction,
+                        "exclude": exclude,
+                    }
+                )
             if not rows:
                 break
             found = {r["key"]: r for r in await store.read("eval/follow_relation", graph=graph, rows=rows)}
@@ -80,9 +87,15 @@ async def ceiling_answers(store: GraphStore, graph: str, questions: Sequence[Met
         scores = score_answers(answers, q.answers)
         # An oracle ranks nothing, so its hits@1 is whether any gold answer is in its set.
         found, gold = answer_set(answers), answer_set(q.answers)
-        results.append(CeilingAnswer(
-            question_id=q.id, qtype=q.qtype or "", answers=answers, hits_at_1=1.0 if found & gold else 0.0,
-            exact_match=scores.exact_match, f1=scores.f1, reachable=gold <= found,
-        ))
+        results.append(
+            CeilingAnswer(
+                question_id=q.id,
+                qtype=q.qtype or "",
+                answers=answers,
+                hits_at_1=1.0 if found & gold else 0.0,
+                exact_match=scores.exact_match,
+                f1=scores.f1,
+                reachable=gold <= found,
+            )
+        )
     return results
-

@@ -70,10 +70,19 @@ def walk_decisions(walk: StoredWalk, refs: dict[str, NodeRef]) -> list[Decision]
         for hop in chain:
             if hop.is_stop or hop.chosen_relation is None:
                 continue
-            path.append(PathStep(step_id=hop.id, depth=hop.depth, kind="decision", label=hop.chosen,
-                                 relation=hop.chosen_relation, direction=hop.chosen_direction,  # type: ignore[arg-type]
-                                 from_ids=list(hop.node_ids), from_names=list(hop.node_names),
-                                 nodes=[_ref(refs, i) for i in hop.chosen_target_ids]))
+            path.append(
+                PathStep(
+                    step_id=hop.id,
+                    depth=hop.depth,
+                    kind="decision",
+                    label=hop.chosen,
+                    relation=hop.chosen_relation,
+                    direction=hop.chosen_direction,  # type: ignore[arg-type]
+                    from_ids=list(hop.node_ids),
+                    from_names=list(hop.node_names),
+                    nodes=[_ref(refs, i) for i in hop.chosen_target_ids],
+                )
+            )
         current = [_ref(refs, i, n) for i, n in zip(step.node_ids, step.node_names + step.node_ids, strict=False)]
         labelled: list[tuple[str, Option]] = []
         stop_allowed = False
@@ -81,29 +90,55 @@ def walk_decisions(walk: StoredWalk, refs: dict[str, NodeRef]) -> list[Decision]
             if option.is_stop:
                 stop_allowed = True
                 continue
-            targets = tuple(_ref(refs, i, n) for i, n in zip(option.target_ids, option.target_names
-                                                               + option.target_ids, strict=False))
+            targets = tuple(
+                _ref(refs, i, n)
+                for i, n in zip(option.target_ids, option.target_names + option.target_ids, strict=False)
+            )
             if not targets:
                 continue
-            labelled.append((option.label, Option(relation=option.relation or "", direction=option.direction or "out",  # type: ignore[arg-type]
-                                                  targets=targets, total_targets=option.count or len(targets))))
+            labelled.append(
+                (
+                    option.label,
+                    Option(
+                        relation=option.relation or "",
+                        direction=option.direction or "out",  # type: ignore[arg-type]
+                        targets=targets,
+                        total_targets=option.count or len(targets),
+                    ),
+                )
+            )
         if not labelled:
             continue
-        context = prompts.build_context(walk.question, current=current, start=start, steps=path,
-                                        labelled=labelled, stop_allowed=stop_allowed, config=config)
+        context = prompts.build_context(
+            walk.question,
+            current=current,
+            start=start,
+            steps=path,
+            labelled=labelled,
+            stop_allowed=stop_allowed,
+            config=config,
+        )
         if step.n_nodes > len(current):  # the trace keeps 50 node ids; the count is exact
             context = context.model_copy(update={"current_count": step.n_nodes})
         target = [float(step.distribution.get(label, 0.0)) for label in context.labels]
         total = sum(target)
         if total <= 0:
             continue
-        out.append(Decision(qid=walk.id, hops=len(path), depth=step.depth, inputs=decision_inputs(context),
-                            target=[t / total for t in target]))
+        out.append(
+            Decision(
+                qid=walk.id,
+                hops=len(path),
+                depth=step.depth,
+                inputs=decision_inputs(context),
+                target=[t / total for t in target],
+            )
+        )
     return out
 
 
-async def traces_dataset(store: GraphStore, graph: str, *, limit: int = 100_000, model: str | None = None,
-                         observe: Observe | None = None) -> tuple[list[StoredWalk], list[Decision]]:
+async def traces_dataset(
+    store: GraphStore, graph: str, *, limit: int = 100_000, model: str | None = None, observe: Observe | None = None
+) -> tuple[list[StoredWalk], list[Decision]]:
     """Every finished walk of ``graph`` (only those made by ``model`` when given) and its decisions."""
     listed = [w for w in await list_walks(store, graph, limit=limit) if w.finished and w.status != "error"]
     if model:
@@ -120,8 +155,15 @@ async def traces_dataset(store: GraphStore, graph: str, *, limit: int = 100_000,
 
 
 async def train_from_traces(
-    store: GraphStore, graph: str, embedder: Any, out_dir: str | Path, *, seed: int = 0,
-    model: str | None = None, fit_options: Any = None, observe: Observe | None = None,
+    store: GraphStore,
+    graph: str,
+    embedder: Any,
+    out_dir: str | Path,
+    *,
+    seed: int = 0,
+    model: str | None = None,
+    fit_options: Any = None,
+    observe: Observe | None = None,
 ) -> dict[str, Any]:
     """Stored walks -> decisions with soft targets -> a fitted, calibrated artifact in ``out_dir``."""
     from graphwalk_neo4j.decide.learned_fit import Example, fit
@@ -129,18 +171,23 @@ async def train_from_traces(
     started = time.perf_counter()
     walks, decisions = await traces_dataset(store, graph, model=model, observe=observe)
     if not decisions:
-        raise InputError(f"graph {graph!r} has no stored decision steps"
-                         f"{f' by model {model!r}' if model else ''}; record walks with tracing on "
-                         "(gw-neo4j walk --graph G ..., or eval --trace) first")
+        raise InputError(
+            f"graph {graph!r} has no stored decision steps"
+            f"{f' by model {model!r}' if model else ''}; record walks with tracing on "
+            "(gw-neo4j walk --graph G ..., or eval --trace) first"
+        )
     questions = {w.id: w.question for w in walks}
     splits = {wid: split_of(seed, q) for wid, q in questions.items()}
     train = [Example(d.inputs, d.target, f"depth{d.depth}") for d in decisions if splits[d.qid] == "train"]
     val = [Example(d.inputs, d.target, f"depth{d.depth}") for d in decisions if splits[d.qid] == "val"]
     digest = hashlib.sha256(json.dumps(sorted(questions.items())).encode()).hexdigest()
     meta = {
-        "graph": graph, "source": "traces", "traces": [f"{graph}: {len(walks)} walks"],
+        "graph": graph,
+        "source": "traces",
+        "traces": [f"{graph}: {len(walks)} walks"],
         "teacher_models": sorted({w.model or "" for w in walks}),
-        "traces_sha256": digest, "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
+        "traces_sha256": digest,
+        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
         "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
         "walks": len(walks),
     }

@@ -85,18 +85,30 @@ def question_file(directory: str | Path, split: str, hops: int) -> Path:
     return nested if not direct.exists() and nested.exists() else direct
 
 
-def parse_question_line(text: str, *, split: str, hops: int, line: int, path: str | Path | None = None,
-                        ) -> MetaQAQuestion:
+def parse_question_line(
+    text: str,
+    *,
+    split: str,
+    hops: int,
+    line: int,
+    path: str | Path | None = None,
+) -> MetaQAQuestion:
     """Parse one ``question<TAB>answers`` line; ``line`` is 1-based and becomes part of the id."""
     parts = text.rstrip("\r\n").split("\t")
     if len(parts) != 2:
-        raise InputError(f"expected 'question<TAB>answer1|answer2|...', found {len(parts)} TAB-separated "
-                         "fields", path=path, line=line)
+        raise InputError(
+            f"expected 'question<TAB>answer1|answer2|...', found {len(parts)} TAB-separated fields",
+            path=path,
+            line=line,
+        )
     question, answer_field = parts[0].strip(), parts[1]
     topics = _TOPIC.findall(question)
     if len(topics) != 1 or question.count("[") != 1 or question.count("]") != 1:
-        raise InputError(f"expected exactly one [topic entity] in the question, found {len(topics)}: "
-                         f"{question!r}", path=path, line=line)
+        raise InputError(
+            f"expected exactly one [topic entity] in the question, found {len(topics)}: {question!r}",
+            path=path,
+            line=line,
+        )
     answers = tuple(dict.fromkeys(a.strip() for a in answer_field.split("|") if a.strip()))
     if not answers:
         raise InputError("the question has no answers after the TAB", path=path, line=line)
@@ -112,8 +124,13 @@ def parse_question_line(text: str, *, split: str, hops: int, line: int, path: st
     )
 
 
-def load_questions(directory: str | Path, split: str, hops: int, *, with_qtype: bool = True,
-                   ) -> list[MetaQAQuestion]:
+def load_questions(
+    directory: str | Path,
+    split: str,
+    hops: int,
+    *,
+    with_qtype: bool = True,
+) -> list[MetaQAQuestion]:
     """Load every question of ``qa_{split}_{hops}hop.txt`` (see :func:`question_file`).
 
     Ids are ``{split}-{hops}hop-{line:05d}`` with the 1-based line number (``dev-2hop-00017`` is line 17).
@@ -129,16 +146,21 @@ def load_questions(directory: str | Path, split: str, hops: int, *, with_qtype: 
         lines = path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise InputError(f"not valid UTF-8 at byte offset {exc.start}", path=path) from exc
-    questions = [parse_question_line(t, split=split, hops=hops, line=i, path=path)
-                 for i, t in enumerate(lines, start=1) if t.strip()]
+    questions = [
+        parse_question_line(t, split=split, hops=hops, line=i, path=path)
+        for i, t in enumerate(lines, start=1)
+        if t.strip()
+    ]
     if not questions:
         raise InputError("is empty; expected at least one question", path=path)
     qtype_path = path.with_name(f"{path.stem}_qtype.txt")
     if with_qtype and qtype_path.is_file():
         qtypes = qtype_path.read_text(encoding="utf-8").splitlines()
-        if len(qtypes) < len(lines) or any(t.strip() for t in qtypes[len(lines):]):
-            raise InputError(f"has {len(qtypes)} lines but {path.name} has {len(lines)}; they must match "
-                             "line by line", path=qtype_path)
+        if len(qtypes) < len(lines) or any(t.strip() for t in qtypes[len(lines) :]):
+            raise InputError(
+                f"has {len(qtypes)} lines but {path.name} has {len(lines)}; they must match line by line",
+                path=qtype_path,
+            )
         questions = [q.model_copy(update={"qtype": qtypes[q.line - 1].strip() or None}) for q in questions]
     return questions
 
@@ -176,8 +198,10 @@ def qtype_path(qtype: str) -> tuple[PathStep, ...]:
             steps.append(PathStep(KIND_RELATIONS[src], "in"))
         else:
             known = ", ".join(sorted(KIND_RELATIONS))
-            raise InputError(f"question type {qtype!r}: cannot map the hop {src}_to_{dst}; every hop joins "
-                             f"'movie' and one of {known}")
+            raise InputError(
+                f"question type {qtype!r}: cannot map the hop {src}_to_{dst}; every hop joins "
+                f"'movie' and one of {known}"
+            )
     return tuple(steps)
 
 
@@ -194,8 +218,9 @@ def build_adjacency(triples: Iterable[tuple[str, str, str]]) -> dict[str, dict[P
     return adj
 
 
-def follow_path(adjacency: Adjacency, topic: str, path: Sequence[PathStep], *,
-                exclude_topic: bool | None = None) -> set[str]:
+def follow_path(
+    adjacency: Adjacency, topic: str, path: Sequence[PathStep], *, exclude_topic: bool | None = None
+) -> set[str]:
     """Entities reached from ``topic`` by following ``path`` hop by hop (the ceiling answer set).
 
     With ``exclude_topic`` (default: ``len(path) >= 2``) the topic entity is dropped from the frontier after

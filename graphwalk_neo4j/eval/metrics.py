@@ -150,6 +150,4 @@ def aggregate(
             for m in metrics:
                 acc[m] += float(row[m])  # type: ignore[arg-type]
     order = ([ALL] if ALL in counts else []) + sorted(k for k in counts if k != ALL)
-    return {
-        k: GroupStats(group=k, n=counts[k], means={m: sums[k][m] / counts[k] for m in metrics}) for k in order
-    }
+    return {k: GroupStats(group=k, n=counts[k], means={m: sums[k][m] / counts[k] for m in metrics}) for k in order}

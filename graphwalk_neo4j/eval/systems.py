@@ -53,8 +53,15 @@ def walk_answers(result: WalkResult) -> list[str]:
 class GraphwalkSystem:
     """graphwalk over one graph with one walk configuration."""
 
-    def __init__(self, name: str, service: WalkService, config: WalkConfig, *, linking: Linking = "gold",
-                 preset: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        service: WalkService,
+        config: WalkConfig,
+        *,
+        linking: Linking = "gold",
+        preset: str | None = None,
+    ) -> None:
         self.name = name
         self.service = service
         self.config = config
@@ -97,8 +104,11 @@ class GraphwalkSystem:
             input_tokens=totals.input_tokens,
             output_tokens=totals.output_tokens,
             cost_usd=totals.cost_usd,
-            extra={"depths": totals.depths, "hops": sum(1 for s in best.steps if not s.is_stop) if best else 0,
-                   "confidence": path_probability(best) if best is not None else 0.0},
+            extra={
+                "depths": totals.depths,
+                "hops": sum(1 for s in best.steps if not s.is_stop) if best else 0,
+                "confidence": path_probability(best) if best is not None else 0.0,
+            },
         )
 
 
@@ -113,8 +123,9 @@ def system_name(preset: str, overrides: Mapping[str, Any]) -> str:
     return f"graphwalk:{preset}{extra}"
 
 
-async def build_systems(store: GraphStore, settings: Settings, options: MetaQAOptions, embedder: Embedder,
-                        progress: Progress = QUIET) -> tuple[list[QASystem], list[Closer]]:
+async def build_systems(
+    store: GraphStore, settings: Settings, options: MetaQAOptions, embedder: Embedder, progress: Progress = QUIET
+) -> tuple[list[QASystem], list[Closer]]:
     """The systems a MetaQA run asks for, and the async closers to call when it ends."""
     if options.system not in ("graphwalk", "vector", "all"):
         raise ConfigError(f"unknown system {options.system!r}: use graphwalk, vector or all")
@@ -123,23 +134,40 @@ async def build_systems(store: GraphStore, settings: Settings, options: MetaQAOp
     if options.system in ("graphwalk", "all"):
         backend = resolve_backend(settings, options.model, embedder_factory=lambda _s: embedder)
         closers.append(backend.aclose)
-        service = WalkService(CountingStore(store), options.graph, backend, embedder=embedder,  # type: ignore[arg-type]
-                              trace=options.trace)
+        service = WalkService(
+            CountingStore(store),  # type: ignore[arg-type]
+            options.graph,
+            backend,
+            embedder=embedder,
+            trace=options.trace,
+        )
         for preset in options.presets:
             try:
                 config = get_preset(preset).with_overrides(**options.overrides)
             except ValueError as exc:
                 raise ConfigError(f"invalid walk options for preset {preset!r}: {exc}") from exc
-            systems.append(GraphwalkSystem(system_name(preset, options.overrides), service, config,
-                                           linking=cast(Linking, options.linking), preset=preset))
+            systems.append(
+                GraphwalkSystem(
+                    system_name(preset, options.overrides),
+                    service,
+                    config,
+                    linking=cast(Linking, options.linking),
+                    preset=preset,
+                )
+            )
     if options.system in ("vector", "all"):
         progress.stage("loading (or building) the vector baseline's document index")
         index = await build_index(store, options.graph, embedder, options.cache_dir, progress=progress)
         reader = None
         if options.llm_model:
-            reader = LLMReader(options.llm_model, api_base=settings.llm_api_base, api_key=settings.llm_api_key,
-                               timeout_s=settings.decision_timeout_s)
+            reader = LLMReader(
+                options.llm_model,
+                api_base=settings.llm_api_base,
+                api_key=settings.llm_api_key,
+                timeout_s=settings.decision_timeout_s,
+            )
         k = options.vector_k or DEFAULT_K
-        systems.append(VectorSystem(index, embedder, k=k, reader=reader,
-                                    name="vector+reader" if reader else f"vector@{k}"))
+        systems.append(
+            VectorSystem(index, embedder, k=k, reader=reader, name="vector+reader" if reader else f"vector@{k}")
+        )
     return systems, closers

@@ -93,22 +93,36 @@ def load_qa(paths: Sequence[str | Path], fmt: QAFormat = "metaqa") -> list[QAPai
             try:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON ({exc.msg}); --format jsonl wants one "
-                                 '{"question", "answers", "topic"} object per line', path=p, line=line_no) from exc
+                raise InputError(
+                    f"not JSON ({exc.msg}); --format jsonl wants one "
+                    '{"question", "answers", "topic"} object per line',
+                    path=p,
+                    line=line_no,
+                ) from exc
             question, answers = row.get("question"), row.get("answers")
             if not isinstance(question, str) or not isinstance(answers, list) or not answers:
-                raise InputError('each line needs "question" (text) and "answers" (a non-empty list)',
-                                 path=p, line=line_no)
+                raise InputError(
+                    'each line needs "question" (text) and "answers" (a non-empty list)', path=p, line=line_no
+                )
             topic = row.get("topic")
             if not isinstance(topic, str):
                 found = _TOPIC.findall(question)
                 if len(found) != 1:
-                    raise InputError('no "topic" and not exactly one [bracketed] entity in the question',
-                                     path=p, line=line_no)
+                    raise InputError(
+                        'no "topic" and not exactly one [bracketed] entity in the question', path=p, line=line_no
+                    )
                 topic = found[0]
             raw = question if "[" in question else question.replace(topic, f"[{topic}]", 1)
-            out.append(QAPair(qid, _TOPIC.sub(lambda m: m.group(1), question), topic.strip(),
-                              tuple(str(a) for a in answers), int(row.get("hops") or hops), raw))
+            out.append(
+                QAPair(
+                    qid,
+                    _TOPIC.sub(lambda m: m.group(1), question),
+                    topic.strip(),
+                    tuple(str(a) for a in answers),
+                    int(row.get("hops") or hops),
+                    raw,
+                )
+            )
     return out
 
 
@@ -142,13 +156,23 @@ class Decision:
     target: list[float]
 
     def to_json(self) -> dict[str, Any]:
-        return {"qid": self.qid, "hops": self.hops, "depth": self.depth, "inputs": self.inputs.to_json(),
-                "target": self.target}
+        return {
+            "qid": self.qid,
+            "hops": self.hops,
+            "depth": self.depth,
+            "inputs": self.inputs.to_json(),
+            "target": self.target,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Decision:
-        return cls(qid=data["qid"], hops=int(data["hops"]), depth=int(data["depth"]),
-                   inputs=DecisionInputs.from_json(data["inputs"]), target=[float(t) for t in data["target"]])
+        return cls(
+            qid=data["qid"],
+            hops=int(data["hops"]),
+            depth=int(data["depth"]),
+            inputs=DecisionInputs.from_json(data["inputs"]),
+            target=[float(t) for t in data["target"]],
+        )
 
 
 @dataclass
@@ -171,14 +195,21 @@ class MiningOptions:
 
 
 async def mine_batch(
-    store: GraphStore, graph: str, pairs: Sequence[QAPair], config: WalkConfig, options: MiningOptions,
-    *, option_limit: int = 254,
+    store: GraphStore,
+    graph: str,
+    pairs: Sequence[QAPair],
+    config: WalkConfig,
+    options: MiningOptions,
+    *,
+    option_limit: int = 254,
 ) -> tuple[list[Decision], list[MinedQuestion]]:
     """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
     expander = Neo4jExpander(store, graph, None)
     rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, entity_id(q.topic)) for q in pairs])
-    by_id = {r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
-             for r in rows}
+    by_id = {
+        r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
+        for r in rows
+    }
     gold = [answer_set(q.answers) for q in pairs]
     nodes: list[_Node] = []
     starts: dict[int, tuple[NodeRef, ...]] = {}
@@ -195,10 +226,17 @@ async def mine_batch(
         if not wanted:
             break
         requests = [
-            ExpandRequest(beam_key=str(k), hop_mode="relation", node_ids=tuple(n.id for n in node.current),
-                          exclude_ids=tuple(sorted(node.visited)) if config.exclude_visited else (),
-                          direction=config.direction, limit=min(config.max_neighbors, option_limit),
-                          keep=config.prefilter_keep, max_frontier=config.max_frontier, query=pairs[node.qi].text)
+            ExpandRequest(
+                beam_key=str(k),
+                hop_mode="relation",
+                node_ids=tuple(n.id for n in node.current),
+                exclude_ids=tuple(sorted(node.visited)) if config.exclude_visited else (),
+                direction=config.direction,
+                limit=min(config.max_neighbors, option_limit),
+                keep=config.prefilter_keep,
+                max_frontier=config.max_frontier,
+                query=pairs[node.qi].text,
+            )
             for k, node in enumerate(wanted)
         ]
         expansions = await expander.expand(requests)
@@ -209,11 +247,24 @@ async def mine_batch(
                 continue
             for option in node.options:
                 targets = tuple(t for t in option.targets if t.id not in node.visited)
-                step = PathStep(step_id="", depth=depth, kind="decision", label=None, relation=option.relation,
-                                direction=option.direction, from_ids=[n.id for n in node.current],
-                                from_names=[n.name for n in node.current], nodes=list(targets))
-                child = _Node(node.qi, (*node.moves, (option.relation, option.direction)), (*node.steps, step),
-                              targets, node.visited | {t.id for t in targets})
+                step = PathStep(
+                    step_id="",
+                    depth=depth,
+                    kind="decision",
+                    label=None,
+                    relation=option.relation,
+                    direction=option.direction,
+                    from_ids=[n.id for n in node.current],
+                    from_names=[n.name for n in node.current],
+                    nodes=list(targets),
+                )
+                child = _Node(
+                    node.qi,
+                    (*node.moves, (option.relation, option.direction)),
+                    (*node.steps, step),
+                    targets,
+                    node.visited | {t.id for t in targets},
+                )
                 child.f1 = precision_recall_f1([t.name for t in targets], gold[node.qi]).f1
                 grown.append(child)
         nodes.extend(grown)
@@ -223,9 +274,15 @@ async def mine_batch(
         # Next round: the new paths of questions still searching, and the ends of every question's gold paths
         # found so far (their STOP decision needs the offers there).
         best = _best_by_question(nodes, options, target)
-        frontier = [c for c in grown if c.options is None and (
-            (c.qi not in done and len(c.moves) < (target[c.qi] or options.max_hops))
-            or c.moves in best.get(c.qi, set()))]
+        frontier = [
+            c
+            for c in grown
+            if c.options is None
+            and (
+                (c.qi not in done and len(c.moves) < (target[c.qi] or options.max_hops))
+                or c.moves in best.get(c.qi, set())
+            )
+        ]
     return _decisions(pairs, nodes, starts, config, options, target)
 
 
@@ -235,8 +292,11 @@ def _target_length(q: QAPair, options: MiningOptions) -> int | None:
     return min(q.hops, options.max_hops) if options.use_hops and q.hops > 0 else None
 
 
-def _best_by_question(nodes: Sequence[_Node], options: MiningOptions, target: Sequence[int | None],
-                      ) -> dict[int, set[tuple[tuple[str, str], ...]]]:
+def _best_by_question(
+    nodes: Sequence[_Node],
+    options: MiningOptions,
+    target: Sequence[int | None],
+) -> dict[int, set[tuple[tuple[str, str], ...]]]:
     top: dict[int, float] = {}
     for n in nodes:
         if n.moves and target[n.qi] in (None, len(n.moves)):
@@ -245,23 +305,28 @@ def _best_by_question(nodes: Sequence[_Node], options: MiningOptions, target: Se
     for qi, f1 in top.items():
         if f1 < options.min_f1:
             continue
-        paths = [n for n in nodes if n.qi == qi and n.moves and n.f1 >= f1 - 1e-9
-                 and target[qi] in (None, len(n.moves))]
+        paths = [
+            n for n in nodes if n.qi == qi and n.moves and n.f1 >= f1 - 1e-9 and target[qi] in (None, len(n.moves))
+        ]
         shortest = min(len(n.moves) for n in paths)
         best[qi] = {n.moves for n in paths if len(n.moves) == shortest}
     return best
 
 
-def _decisions(pairs: Sequence[QAPair], nodes: list[_Node], starts: dict[int, tuple[NodeRef, ...]],
-               config: WalkConfig, options: MiningOptions, target: Sequence[int | None],
-               ) -> tuple[list[Decision], list[MinedQuestion]]:
+def _decisions(
+    pairs: Sequence[QAPair],
+    nodes: list[_Node],
+    starts: dict[int, tuple[NodeRef, ...]],
+    config: WalkConfig,
+    options: MiningOptions,
+    target: Sequence[int | None],
+) -> tuple[list[Decision], list[MinedQuestion]]:
     best = _best_by_question(nodes, options, target)
     by_key = {(n.qi, n.moves): n for n in nodes}
     decisions: list[Decision] = []
     mined: list[MinedQuestion] = []
     for qi, q in enumerate(pairs):
-        top = max((n.f1 for n in nodes if n.qi == qi and n.moves and target[qi] in (None, len(n.moves))),
-                  default=0.0)
+        top = max((n.f1 for n in nodes if n.qi == qi and n.moves and target[qi] in (None, len(n.moves))), default=0.0)
         record = MinedQuestion(qid=q.id, hops=q.hops, best_f1=top, linked=qi in starts)
         mined.append(record)
         gold_paths = sorted(best.get(qi, set()))
@@ -276,19 +341,36 @@ def _decisions(pairs: Sequence[QAPair], nodes: list[_Node], starts: dict[int, tu
             if not offered or (len(offered) == 1 and not stop_allowed):
                 continue  # a forced STOP or a forced move: the walk asks nothing here
             labels = prompts.option_labels(offered, config)
-            context = prompts.build_context(q.text, current=node.current, start=starts[qi], steps=node.steps,
-                                            labelled=list(zip(labels, offered, strict=True)),
-                                            stop_allowed=stop_allowed, config=config)
-            right = [1.0 if (*prefix, (o.relation, o.direction)) in {p[:len(prefix) + 1] for p in gold_paths
-                                                                     if len(p) > len(prefix)} else 0.0
-                     for o in offered]
+            context = prompts.build_context(
+                q.text,
+                current=node.current,
+                start=starts[qi],
+                steps=node.steps,
+                labelled=list(zip(labels, offered, strict=True)),
+                stop_allowed=stop_allowed,
+                config=config,
+            )
+            right = [
+                1.0
+                if (*prefix, (o.relation, o.direction))
+                in {p[: len(prefix) + 1] for p in gold_paths if len(p) > len(prefix)}
+                else 0.0
+                for o in offered
+            ]
             if stop_allowed:
                 right.append(1.0 if prefix in gold_paths else 0.0)
             total = sum(right)
             if total == 0:
                 continue  # the gold move was not offered (pruned): nothing to learn here
-            decisions.append(Decision(qid=q.id, hops=q.hops, depth=len(prefix) + 1,
-                                      inputs=decision_inputs(context), target=[r / total for r in right]))
+            decisions.append(
+                Decision(
+                    qid=q.id,
+                    hops=q.hops,
+                    depth=len(prefix) + 1,
+                    inputs=decision_inputs(context),
+                    target=[r / total for r in right],
+                )
+            )
             record.decisions += 1
     return decisions, mined
 
@@ -317,8 +399,13 @@ def read_mined(directory: Path) -> tuple[list[Decision], dict[str, dict[str, Any
 
 
 async def build_dataset(
-    store: GraphStore, graph: str, pairs: Sequence[QAPair], directory: Path, config: WalkConfig,
-    options: MiningOptions, progress: Callable[[int, int], None] | None = None,
+    store: GraphStore,
+    graph: str,
+    pairs: Sequence[QAPair],
+    directory: Path,
+    config: WalkConfig,
+    options: MiningOptions,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Decision], dict[str, dict[str, Any]]]:
     """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes)."""
     make_dir(directory)
@@ -328,7 +415,7 @@ async def build_dataset(
     if progress:
         progress(done, len(pairs))
     for i in range(0, len(todo), options.batch_size):
-        batch = todo[i:i + options.batch_size]
+        batch = todo[i : i + options.batch_size]
         decisions, records = await mine_batch(store, graph, batch, config, options)
         with (directory / DECISIONS_FILE).open("a", encoding="utf-8") as fh:
             for d in decisions:
@@ -345,18 +432,21 @@ async def build_dataset(
 # -- linking ---------------------------------------------------------------------------------------------
 
 
-async def mention_candidates(store: GraphStore, graph: str, pairs: Sequence[QAPair], batch: int = 256,
-                             ) -> list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]]:
+async def mention_candidates(
+    store: GraphStore,
+    graph: str,
+    pairs: Sequence[QAPair],
+    batch: int = 256,
+) -> list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]]:
     """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
     questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
     from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
     out: list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]] = []
     for i in range(0, len(pairs), batch):
-        part = pairs[i:i + batch]
+        part = pairs[i : i + batch]
         spans = [question_spans(q.text) for q in part]
-        rows = await store.read("search/exact_names", graph=graph,
-                                names=sorted({s for group in spans for s in group}))
+        rows = await store.read("search/exact_names", graph=graph, names=sorted({s for group in spans for s in group}))
         found: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             found.setdefault(row["span"], []).append(row)
@@ -368,8 +458,12 @@ async def mention_candidates(store: GraphStore, graph: str, pairs: Sequence[QAPa
     return out
 
 
-async def train_linker(store: GraphStore, graph: str, train: Sequence[QAPair], val: Sequence[QAPair],
-                       ) -> tuple[Any, dict[str, Any]]:
+async def train_linker(
+    store: GraphStore,
+    graph: str,
+    train: Sequence[QAPair],
+    val: Sequence[QAPair],
+) -> tuple[Any, dict[str, Any]]:
     """Fit the mention scorer (:mod:`graphwalk_neo4j.decide.linker`) on the training questions; report its
     linking accuracy (topic first among the exact mentions) on the validation questions, beside
     longest-match-first."""
@@ -387,8 +481,12 @@ async def train_linker(store: GraphStore, graph: str, train: Sequence[QAPair], v
         hit += int(max(range(len(candidates)), key=lambda k: (scores[k], -k)) == gold)
         longest += int(gold == 0)
     n = len(checked)
-    return linker, {"train": fitted, "val_questions": n,
-                    "val_accuracy": hit / n if n else None, "val_accuracy_longest_first": longest / n if n else None}
+    return linker, {
+        "train": fitted,
+        "val_questions": n,
+        "val_accuracy": hit / n if n else None,
+        "val_accuracy_longest_first": longest / n if n else None,
+    }
 
 
 # -- the whole pipeline ----------------------------------------------------------------------------------
@@ -412,9 +510,19 @@ def sample_pairs(pairs: Sequence[QAPair], per_file: int | None, seed: int) -> li
 
 
 async def train_from_qa(
-    store: GraphStore, graph: str, embedder: Any, qa_paths: Sequence[str], out_dir: str | Path, *,
-    fmt: QAFormat = "metaqa", seed: int = 0, per_file: int | None = None, config: WalkConfig | None = None,
-    mining: MiningOptions | None = None, fit_options: Any = None, observe: Observe | None = None,
+    store: GraphStore,
+    graph: str,
+    embedder: Any,
+    qa_paths: Sequence[str],
+    out_dir: str | Path,
+    *,
+    fmt: QAFormat = "metaqa",
+    seed: int = 0,
+    per_file: int | None = None,
+    config: WalkConfig | None = None,
+    mining: MiningOptions | None = None,
+    fit_options: Any = None,
+    observe: Observe | None = None,
 ) -> dict[str, Any]:
     """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
     from graphwalk_neo4j.decide.learned_fit import Example, fit
@@ -428,8 +536,9 @@ async def train_from_qa(
     splits = {q.id: split_of(seed, q.text) for q in pairs}
     usable = [q for q in pairs if splits[q.id] != "test"]
     started = time.perf_counter()
-    decisions, mined = await build_dataset(store, graph, usable, out / "data", config, mining,
-                                           (lambda d, t: observe("mine", d, t)) if observe else None)
+    decisions, mined = await build_dataset(
+        store, graph, usable, out / "data", config, mining, (lambda d, t: observe("mine", d, t)) if observe else None
+    )
     mine_s = time.perf_counter() - started
     train = [Example(d.inputs, d.target, f"{d.hops}hop") for d in decisions if splits.get(d.qid) == "train"]
     val = [Example(d.inputs, d.target, f"{d.hops}hop") for d in decisions if splits.get(d.qid) == "val"]
@@ -444,19 +553,25 @@ async def train_from_qa(
     for c in coverage.values():
         c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
     meta = {
-        "graph": graph, "source": "qa", "qa_files": [str(p) for p in qa_paths], "qa_format": fmt,
-        "qa_sha256": qa_hash(pairs), "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
+        "graph": graph,
+        "source": "qa",
+        "qa_files": [str(p) for p in qa_paths],
+        "qa_format": fmt,
+        "qa_sha256": qa_hash(pairs),
+        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
         "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
-        "per_file": per_file, "walk_config": config.model_dump(mode="json"), "mining": mining.__dict__,
+        "per_file": per_file,
+        "walk_config": config.model_dump(mode="json"),
+        "mining": mining.__dict__,
         "mining_coverage": coverage,
     }
-    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta,
-                        progress=observe)
+    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
     metrics["seconds"]["mine"] = round(mine_s, 1)
     metrics["mining_coverage"] = coverage
     started = time.perf_counter()
-    linker, linking = await train_linker(store, graph, [q for q in usable if splits[q.id] == "train"],
-                                         [q for q in usable if splits[q.id] == "val"])
+    linker, linking = await train_linker(
+        store, graph, [q for q in usable if splits[q.id] == "train"], [q for q in usable if splits[q.id] == "val"]
+    )
     linker.save(out)
     metrics["linking"] = linking
     metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)

@@ -22,8 +22,9 @@ from graphwalk_neo4j.store import GraphStore
 PAGE = 20_000
 
 
-def entity_text(name: str, type_: str | None = None, aliases: list[str] | None = None,
-                summary: str | None = None) -> str:
+def entity_text(
+    name: str, type_: str | None = None, aliases: list[str] | None = None, summary: str | None = None
+) -> str:
     parts = [name]
     if type_:
         parts.append(f"({type_.replace('_', ' ').lower()})")
@@ -52,9 +53,14 @@ class EmbedReport:
         return self.embedded / self.seconds if self.seconds else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"scanned": self.scanned, "embedded": self.embedded, "skipped": self.skipped,
-                "seconds": round(self.seconds, 3), "encode_seconds": round(self.encode_seconds, 3),
-                "nodes_per_s": round(self.rate, 1)}
+        return {
+            "scanned": self.scanned,
+            "embedded": self.embedded,
+            "skipped": self.skipped,
+            "seconds": round(self.seconds, 3),
+            "encode_seconds": round(self.encode_seconds, 3),
+            "nodes_per_s": round(self.rate, 1),
+        }
 
 
 async def pending_texts(store: GraphStore, graph: str, model_id: str) -> tuple[list[tuple[str, str, str]], int]:
@@ -75,8 +81,9 @@ async def pending_texts(store: GraphStore, graph: str, model_id: str) -> tuple[l
     return todo, scanned
 
 
-async def pending_adopted_texts(store: GraphStore, profile: GraphProfile,
-                                model_id: str) -> tuple[list[tuple[str, str, str]], int]:
+async def pending_adopted_texts(
+    store: GraphStore, profile: GraphProfile, model_id: str
+) -> tuple[list[tuple[str, str, str]], int]:
     """(element id, text, hash) of an adopted graph's nodes whose vector is missing or stale, and how many were
     scanned. The text is the node's name, kind and text properties as they are now in the user's graph."""
     rows = await store.read("graph/adopted_embedding_candidates", graph=profile.graph, profile=profile.cypher())
@@ -86,8 +93,8 @@ async def pending_adopted_texts(store: GraphStore, profile: GraphProfile,
         if lp is None:
             continue
         values = r["values"]
-        name = next((value_text(v) for v in values[:len(lp.name_props)] if v is not None), None) or lp.type
-        texts = [value_text(v) for v in values[len(lp.name_props):] if v is not None and str(v).strip()]
+        name = next((value_text(v) for v in values[: len(lp.name_props)] if v is not None), None) or lp.type
+        texts = [value_text(v) for v in values[len(lp.name_props) :] if v is not None and str(v).strip()]
         text = entity_text(name, lp.type, None, ". ".join(texts) or None)
         digest = text_hash(model_id, text)
         if r["embed_hash"] != digest:
@@ -116,7 +123,7 @@ async def embed_graph(
     report.skipped = report.scanned - len(todo)
     # Encode in length order: similar lengths pad less, which is what makes batched encoding fast.
     todo.sort(key=lambda item: len(item[1]))
-    batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
+    batches = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
 
     async def encode(batch: list[tuple[str, str, str]]) -> Any:
         t = time.perf_counter()
@@ -129,8 +136,10 @@ async def embed_graph(
         vectors = await encode(batch)
         if pending_write is not None:
             await pending_write
-        rows = [{"uid": uid, "vector": vec.tolist(), "hash": digest}
-                for (uid, _, digest), vec in zip(batch, vectors, strict=True)]
+        rows = [
+            {"uid": uid, "vector": vec.tolist(), "hash": digest}
+            for (uid, _, digest), vec in zip(batch, vectors, strict=True)
+        ]
         pending_write = asyncio.create_task(store.write(write, rows=rows, **extra))
         report.embedded += len(batch)
         progress.advance("embed", report.embedded, len(todo))

@@ -64,12 +64,28 @@ async def get_document(store: GraphStore, key: str) -> dict[str, Any] | None:
 
 
 async def begin_document(
-    store: GraphStore, *, graph: str, source: str, key: str, doc_id: str, content_hash: str, batch_size: int,
-    kind: str, now: str,
+    store: GraphStore,
+    *,
+    graph: str,
+    source: str,
+    key: str,
+    doc_id: str,
+    content_hash: str,
+    batch_size: int,
+    kind: str,
+    now: str,
 ) -> int:
     rows = await store.write(
-        "ledger/begin_document", graph=graph, source_key=source_key(graph, source), source=source, key=key,
-        doc_id=doc_id, hash=content_hash, batch_size=batch_size, now=now, kind=kind,
+        "ledger/begin_document",
+        graph=graph,
+        source_key=source_key(graph, source),
+        source=source,
+        key=key,
+        doc_id=doc_id,
+        hash=content_hash,
+        batch_size=batch_size,
+        now=now,
+        kind=kind,
     )
     return int(rows[0]["batches_done"] or 0)
 
@@ -98,7 +114,7 @@ async def retract_document(store: GraphStore, *, graph: str, key: str, forget: b
     uids = [r["uid"] for r in await store.read("graph/entity_uids_of_document", graph=graph, doc=key)]
     kept = 0
     for i in range(0, len(uids), RETRACT_CHUNK):
-        rows = await store.write("graph/unassert_entities", uids=uids[i:i + RETRACT_CHUNK], doc=key, now=now_iso())
+        rows = await store.write("graph/unassert_entities", uids=uids[i : i + RETRACT_CHUNK], doc=key, now=now_iso())
         kept += int(rows[0]["kept"] or 0) if rows else 0
     after = (await store.read("graph/counts", graph=graph))[0]
     await store.write("ledger/delete_segments", doc=key, hashes=None)
@@ -116,9 +132,14 @@ async def rekey_document(store: GraphStore, *, graph: str, old: str, new: str, d
     """Move a ledger entry and its provenance (``sources``, claims) from key ``old`` to ``new`` without touching
     anything else: elements, embeddings and trace links stay as they are. Idempotent (batched writes)."""
     await store.autocommit("ledger/rekey_relations", graph=graph, old=old, new=new)
-    await store.autocommit("ledger/rekey_entities", graph=graph, old=old, new=new,
-                           old_claim='"source": ' + json.dumps(old, ensure_ascii=False),
-                           new_claim='"source": ' + json.dumps(new, ensure_ascii=False))
+    await store.autocommit(
+        "ledger/rekey_entities",
+        graph=graph,
+        old=old,
+        new=new,
+        old_claim='"source": ' + json.dumps(old, ensure_ascii=False),
+        new_claim='"source": ' + json.dumps(new, ensure_ascii=False),
+    )
     await store.write("ledger/rekey_document", old=old, new=new, doc_id=doc_id)
 
 
@@ -142,8 +163,10 @@ async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
     An adopted graph is the user's own data: it is refused here (``adopt --undo`` removes exactly our additions).
     """
     if await stored_profile(store, graph) is not None:
-        raise InputError(f"graph {graph!r} is an adopted graph: its nodes are the user's own and drop-graph leaves "
-                         f"them alone; remove graphwalk's additions with `gw-neo4j adopt --undo --graph {graph}`")
+        raise InputError(
+            f"graph {graph!r} is an adopted graph: its nodes are the user's own and drop-graph leaves "
+            f"them alone; remove graphwalk's additions with `gw-neo4j adopt --undo --graph {graph}`"
+        )
     before = (await store.read("graph/counts", graph=graph))[0]
     await store.autocommit("graph/drop_graph", graph=graph, labels=list(MANAGED_LABELS))
     return {"entities_deleted": before["entities"], "relationships_deleted": before["relationships"]}

@@ -27,7 +27,16 @@ async def merge_entities(store: GraphStore, graph: str, keep_id: str, absorb_id:
     await store.write("graph/merge_entity_pair", keep=keep, absorb=absorb)
     row = (await store.read("graph/entities_by_uid", uids=[keep]))[0]
     values, conflict_keys = claim_state(row["claims"] or [])
-    await store.write("graph/reset_attributes", rows=[{
-        "uid": keep, "claims": row["claims"] or [], "values": values, "remove": [], "conflict_keys": conflict_keys,
-    }])
+    await store.write(
+        "graph/reset_attributes",
+        rows=[
+            {
+                "uid": keep,
+                "claims": row["claims"] or [],
+                "values": values,
+                "remove": [],
+                "conflict_keys": conflict_keys,
+            }
+        ],
+    )
     return {"id": keep_id, "aliases": row["aliases"], "sources": row["sources"], "conflict_keys": conflict_keys}

@@ -32,8 +32,7 @@ NS_LABEL = "GwAdopted"
 PROFILE_LABEL = "GwGraphProfile"
 NS_PREFIX = "gw_"
 INDEX_PREFIX = "gw_adopt_"
-NS_PROPERTIES = ("gw_graph", "gw_name", "gw_name_lc", "gw_type", "gw_text", "gw_hash", "gw_embedding",
-                 "gw_embed_hash")
+NS_PROPERTIES = ("gw_graph", "gw_name", "gw_name_lc", "gw_type", "gw_text", "gw_hash", "gw_embedding", "gw_embed_hash")
 # Nodes carrying any of these labels are graphwalk's own (ingested entities, ledger, traces, profiles, doctor's
 # scratch nodes): adopt never takes them in, whatever other labels they carry.
 MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL, "GwDoctorScratch", "Call", "Step", "Walk"}))
@@ -137,9 +136,11 @@ class GraphProfile(BaseModel):
 def ingested_profile(graph: str) -> GraphProfile:
     """The built-in profile of a graph our ingest wrote: ``:Entity {graph}`` nodes named by ``name``, every
     relationship between them a move, attributes (non-bookkeeping properties) as answers."""
-    return GraphProfile(graph=graph, kind="ingested",
-                        labels=[LabelProfile(label="Entity", type="Entity", name_props=["name"],
-                                             text_props=["summary"])])
+    return GraphProfile(
+        graph=graph,
+        kind="ingested",
+        labels=[LabelProfile(label="Entity", type="Entity", name_props=["name"], text_props=["summary"])],
+    )
 
 
 def node_name(name: Any, type_: str | None, node_id: str) -> str:
@@ -206,9 +207,14 @@ async def stored_profile(store: GraphStore, graph: str) -> GraphProfile | None:
 
 
 async def save_profile(store: GraphStore, profile: GraphProfile) -> None:
-    await store.write("adopt/put_profile", graph=profile.graph, profile=profile.to_json(),
-                      labels=[lp.label for lp in profile.labels], moves=[m.type for m in profile.moves],
-                      created_at=profile.created_at)
+    await store.write(
+        "adopt/put_profile",
+        graph=profile.graph,
+        profile=profile.to_json(),
+        labels=[lp.label for lp in profile.labels],
+        moves=[m.type for m in profile.moves],
+        created_at=profile.created_at,
+    )
 
 
 async def delete_profile(store: GraphStore, graph: str) -> int:

@@ -68,8 +68,15 @@ class EntityRow:
         return cls(uid=entity_uid(graph, eid), id=eid, name=name, type=type, summary=summary)
 
     def param(self) -> dict[str, Any]:
-        return {"uid": self.uid, "id": self.id, "name": self.name, "name_lc": self.name.lower(), "type": self.type,
-                "summary": self.summary, "aliases": self.aliases}
+        return {
+            "uid": self.uid,
+            "id": self.id,
+            "name": self.name,
+            "name_lc": self.name.lower(),
+            "type": self.type,
+            "summary": self.summary,
+            "aliases": self.aliases,
+        }
 
 
 @dataclass(slots=True)
@@ -87,14 +94,32 @@ class RelationRow:
     confidence: float | None = None
 
     @classmethod
-    def of(cls, src: str, type: str, dst: str, chunk: str | None = None, confidence: float | None = None,
-           ) -> RelationRow:
-        return cls(src=src, dst=dst, type=type, id=relation_id(id_of_uid(src), type, id_of_uid(dst)), chunk=chunk,
-                   confidence=confidence)
+    def of(
+        cls,
+        src: str,
+        type: str,
+        dst: str,
+        chunk: str | None = None,
+        confidence: float | None = None,
+    ) -> RelationRow:
+        return cls(
+            src=src,
+            dst=dst,
+            type=type,
+            id=relation_id(id_of_uid(src), type, id_of_uid(dst)),
+            chunk=chunk,
+            confidence=confidence,
+        )
 
     def param(self) -> dict[str, Any]:
-        return {"src": self.src, "dst": self.dst, "type": self.type, "id": self.id, "chunk": self.chunk,
-                "confidence": self.confidence}
+        return {
+            "src": self.src,
+            "dst": self.dst,
+            "type": self.type,
+            "id": self.id,
+            "chunk": self.chunk,
+            "confidence": self.confidence,
+        }
 
 
 def claim_text(key: str, value: Any, source: str) -> str:

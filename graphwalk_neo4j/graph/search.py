@@ -36,8 +36,13 @@ class Hit:
     aliases: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "type": self.type, "score": round(self.score, 4),
-                "reasons": self.reasons}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "type": self.type,
+            "score": round(self.score, 4),
+            "reasons": self.reasons,
+        }
 
 
 def lucene_query(text: str) -> str:
@@ -62,8 +67,14 @@ def merge_hits(
 
     def hit(row: dict[str, Any]) -> Hit:
         if row["uid"] not in hits:
-            hits[row["uid"]] = Hit(uid=row["uid"], id=row["id"], name=row["name"], type=row.get("type"),
-                                   score=0.0, aliases=list(row.get("aliases") or []))
+            hits[row["uid"]] = Hit(
+                uid=row["uid"],
+                id=row["id"],
+                name=row["name"],
+                type=row.get("type"),
+                score=0.0,
+                aliases=list(row.get("aliases") or []),
+            )
             base[row["uid"]] = 0.0
             methods[row["uid"]] = 0
         return hits[row["uid"]]
@@ -93,8 +104,9 @@ def merge_hits(
     return sorted(hits.values(), key=lambda h: (-h.score, h.name))[:k]
 
 
-async def _widening(store: GraphStore, name: str, k: int, *, pool_param: str = "pool",
-                    **params: Any) -> list[dict[str, Any]]:
+async def _widening(
+    store: GraphStore, name: str, k: int, *, pool_param: str = "pool", **params: Any
+) -> list[dict[str, Any]]:
     """The fulltext and vector indexes span every graph of the database and are filtered to one graph afterwards,
     so a small graph beside a big one may need a wider net: read 5k candidates, then 10x more, until k hits of
     this graph, a wider net finds nothing more (the graph has no more matches), or the cap."""

@@ -20,10 +20,28 @@ from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 # Properties the project owns on :Entity; an attribute may not overwrite them.
-RESERVED_KEYS = frozenset({
-    "uid", "id", "graph", "name", "name_lc", "aliases", "aliases_text", "sources", "confidence", "created_at",
-    "created_run", "updated_at", "type", "conflict_keys", "claims", "summary", "embedding", "embed_hash",
-})
+RESERVED_KEYS = frozenset(
+    {
+        "uid",
+        "id",
+        "graph",
+        "name",
+        "name_lc",
+        "aliases",
+        "aliases_text",
+        "sources",
+        "confidence",
+        "created_at",
+        "created_run",
+        "updated_at",
+        "type",
+        "conflict_keys",
+        "claims",
+        "summary",
+        "embedding",
+        "embed_hash",
+    }
+)
 
 
 @dataclass
@@ -100,7 +118,14 @@ def prepare_batch(
 
 
 async def write_prepared(
-    tx: Any, batch: PreparedBatch, *, graph: str, doc: str, now: str, run: str, confidence: float = 1.0,
+    tx: Any,
+    batch: PreparedBatch,
+    *,
+    graph: str,
+    doc: str,
+    now: str,
+    run: str,
+    confidence: float = 1.0,
 ) -> WriteCounts:
     """Write one prepared batch inside the caller's transaction ``tx`` (entities, relationships, claims)."""
     counts = WriteCounts()
@@ -109,15 +134,24 @@ async def write_prepared(
             tx, "graph/merge_entities", rows=params(batch.entities), graph=graph, doc=doc, now=now, run=run
         )
         counts.nodes_created, counts.nodes_updated, counts.nodes_unchanged = (
-            rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+            rows[0]["created"],
+            rows[0]["updated"],
+            rows[0]["unchanged"],
         )
     if batch.relations:
         rows, _ = await run_template(
-            tx, "graph/merge_relations", rows=params(batch.relations), doc=doc, now=now, run=run,
+            tx,
+            "graph/merge_relations",
+            rows=params(batch.relations),
+            doc=doc,
+            now=now,
+            run=run,
             confidence=confidence,
         )
         counts.rels_created, counts.rels_updated, counts.rels_unchanged = (
-            rows[0]["created"], rows[0]["updated"], rows[0]["unchanged"]
+            rows[0]["created"],
+            rows[0]["updated"],
+            rows[0]["unchanged"],
         )
     if batch.claims:
         rows, _ = await run_template(tx, "graph/set_claims", rows=params(batch.claims))
@@ -172,5 +206,4 @@ def drop_claims(claims: list[str], dropped: set[str]) -> dict[str, Any]:
     kept = [text for text in claims if text not in dropped]
     dropped_keys = {json.loads(text)["key"] for text in claims if text in dropped}
     values, conflicts = claim_state(kept)
-    return {"claims": kept, "values": values, "remove": sorted(dropped_keys - set(values)),
-            "conflict_keys": conflicts}
+    return {"claims": kept, "values": values, "remove": sorted(dropped_keys - set(values)), "conflict_keys": conflicts}

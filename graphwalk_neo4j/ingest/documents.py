@@ -74,18 +74,29 @@ class DocumentResult:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"doc_id": self.doc_id, "document": self.document, "path": self.path, "status": self.status,
-                "chunks": self.chunks, "extracted": self.extracted, "cached": self.cached, "failed": self.failed,
-                "counts": self.counts.as_dict(), "routes": dict(sorted(self.routes.items())),
-                "message": self.message, "seconds": round(self.seconds, 3)}
+        return {
+            "doc_id": self.doc_id,
+            "document": self.document,
+            "path": self.path,
+            "status": self.status,
+            "chunks": self.chunks,
+            "extracted": self.extracted,
+            "cached": self.cached,
+            "failed": self.failed,
+            "counts": self.counts.as_dict(),
+            "routes": dict(sorted(self.routes.items())),
+            "message": self.message,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 @dataclass
 class TextIngestReport:
     documents: list[DocumentResult] = field(default_factory=list)
     seconds: float = 0.0
-    timings: dict[str, float] = field(default_factory=lambda: {
-        "plan": 0.0, "extraction_wait": 0.0, "routing": 0.0, "apply": 0.0})
+    timings: dict[str, float] = field(
+        default_factory=lambda: {"plan": 0.0, "extraction_wait": 0.0, "routing": 0.0, "apply": 0.0}
+    )
     extraction: dict[str, Any] = field(default_factory=dict)
     routing: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -96,10 +107,15 @@ class TextIngestReport:
 
     def as_dict(self) -> dict[str, Any]:
         done = sum(1 for d in self.documents if d.status not in ("unchanged", "rejected"))
-        return {"documents": [d.as_dict() for d in self.documents], "seconds": round(self.seconds, 3),
-                "documents_per_s": round(done / self.seconds, 2) if self.seconds else 0.0,
-                "timings": {k: round(v, 3) for k, v in self.timings.items()},
-                "extraction": self.extraction, "routing": self.routing, "warnings": self.warnings}
+        return {
+            "documents": [d.as_dict() for d in self.documents],
+            "seconds": round(self.seconds, 3),
+            "documents_per_s": round(done / self.seconds, 2) if self.seconds else 0.0,
+            "timings": {k: round(v, 3) for k, v in self.timings.items()},
+            "extraction": self.extraction,
+            "routing": self.routing,
+            "warnings": self.warnings,
+        }
 
 
 @dataclass
@@ -205,9 +221,15 @@ class TextIngest:
         for row in await list_documents(self.store, self.graph):
             if row["source"] == self.source and row["doc_id"] not in present:
                 await retract_text_document(self.store, graph=self.graph, key=row["key"], forget=True)
-                self.report.documents.append(DocumentResult(
-                    doc_id=row["doc_id"], document=row["key"], path="", status="retracted",
-                    message="no longer among the inputs: retracted and forgotten (--prune)"))
+                self.report.documents.append(
+                    DocumentResult(
+                        doc_id=row["doc_id"],
+                        document=row["key"],
+                        path="",
+                        status="retracted",
+                        message="no longer among the inputs: retracted and forgotten (--prune)",
+                    )
+                )
 
     # ---- extract ----------------------------------------------------------------------------------------
     async def _extract(self, plan: _Plan, chunk: Chunk) -> CleanExtraction | ExtractionError:
@@ -226,13 +248,28 @@ class TextIngest:
         if plan.existing:
             await retract_text_document(self.store, graph=self.graph, key=plan.key)
             plan.result.status = "reloaded"
-        await begin_document(self.store, graph=self.graph, source=self.source, key=plan.key,
-                             doc_id=plan.doc.doc_id, content_hash=plan.hash, batch_size=self.max_chars,
-                             kind="text", now=now_iso())
-        rows = [{"key": chunk_key(plan.key, c.index), "index": c.index, "text": c.text, "hash": c.hash,
-                 "extraction": plan.cached.get(c.hash),
-                 "extraction_key": cache_key(c.hash, self.extractor.model) if c.hash in plan.cached else None}
-                for c in plan.chunks]
+        await begin_document(
+            self.store,
+            graph=self.graph,
+            source=self.source,
+            key=plan.key,
+            doc_id=plan.doc.doc_id,
+            content_hash=plan.hash,
+            batch_size=self.max_chars,
+            kind="text",
+            now=now_iso(),
+        )
+        rows = [
+            {
+                "key": chunk_key(plan.key, c.index),
+                "index": c.index,
+                "text": c.text,
+                "hash": c.hash,
+                "extraction": plan.cached.get(c.hash),
+                "extraction_key": cache_key(c.hash, self.extractor.model) if c.hash in plan.cached else None,
+            }
+            for c in plan.chunks
+        ]
 
         async def work(tx: Any) -> None:
             await run_template(tx, "ingest/write_chunks", rows=rows, graph=self.graph, doc=plan.key)
@@ -246,12 +283,26 @@ class TextIngest:
         for route in routes:
             plan.result.routes[route.method] = plan.result.routes.get(route.method, 0) + 1
         started = time.perf_counter()
-        write = resolve_chunk(routes, extraction.facts, graph=self.graph, source=self.source,
-                              doc_id=plan.doc.doc_id, doc_key=plan.key, chunk=key)
-        counts = await apply_chunk(self.store, write, graph=self.graph, doc=plan.key, chunk=key,
-                                   extraction=extraction.model_dump_json(),
-                                   extraction_key=cache_key(chunk.hash, self.extractor.model),
-                                   now=now_iso(), run=self.run_id)
+        write = resolve_chunk(
+            routes,
+            extraction.facts,
+            graph=self.graph,
+            source=self.source,
+            doc_id=plan.doc.doc_id,
+            doc_key=plan.key,
+            chunk=key,
+        )
+        counts = await apply_chunk(
+            self.store,
+            write,
+            graph=self.graph,
+            doc=plan.key,
+            chunk=key,
+            extraction=extraction.model_dump_json(),
+            extraction_key=cache_key(chunk.hash, self.extractor.model),
+            now=now_iso(),
+            run=self.run_id,
+        )
         plan.result.counts.add(counts)
         if write.entities:  # routing of the next chunks searches the (eventually consistent) fulltext index
             await self.store.write("schema/await_fulltext_refresh")
@@ -265,22 +316,37 @@ class TextIngest:
         rows = await self.store.read("graph/entities_by_uid", uids=uids)
         texts = [entity_text(r["name"], r["type"], r["aliases"], r["summary"]) for r in rows]
         vectors = await self.embedder.embed(texts)
-        await self.store.write("graph/set_embeddings", rows=[
-            {"uid": r["uid"], "vector": v.tolist(), "hash": text_hash(self.embedder.model_id, t)}
-            for r, t, v in zip(rows, texts, vectors, strict=True)])
+        await self.store.write(
+            "graph/set_embeddings",
+            rows=[
+                {"uid": r["uid"], "vector": v.tolist(), "hash": text_hash(self.embedder.model_id, t)}
+                for r, t, v in zip(rows, texts, vectors, strict=True)
+            ],
+        )
 
     async def _finish(self, plan: _Plan, errors: list[str]) -> None:
         failed = len(errors)
         plan.result.failed = failed
         if failed:
             plan.result.status = "incomplete"
-            plan.result.message = (f"{failed} of {len(plan.chunks)} chunks failed extraction; the document is "
-                                   f"marked incomplete and will be retried on the next run. First error: "
-                                   f"{errors[0]}")
-        await self.store.write("ingest/finish_document", key=plan.key, status="incomplete" if failed else "complete",
-                               complete=not failed, title=plan.doc.title, path=plan.doc.path,
-                               format=plan.doc.kind, chunks=len(plan.chunks), failed=failed,
-                               error=errors[0] if errors else None, now=now_iso())
+            plan.result.message = (
+                f"{failed} of {len(plan.chunks)} chunks failed extraction; the document is "
+                f"marked incomplete and will be retried on the next run. First error: "
+                f"{errors[0]}"
+            )
+        await self.store.write(
+            "ingest/finish_document",
+            key=plan.key,
+            status="incomplete" if failed else "complete",
+            complete=not failed,
+            title=plan.doc.title,
+            path=plan.doc.path,
+            format=plan.doc.kind,
+            chunks=len(plan.chunks),
+            failed=failed,
+            error=errors[0] if errors else None,
+            now=now_iso(),
+        )
 
     # ---- run --------------------------------------------------------------------------------------------
     async def run(self, paths: Sequence[str | Path]) -> TextIngestReport:
@@ -316,9 +382,14 @@ class TextIngest:
                     consumed += 1
                     if isinstance(outcome, ExtractionError):
                         errors.append(str(outcome))
-                        await self.store.write("ingest/set_chunk_status", key=chunk_key(plan.key, chunk.index),
-                                               extraction=None, extraction_key=None, status="failed",
-                                               error=str(outcome)[:1000])
+                        await self.store.write(
+                            "ingest/set_chunk_status",
+                            key=chunk_key(plan.key, chunk.index),
+                            extraction=None,
+                            extraction_key=None,
+                            status="failed",
+                            error=str(outcome)[:1000],
+                        )
                     else:
                         await self._apply_chunk(plan, chunk, outcome)
                     self.progress.advance(plan.doc.doc_id, i + 1, len(plan.chunks))
@@ -331,13 +402,26 @@ class TextIngest:
         self.report.timings["routing"] = self.router.stats.seconds
         self.report.seconds = time.perf_counter() - started
         stats = self.extractor.stats
-        self.report.extraction = {"model": self.extractor.model, "calls": stats.calls, "retries": stats.retries,
-                                  "failures": stats.failures, "input_tokens": stats.input_tokens,
-                                  "output_tokens": stats.output_tokens, "call_seconds": round(stats.seconds, 3)}
+        self.report.extraction = {
+            "model": self.extractor.model,
+            "calls": stats.calls,
+            "retries": stats.retries,
+            "failures": stats.failures,
+            "input_tokens": stats.input_tokens,
+            "output_tokens": stats.output_tokens,
+            "call_seconds": round(stats.seconds, 3),
+        }
         rs = self.router.stats
-        self.report.routing = {"mode": self.router.mode, "mentions": rs.mentions, "questions": rs.questions,
-                               "decision_calls": rs.decision_calls, "escalations": rs.escalations,
-                               "fallbacks": rs.fallbacks, "merged": rs.merged, "new": rs.new}
+        self.report.routing = {
+            "mode": self.router.mode,
+            "mentions": rs.mentions,
+            "questions": rs.questions,
+            "decision_calls": rs.decision_calls,
+            "escalations": rs.escalations,
+            "fallbacks": rs.fallbacks,
+            "merged": rs.merged,
+            "new": rs.new,
+        }
         self.report.warnings = list(dict.fromkeys(rs.warnings))
         return self.report
 

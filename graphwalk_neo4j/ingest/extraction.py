@@ -64,7 +64,6 @@ RETRY_PROMPT = "Your reply was not valid: {error}. Reply again with the JSON obj
 Scalar = str | int | float | bool
 
 
-
 class ExtractedEntity(BaseModel):
     name: str = Field(min_length=1)
     type: str | None = None
@@ -242,9 +241,7 @@ def parse_reply(text: str) -> Extraction:
     try:
         return Extraction.model_validate(payload)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()[:5]
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()[:5])
         raise ValueError(f"the JSON does not match the schema ({problems})") from None
 
 
@@ -281,14 +278,22 @@ class Extractor:
         max_tokens: int = 2000,
     ) -> None:
         if not model or not model.strip():
-            raise ConfigError("text ingest needs an extraction model: pass --llm-model (a litellm model name, "
-                              "e.g. openai/gpt-4o-mini)")
+            raise ConfigError(
+                "text ingest needs an extraction model: pass --llm-model (a litellm model name, "
+                "e.g. openai/gpt-4o-mini)"
+            )
         if concurrency < 1:
             raise ConfigError("extraction concurrency must be >= 1")
         self.model = model
         self.api_base = api_base
-        self._client = LLMClient(model, api_base=api_base, api_key=api_key, timeout_s=timeout_s,
-                                 num_retries=num_retries, label="extraction model")
+        self._client = LLMClient(
+            model,
+            api_base=api_base,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            num_retries=num_retries,
+            label="extraction model",
+        )
         self.timeout_s = timeout_s
         self.num_retries = num_retries
         self.max_tokens = max_tokens
@@ -302,8 +307,9 @@ class Extractor:
 
     async def _complete(self, messages: list[dict[str, str]]) -> str:
         try:
-            reply = await self._client.complete(messages, max_tokens=self.max_tokens,
-                                                response_format={"type": "json_object"})
+            reply = await self._client.complete(
+                messages, max_tokens=self.max_tokens, response_format={"type": "json_object"}
+            )
         except LLMError as exc:
             raise ExtractionError(str(exc)) from None
         self.stats.input_tokens += reply.input_tokens
@@ -315,8 +321,10 @@ class Extractor:
         async with self.semaphore:
             started = time.perf_counter()
             try:
-                messages = [{"role": "system", "content": SYSTEM_PROMPT},
-                            {"role": "user", "content": f"Passage:\n\n{text}"}]
+                messages = [
+                    {"role": "system", "content": SYSTEM_PROMPT},
+                    {"role": "user", "content": f"Passage:\n\n{text}"},
+                ]
                 problem = ""
                 for attempt in range(2):
                     self.stats.calls += 1
@@ -327,10 +335,14 @@ class Extractor:
                         problem = str(exc)
                     if attempt == 0:
                         self.stats.retries += 1
-                        messages = [*messages, {"role": "assistant", "content": reply[:4000]},
-                                    {"role": "user", "content": RETRY_PROMPT.format(error=problem)}]
+                        messages = [
+                            *messages,
+                            {"role": "assistant", "content": reply[:4000]},
+                            {"role": "user", "content": RETRY_PROMPT.format(error=problem)},
+                        ]
                 self.stats.failures += 1
-                raise ExtractionError(f"extraction model {self.model} gave an invalid reply twice for {label}: "
-                                      f"{problem}")
+                raise ExtractionError(
+                    f"extraction model {self.model} gave an invalid reply twice for {label}: {problem}"
+                )
             finally:
                 self.stats.seconds += time.perf_counter() - started

@@ -52,8 +52,13 @@ DEFAULT_BATCH_SIZE = 1000
 MAX_STORED_PROBLEMS = 1000
 _SNIFF_BYTES = 8192
 _SKIP_CHUNK = 1 << 16
-_EXTENSIONS: dict[str, Format] = {".txt": "triples", ".tsv": "triples", ".csv": "csv", ".jsonl": "jsonl",
-                                  ".ndjson": "jsonl"}
+_EXTENSIONS: dict[str, Format] = {
+    ".txt": "triples",
+    ".tsv": "triples",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
 _CORE = ("subject", "relation", "object")
 _OPTIONAL = ("subject_type", "object_type")
 _JSON_KEYS = frozenset(_CORE + _OPTIONAL + ("attributes",))
@@ -67,11 +72,7 @@ class ParseProblem(BaseModel):
     reason: str
 
     def __str__(self) -> str:
-        return (
-            f"{self.file}:{self.line}: {self.reason}"
-            if self.line is not None
-            else f"{self.file}: {self.reason}"
-        )
+        return f"{self.file}:{self.line}: {self.reason}" if self.line is not None else f"{self.file}: {self.reason}"
 
 
 class ParseReport(BaseModel):
@@ -140,8 +141,7 @@ def check_file(path: str | Path) -> Path:
 def check_head(p: Path, head: bytes, size: int) -> None:
     """The file-level checks of :func:`check_file` on the first bytes of a file of ``size`` bytes."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError("looks like UTF-16 text; convert it with `iconv -f utf-16 -t utf-8 IN > OUT`",
-                         path=p)
+        raise InputError("looks like UTF-16 text; convert it with `iconv -f utf-16 -t utf-8 IN > OUT`", path=p)
     if b"\x00" in head or _control_ratio(head) > 0.1:
         raise InputError("looks binary (NUL or control bytes near the start); expected UTF-8 text", path=p)
     if not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip()):
@@ -156,9 +156,15 @@ def _control_ratio(data: bytes) -> float:
     return bad / len(data)
 
 
-def iter_lines(path: Path, problems: Callable[[int, str], None], report: ParseReport,
-               max_line_bytes: int = MAX_LINE_BYTES, *, data: bytes | None = None,
-               first_line: int = 1) -> Iterator[tuple[int, str]]:
+def iter_lines(
+    path: Path,
+    problems: Callable[[int, str], None],
+    report: ParseReport,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    *,
+    data: bytes | None = None,
+    first_line: int = 1,
+) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for each decodable line within the length limit, newline removed.
 
     Over-long, undecodable and NUL-containing lines go to ``problems`` instead. With ``data`` the lines are read
@@ -168,7 +174,7 @@ def iter_lines(path: Path, problems: Callable[[int, str], None], report: ParseRe
     offset = 0
     lineno = first_line - 1
     try:
-        with (io.BytesIO(data) if data is not None else path.open("rb")) as fh:
+        with io.BytesIO(data) if data is not None else path.open("rb") as fh:
             while True:
                 raw = fh.readline(max_line_bytes + 1)
                 if not raw:
@@ -184,8 +190,11 @@ def iter_lines(path: Path, problems: Callable[[int, str], None], report: ParseRe
                         raw = fh.readline(_SKIP_CHUNK)
                         offset += len(raw)
                     report.lines = lineno
-                    problems(lineno, f"line is longer than the limit of {max_line_bytes:,} bytes; "
-                                     "split the record or raise max_line_bytes")
+                    problems(
+                        lineno,
+                        f"line is longer than the limit of {max_line_bytes:,} bytes; "
+                        "split the record or raise max_line_bytes",
+                    )
                     continue
                 if b"\x00" in raw:
                     report.lines = lineno
@@ -195,9 +204,12 @@ def iter_lines(path: Path, problems: Callable[[int, str], None], report: ParseRe
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     report.lines = lineno
-                    problems(lineno, f"not valid UTF-8 at byte offset {start + exc.start} (byte "
-                                     f"0x{raw[exc.start]:02x}); if the file is Latin-1, convert it with "
-                                     "`iconv -f latin1 -t utf-8 IN > OUT`")
+                    problems(
+                        lineno,
+                        f"not valid UTF-8 at byte offset {start + exc.start} (byte "
+                        f"0x{raw[exc.start]:02x}); if the file is Latin-1, convert it with "
+                        "`iconv -f latin1 -t utf-8 IN > OUT`",
+                    )
                     continue
                 yield lineno, text.rstrip("\r\n")
     finally:
@@ -213,8 +225,16 @@ class _Builder:
         self.ok_relations: set[str] = set()
         self.ok_types: set[str] = set()
 
-    def build(self, line: int, subject: Any, relation: Any, obj: Any, subject_type: Any = None,
-              object_type: Any = None, attributes: dict[str, Any] | None = None) -> TripleRecord | None:
+    def build(
+        self,
+        line: int,
+        subject: Any,
+        relation: Any,
+        obj: Any,
+        subject_type: Any = None,
+        object_type: Any = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> TripleRecord | None:
         """Return a record, or ``None`` after reporting why the fields are not acceptable."""
         for what, value in (("subject", subject), ("relation", relation), ("object", obj)):
             if not isinstance(value, str):
@@ -240,9 +260,16 @@ class _Builder:
                 return None
         if attributes and not self._check_attributes(line, attributes):
             return None
-        return TripleRecord(subject=subject, relation=relation, object=obj, subject_type=subject_type or None,
-                            object_type=object_type or None, attributes=attributes or {},
-                            source=self.source, line=line)
+        return TripleRecord(
+            subject=subject,
+            relation=relation,
+            object=obj,
+            subject_type=subject_type or None,
+            object_type=object_type or None,
+            attributes=attributes or {},
+            source=self.source,
+            line=line,
+        )
 
     def _check_type(self, line: int, what: str, value: Any) -> bool:
         if value is None or value == "" or value in self.ok_types:
@@ -289,8 +316,16 @@ def _batched(records: Iterable[TripleRecord | None], size: int, report: ParseRep
 class _Ctx:
     """What a format's row reader needs: the path, its lines, the problem router and the record builder."""
 
-    def __init__(self, path: Path, on_error: OnError, report: ParseReport, max_line_bytes: int,
-                 data: bytes | None = None, first_line: int = 1, sep: str | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        on_error: OnError,
+        report: ParseReport,
+        max_line_bytes: int,
+        data: bytes | None = None,
+        first_line: int = 1,
+        sep: str | None = None,
+    ) -> None:
         self.path, self.report = path, report
         self.problems = _Problems(path, on_error, report)
         self.builder = _Builder(path, self.problems)
@@ -299,15 +334,23 @@ class _Ctx:
         self.data, self.first_line, self.sep = data, first_line, sep
 
     def lines(self) -> Iterator[tuple[int, str]]:
-        return iter_lines(self.path, self.problems, self.report, self.max_line_bytes, data=self.data,
-                          first_line=self.first_line)
+        return iter_lines(
+            self.path, self.problems, self.report, self.max_line_bytes, data=self.data, first_line=self.first_line
+        )
 
 
 Rows = Iterator[TripleRecord | None]
 
 
-def _run(reader: Callable[[_Ctx], Rows], fmt: Format, path: str | Path, on_error: OnError, batch_size: int,
-         max_line_bytes: int, report: ParseReport | None) -> Iterator[Batch]:
+def _run(
+    reader: Callable[[_Ctx], Rows],
+    fmt: Format,
+    path: str | Path,
+    on_error: OnError,
+    batch_size: int,
+    max_line_bytes: int,
+    report: ParseReport | None,
+) -> Iterator[Batch]:
     p = check_file(path)
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -321,9 +364,13 @@ def _run(reader: Callable[[_Ctx], Rows], fmt: Format, path: str | Path, on_error
 def _check_some_records(p: Path, ctx: _Ctx, report: ParseReport) -> None:
     if report.records == 0 and report.skipped:
         first = report.problems[0] if report.problems else None
-        raise InputError(f"none of its {report.skipped:,} records could be read (every one was bad), so nothing "
-                         f"was loaded; first problem: line {first.line}: {first.reason}" if first else
-                         "none of its records could be read, so nothing was loaded", path=p)
+        raise InputError(
+            f"none of its {report.skipped:,} records could be read (every one was bad), so nothing "
+            f"was loaded; first problem: line {first.line}: {first.reason}"
+            if first
+            else "none of its records could be read, so nothing was loaded",
+            path=p,
+        )
     if report.records == 0 and report.skipped == 0:
         if ctx.saw_header:
             raise InputError("has a header but no data rows; expected at least one record", path=p)
@@ -399,7 +446,10 @@ def _check_header(path: Path, line: int, row: list[str]) -> list[str]:
         raise InputError(
             f"CSV header is missing the required column(s) {', '.join(missing)}; found {header}. The first "
             "row must name the columns: subject,relation,object (optionally subject_type, object_type and "
-            "attribute columns)", path=path, line=line)
+            "attribute columns)",
+            path=path,
+            line=line,
+        )
     dupes = sorted({c for c in header if header.count(c) > 1})
     if dupes:
         raise InputError(f"CSV header repeats column(s) {', '.join(dupes)}", path=path, line=line)
@@ -439,20 +489,38 @@ def _jsonl_rows(ctx: _Ctx) -> Rows:
             yield ctx.builder.build(line, obj["subject"], obj["relation"], obj["object"], *types, attrs)
 
 
-def iter_triples(path: str | Path, *, on_error: OnError = "fail", batch_size: int = DEFAULT_BATCH_SIZE,
-                 max_line_bytes: int = MAX_LINE_BYTES, report: ParseReport | None = None) -> Iterator[Batch]:
+def iter_triples(
+    path: str | Path,
+    *,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    report: ParseReport | None = None,
+) -> Iterator[Batch]:
     """Yield batches of records from a ``subject|relation|object`` (or tab-separated) file."""
     return _run(_triple_rows, "triples", path, on_error, batch_size, max_line_bytes, report)
 
 
-def iter_csv(path: str | Path, *, on_error: OnError = "fail", batch_size: int = DEFAULT_BATCH_SIZE,
-             max_line_bytes: int = MAX_LINE_BYTES, report: ParseReport | None = None) -> Iterator[Batch]:
+def iter_csv(
+    path: str | Path,
+    *,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    report: ParseReport | None = None,
+) -> Iterator[Batch]:
     """Yield batches of records from a CSV file with a ``subject,relation,object[,...]`` header."""
     return _run(_csv_rows, "csv", path, on_error, batch_size, max_line_bytes, report)
 
 
-def iter_jsonl(path: str | Path, *, on_error: OnError = "fail", batch_size: int = DEFAULT_BATCH_SIZE,
-               max_line_bytes: int = MAX_LINE_BYTES, report: ParseReport | None = None) -> Iterator[Batch]:
+def iter_jsonl(
+    path: str | Path,
+    *,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    report: ParseReport | None = None,
+) -> Iterator[Batch]:
     """Yield batches of records from a JSON Lines file (one object per line)."""
     return _run(_jsonl_rows, "jsonl", path, on_error, batch_size, max_line_bytes, report)
 
@@ -460,9 +528,14 @@ def iter_jsonl(path: str | Path, *, on_error: OnError = "fail", batch_size: int 
 _PARSERS = {"triples": iter_triples, "csv": iter_csv, "jsonl": iter_jsonl}
 
 
-def parse_file(path: str | Path, fmt: str | None = None, *, on_error: OnError = "fail",
-               batch_size: int = DEFAULT_BATCH_SIZE, max_line_bytes: int = MAX_LINE_BYTES,
-               ) -> tuple[Iterator[Batch], ParseReport]:
+def parse_file(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> tuple[Iterator[Batch], ParseReport]:
     """Check ``path`` now and return ``(batches, report)``.
 
     ``fmt`` is ``"triples"``, ``"csv"``, ``"jsonl"`` or ``None`` (from the extension). File-level
@@ -476,18 +549,27 @@ def parse_file(path: str | Path, fmt: str | None = None, *, on_error: OnError = 
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     report = ParseReport(file=str(p), format=chosen)
-    batches = _PARSERS[chosen](p, on_error=on_error, batch_size=batch_size, max_line_bytes=max_line_bytes,
-                               report=report)
+    batches = _PARSERS[chosen](
+        p, on_error=on_error, batch_size=batch_size, max_line_bytes=max_line_bytes, report=report
+    )
     return batches, report
 
 
 _ROWS: dict[Format, Callable[[_Ctx], Rows]] = {"triples": _triple_rows, "csv": _csv_rows, "jsonl": _jsonl_rows}
 
 
-def parse_bytes(data: bytes, path: str | Path, fmt: Format, *, on_error: OnError = "fail",
-                batch_size: int = DEFAULT_BATCH_SIZE, max_line_bytes: int = MAX_LINE_BYTES,
-                first_line: int = 1, sep: str | None = None, whole_file: bool = True,
-                ) -> tuple[Iterator[Batch], ParseReport]:
+def parse_bytes(
+    data: bytes,
+    path: str | Path,
+    fmt: Format,
+    *,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    first_line: int = 1,
+    sep: str | None = None,
+    whole_file: bool = True,
+) -> tuple[Iterator[Batch], ParseReport]:
     """Parse bytes already read (a snapshot of ``path``, which only names the file in messages).
 
     ``whole_file`` applies the file-level checks (binary, UTF-16, empty, nothing readable) as

@@ -101,8 +101,9 @@ def resolve_chunk(
         if src == dst:
             out.dropped.append(f"fact {fact.source!r} -{fact.type}-> {fact.target!r}: both ends are one entity")
             continue
-        relation = RelationRow.of(src, fact.type, dst, chunk=chunk,
-                                  confidence=round(min(confidence[src], confidence[dst]), 4))
+        relation = RelationRow.of(
+            src, fact.type, dst, chunk=chunk, confidence=round(min(confidence[src], confidence[dst]), 4)
+        )
         if relation.id in seen:
             continue
         seen.add(relation.id)
@@ -127,8 +128,9 @@ async def apply_chunk(
     async def work(tx: Any) -> ApplyCounts:
         counts = ApplyCounts()
         if write.entities:
-            rows, _ = await run_template(tx, "ingest/merge_mentions", rows=params(write.entities), graph=graph, doc=doc,
-                                         now=now, run=run)
+            rows, _ = await run_template(
+                tx, "ingest/merge_mentions", rows=params(write.entities), graph=graph, doc=doc, now=now, run=run
+            )
             counts.entities_created, counts.entities_updated = rows[0]["created"], rows[0]["updated"]
         if write.claims:
             rows, _ = await run_template(tx, "graph/set_claims", rows=params(write.claims))
@@ -136,11 +138,19 @@ async def apply_chunk(
         if write.links:
             await run_template(tx, "ingest/link_from_chunk", rows=write.links)
         if write.relations:
-            rows, _ = await run_template(tx, "ingest/merge_relations", rows=params(write.relations), doc=doc, now=now,
-                                         run=run)
+            rows, _ = await run_template(
+                tx, "ingest/merge_relations", rows=params(write.relations), doc=doc, now=now, run=run
+            )
             counts.relations_created, counts.relations_updated = rows[0]["created"], rows[0]["updated"]
-        await run_template(tx, "ingest/set_chunk_status", key=chunk, extraction=extraction,
-                           extraction_key=extraction_key, status="done", error=None)
+        await run_template(
+            tx,
+            "ingest/set_chunk_status",
+            key=chunk,
+            extraction=extraction,
+            extraction_key=extraction_key,
+            status="done",
+            error=None,
+        )
         return counts
 
     return await store.in_write_tx(work)

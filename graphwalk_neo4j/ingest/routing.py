@@ -33,9 +33,11 @@ from graphwalk_neo4j.store import GraphStore
 
 RoutingMode = Literal["decide", "exact"]
 NEW = "NEW"
-TASK = ("The passage (state) mentions the entity described under 'mention'. Is it the same real-world thing as "
-        "one of the existing entities offered (c1, c2, ...)? Pick that option; pick NEW when it is none of them "
-        "(a different thing that only has a similar name is NEW).")
+TASK = (
+    "The passage (state) mentions the entity described under 'mention'. Is it the same real-world thing as "
+    "one of the existing entities offered (c1, c2, ...)? Pick that option; pick NEW when it is none of them "
+    "(a different thing that only has a similar name is NEW)."
+)
 NEW_CARD = {"name": "NEW", "meaning": "none of the listed entities: create a new entity for this mention"}
 
 
@@ -95,8 +97,7 @@ def _same(a: str, b: str) -> bool:
 
 def exact_match(mention: Mention, candidates: Sequence[Candidate]) -> Candidate | None:
     """The candidate named (or aliased) exactly like the mention, ignoring case; same type, then name, first."""
-    matches = [c for c in candidates
-               if _same(c.name, mention.name) or any(_same(a, mention.name) for a in c.aliases)]
+    matches = [c for c in candidates if _same(c.name, mention.name) or any(_same(a, mention.name) for a in c.aliases)]
     if not matches:
         return None
     return sorted(matches, key=lambda c: (c.type != mention.type, not _same(c.name, mention.name)))[0]
@@ -111,8 +112,9 @@ def build_request(passage: str, mentions: Sequence[tuple[int, Mention, list[Cand
         described: dict[str, Any] = {"name": mention.name, "type": mention.type or "untyped"}
         if mention.description:
             described["description"] = mention.description
-        questions.append(ChoiceQuestion(key=f"m{index}", instructions={"task": TASK, "mention": described},
-                                        options=options))
+        questions.append(
+            ChoiceQuestion(key=f"m{index}", instructions={"task": TASK, "mention": described}, options=options)
+        )
     return DecisionRequest(state={"passage": passage}, questions=questions)
 
 
@@ -150,9 +152,9 @@ class Router:
 
     async def candidates(self, mentions: Sequence[Mention]) -> list[list[Candidate]]:
         """Up to ``k`` candidates per mention, each with its option card filled in."""
-        hits = await asyncio.gather(*(
-            search_entities(self.store, self.graph, m.name, k=self.k, embedder=self.embedder) for m in mentions
-        ))
+        hits = await asyncio.gather(
+            *(search_entities(self.store, self.graph, m.name, k=self.k, embedder=self.embedder) for m in mentions)
+        )
         uids = sorted({h.uid for per in hits for h in per})
         cards = {r["uid"]: r for r in await self.store.read("ingest/candidate_cards", uids=uids)} if uids else {}
         out: list[list[Candidate]] = []
@@ -160,9 +162,18 @@ class Router:
             found = []
             for h in per:
                 card = cards.get(h.uid, {})
-                found.append(Candidate(uid=h.uid, name=h.name, type=h.type, aliases=list(h.aliases),
-                                       summary=card.get("summary"), relations=list(card.get("relations") or []),
-                                       score=h.score, reasons=list(h.reasons)))
+                found.append(
+                    Candidate(
+                        uid=h.uid,
+                        name=h.name,
+                        type=h.type,
+                        aliases=list(h.aliases),
+                        summary=card.get("summary"),
+                        relations=list(card.get("relations") or []),
+                        score=h.score,
+                        reasons=list(h.reasons),
+                    )
+                )
             out.append(found)
         return out
 
@@ -214,8 +225,13 @@ class Router:
         self.stats.new += sum(1 for r in result if r.target is None)
         return result
 
-    async def _apply(self, passage: str, asked: list[tuple[int, Mention, list[Candidate]]],
-                     response: DecisionResponse, routes: list[Route | None]) -> None:
+    async def _apply(
+        self,
+        passage: str,
+        asked: list[tuple[int, Mention, list[Candidate]]],
+        response: DecisionResponse,
+        routes: list[Route | None],
+    ) -> None:
         low: list[tuple[int, Mention, list[Candidate]]] = []
         for i, mention, cands in asked:
             choice = read_choice(response, f"m{i}")

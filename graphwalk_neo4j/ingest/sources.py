@@ -109,13 +109,19 @@ def read_document(path: Path, doc_id: str, *, max_bytes: int = MAX_BYTES) -> Sou
     """Read one file as a document, or say why it cannot be one."""
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES:
-        return Rejected(doc_id, str(path), f"unsupported file type {suffix or '(none)'!r} "
-                                           f"(text ingest reads {', '.join(TEXT_SUFFIXES)})")
+        return Rejected(
+            doc_id,
+            str(path),
+            f"unsupported file type {suffix or '(none)'!r} (text ingest reads {', '.join(TEXT_SUFFIXES)})",
+        )
     try:
         size = path.stat().st_size
         if size > max_bytes:
-            return Rejected(doc_id, str(path), f"file is {size:,} bytes, over the {max_bytes:,}-byte limit "
-                                               "(split it, or raise --max-bytes)")
+            return Rejected(
+                doc_id,
+                str(path),
+                f"file is {size:,} bytes, over the {max_bytes:,}-byte limit (split it, or raise --max-bytes)",
+            )
         data = path.read_bytes()
     except OSError as exc:
         return Rejected(doc_id, str(path), f"cannot read the file: {exc.strerror or exc}")
@@ -160,7 +166,9 @@ def discover(paths: list[str | Path]) -> list[tuple[Path, str]]:
             raise InputError("file or directory not found", path=p)
     for _, doc_id in found:
         if doc_id in seen:
-            raise InputError(f"two inputs have the same document id {doc_id!r}; ingest them under different "
-                             "--source names or from one directory")
+            raise InputError(
+                f"two inputs have the same document id {doc_id!r}; ingest them under different "
+                "--source names or from one directory"
+            )
         seen.add(doc_id)
     return found

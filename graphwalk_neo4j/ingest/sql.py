@@ -75,9 +75,14 @@ class TableProfile:
     foreign_keys: list[ForeignKey] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"table": self.name, "type": self.entity_type, "primary_key": self.primary_key,
-                "name_column": self.name_column, "attributes": self.attributes,
-                "foreign_keys": [fk.__dict__ for fk in self.foreign_keys]}
+        return {
+            "table": self.name,
+            "type": self.entity_type,
+            "primary_key": self.primary_key,
+            "name_column": self.name_column,
+            "attributes": self.attributes,
+            "foreign_keys": [fk.__dict__ for fk in self.foreign_keys],
+        }
 
 
 def singular(word: str) -> str:
@@ -133,11 +138,20 @@ def profile_tables(metadata: Any, tables: list[str] | None = None) -> list[Table
             cols = [c.name for c in constraint.columns]
             fk_columns.update(cols)
             referred = constraint.referred_table.name
-            raw = cols[0][:-3] if len(cols) == 1 and cols[0].lower().endswith("_id") else (
-                cols[0][:-2] if len(cols) == 1 and cols[0].lower().endswith("id") and len(cols[0]) > 2 else "")
+            raw = (
+                cols[0][:-3]
+                if len(cols) == 1 and cols[0].lower().endswith("_id")
+                else (cols[0][:-2] if len(cols) == 1 and cols[0].lower().endswith("id") and len(cols[0]) > 2 else "")
+            )
             relation = snake_name(raw or singular(referred), fallback=snake_name(singular(referred)))
-            fks.append(ForeignKey(columns=cols, table=referred,
-                                  referred=[e.column.name for e in constraint.elements], relation=relation))
+            fks.append(
+                ForeignKey(
+                    columns=cols,
+                    table=referred,
+                    referred=[e.column.name for e in constraint.elements],
+                    relation=relation,
+                )
+            )
         names = {c.name.lower(): c.name for c in table.columns}
         name_column = next((names[n] for n in NAME_COLUMNS if n in names and names[n] not in fk_columns), None)
         attributes = {}
@@ -148,8 +162,16 @@ def profile_tables(metadata: Any, tables: list[str] | None = None) -> list[Table
                 attributes[column.name] = attribute_key(column.name)
             except InvalidIdentifierError as exc:
                 raise InputError(f"column {table.name}.{column.name} cannot be an attribute: {exc}") from None
-        profiles.append(TableProfile(name=table.name, entity_type=label, primary_key=pk, name_column=name_column,
-                                     attributes=attributes, foreign_keys=fks))
+        profiles.append(
+            TableProfile(
+                name=table.name,
+                entity_type=label,
+                primary_key=pk,
+                name_column=name_column,
+                attributes=attributes,
+                foreign_keys=fks,
+            )
+        )
     return profiles
 
 
@@ -210,14 +232,17 @@ def read_tables(url: str, *, schema: str | None = None, tables: list[str] | None
             for profile in profiles:
                 table = next(t for t in metadata.sorted_tables if t.name == profile.name)
                 order = [table.c[c] for c in (profile.primary_key or [c.name for c in table.columns])]
-                rows = [{k: plain_value(v) for k, v in r._mapping.items()}
-                        for r in conn.execute(select(table).order_by(*order))]
+                rows = [
+                    {k: plain_value(v) for k, v in r._mapping.items()}
+                    for r in conn.execute(select(table).order_by(*order))
+                ]
                 digest = content_hash([SQL_VERSION, profile.as_dict(), rows])
                 out.append(TableData(profile=profile, rows=rows, hash=digest))
             return out
     except SQLAlchemyError as exc:
-        raise InputError(f"cannot read database {safe_url(url)}: {type(exc).__name__}: "
-                         f"{str(exc).splitlines()[0][:300]}") from None
+        raise InputError(
+            f"cannot read database {safe_url(url)}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}"
+        ) from None
     finally:
         engine.dispose()
 
@@ -233,8 +258,15 @@ class TableResult:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "document": self.document, "status": self.status, "rows": self.rows,
-                "batches": self.batches, "counts": self.counts.as_dict(), "seconds": round(self.seconds, 3)}
+        return {
+            "table": self.table,
+            "document": self.document,
+            "status": self.status,
+            "rows": self.rows,
+            "batches": self.batches,
+            "counts": self.counts.as_dict(),
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def _entity(graph: str, source: str, profile: TableProfile, row: dict[str, Any]) -> EntityRow:
@@ -248,8 +280,9 @@ def _entity(graph: str, source: str, profile: TableProfile, row: dict[str, Any])
     return EntityRow.of(graph, eid, name, profile.entity_type)
 
 
-def prepare_rows(graph: str, source: str, doc: str, data: TableData, by_table: dict[str, TableData],
-                 rows: list[dict[str, Any]]) -> PreparedBatch:
+def prepare_rows(
+    graph: str, source: str, doc: str, data: TableData, by_table: dict[str, TableData], rows: list[dict[str, Any]]
+) -> PreparedBatch:
     """Entities, FK relationships and attribute claims for one batch of a table's rows (pure)."""
     batch = PreparedBatch()
     seen: set[str] = set()
@@ -317,8 +350,9 @@ async def ingest_sql(
     results: list[TableResult] = []
     run = uuid.uuid4().hex
     for data in datas:
-        results.append(await _ingest_table(store, data, by_table, graph=graph, source=source,
-                                           batch_size=batch_size, run=run))
+        results.append(
+            await _ingest_table(store, data, by_table, graph=graph, source=source, batch_size=batch_size, run=run)
+        )
     if prune:
         present = {d.profile.name for d in datas}
         for row in await list_documents(store, graph):
@@ -328,8 +362,16 @@ async def ingest_sql(
     return results
 
 
-async def _ingest_table(store: GraphStore, data: TableData, by_table: dict[str, TableData], *, graph: str,
-                        source: str, batch_size: int, run: str) -> TableResult:
+async def _ingest_table(
+    store: GraphStore,
+    data: TableData,
+    by_table: dict[str, TableData],
+    *,
+    graph: str,
+    source: str,
+    batch_size: int,
+    run: str,
+) -> TableResult:
     started = time.perf_counter()
     table = data.profile.name
     key = document_key(graph, source, table)
@@ -342,14 +384,23 @@ async def _ingest_table(store: GraphStore, data: TableData, by_table: dict[str, 
     if existing and (existing["content_hash"] != data.hash or existing["status"] == "retracting"):
         await retract_document(store, graph=graph, key=key)
         result.status = "reloaded"
-    done_before = await begin_document(store, graph=graph, source=source, key=key, doc_id=table,
-                                       content_hash=data.hash, batch_size=batch_size, kind="sql", now=now_iso())
+    done_before = await begin_document(
+        store,
+        graph=graph,
+        source=source,
+        key=key,
+        doc_id=table,
+        content_hash=data.hash,
+        batch_size=batch_size,
+        kind="sql",
+        now=now_iso(),
+    )
     if done_before:
         result.status = "resumed"
     for number, start in enumerate(range(0, len(data.rows), batch_size), start=1):
         if number <= done_before:
             continue
-        batch = prepare_rows(graph, source, key, data, by_table, data.rows[start:start + batch_size])
+        batch = prepare_rows(graph, source, key, data, by_table, data.rows[start : start + batch_size])
         counts = await write_batch(store, batch, graph=graph, doc=key, now=now_iso(), run=run, batch_number=number)
         result.counts.add(counts)
         result.batches += 1
@@ -363,5 +414,14 @@ def describe(url: str, *, schema: str | None = None) -> list[dict[str, Any]]:
     return [d.profile.as_dict() | {"rows": len(d.rows)} for d in read_tables(url, schema=schema)]
 
 
-__all__ = ["ForeignKey", "TableProfile", "TableResult", "default_source", "describe", "ingest_sql",
-           "profile_tables", "read_tables", "singular"]
+__all__ = [
+    "ForeignKey",
+    "TableProfile",
+    "TableResult",
+    "default_source",
+    "describe",
+    "ingest_sql",
+    "profile_tables",
+    "read_tables",
+    "singular",
+]

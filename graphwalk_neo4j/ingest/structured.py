@@ -110,11 +110,19 @@ class FileResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "path": self.path, "doc_id": self.doc_id, "document": self.document, "status": self.status,
-            "rows": self.rows, "skipped": self.skipped, "batches": self.batches,
-            "resumed_from_batch": self.resumed_from_batch, "counts": self.counts.as_dict(),
-            "removed": dict(self.removed), "changed_segments": self.changed_segments,
-            "problems": [str(p) for p in self.problems], "seconds": round(self.seconds, 3),
+            "path": self.path,
+            "doc_id": self.doc_id,
+            "document": self.document,
+            "status": self.status,
+            "rows": self.rows,
+            "skipped": self.skipped,
+            "batches": self.batches,
+            "resumed_from_batch": self.resumed_from_batch,
+            "counts": self.counts.as_dict(),
+            "removed": dict(self.removed),
+            "changed_segments": self.changed_segments,
+            "problems": [str(p) for p in self.problems],
+            "seconds": round(self.seconds, 3),
         }
 
 
@@ -131,8 +139,12 @@ class Diff:
 
     @property
     def size(self) -> int:
-        return (len(self.add) + len(self.remove_relations) + len(self.remove_entities)
-                + sum(len(v) for v in self.remove_claims.values()))
+        return (
+            len(self.add)
+            + len(self.remove_relations)
+            + len(self.remove_entities)
+            + sum(len(v) for v in self.remove_claims.values())
+        )
 
 
 @dataclass
@@ -211,8 +223,19 @@ async def plan_file(
     digest = content_hash_of(data, f"{fmt}|{on_error}|{type_extra}")
     doc_id = document_id(p, root)
     key = document_key(graph, source, doc_id)
-    plan = Plan(path=p, doc_id=doc_id, key=key, data=data, content_hash=digest, mode="load", on_error=on_error,
-                batch_size=batch_size, type_map=type_map, graph=graph, source=source)
+    plan = Plan(
+        path=p,
+        doc_id=doc_id,
+        key=key,
+        data=data,
+        content_hash=digest,
+        mode="load",
+        on_error=on_error,
+        batch_size=batch_size,
+        type_map=type_map,
+        graph=graph,
+        source=source,
+    )
     plan.existing = await get_document(store, key)
     if plan.existing is None:
         legacy = legacy_document_key(graph, source, p.name)
@@ -233,8 +256,13 @@ async def plan_file(
         plan.mode = "unchanged" if existing.get("segments") is not None else "manifest"
         plan.rows, plan.skipped = int(existing["rows"] or 0), int(existing.get("skipped") or 0)
         return plan
-    if (existing and existing["complete"] and existing.get("segments") is not None
-            and existing.get("manifest") == plan.manifest and plan.rekey_from is None):
+    if (
+        existing
+        and existing["complete"]
+        and existing.get("segments") is not None
+        and existing.get("manifest") == plan.manifest
+        and plan.rekey_from is None
+    ):
         plan.mode = "diff"
         await _plan_diff(store, plan)
         return plan
@@ -245,19 +273,31 @@ async def plan_file(
     plan.rows, plan.skipped, plan.problems = report.records, report.skipped, list(report.problems)
     if existing is None:
         plan.mode = "load"
-    elif (existing["content_hash"] == digest and existing["status"] != "retracting"
-          and existing.get("batch_size") == batch_size):
+    elif (
+        existing["content_hash"] == digest
+        and existing["status"] != "retracting"
+        and existing.get("batch_size") == batch_size
+    ):
         plan.mode = "resume"
     else:
         plan.mode = "reload"
     return plan
 
 
-def _parse_part(plan: Plan, data: bytes, first_line: int, *, on_error: OnError,
-                whole_file: bool) -> tuple[list[TripleRecord], ParseReport]:
+def _parse_part(
+    plan: Plan, data: bytes, first_line: int, *, on_error: OnError, whole_file: bool
+) -> tuple[list[TripleRecord], ParseReport]:
     assert plan.fmt is not None
-    batches, report = parse_bytes(data, plan.path, plan.fmt, on_error=on_error, batch_size=10_000,
-                                  first_line=first_line, sep=plan.sep, whole_file=whole_file)
+    batches, report = parse_bytes(
+        data,
+        plan.path,
+        plan.fmt,
+        on_error=on_error,
+        batch_size=10_000,
+        first_line=first_line,
+        sep=plan.sep,
+        whole_file=whole_file,
+    )
     return [r for batch in batches for r in batch], report
 
 
@@ -278,8 +318,9 @@ class _Names:
     claims: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # -> (subject, attribute)
 
 
-def _record_keys(graph: str, doc: str, records: Iterable[TripleRecord], keys: _Keys,
-                 names: _Names | None = None) -> None:
+def _record_keys(
+    graph: str, doc: str, records: Iterable[TripleRecord], keys: _Keys, names: _Names | None = None
+) -> None:
     for rec in records:
         s_id, o_id = entity_id(rec.subject, rec.subject_type), entity_id(rec.object, rec.object_type)
         s_uid, o_uid = entity_uid(graph, s_id), entity_uid(graph, o_id)
@@ -321,8 +362,9 @@ async def _plan_diff(store: GraphStore, plan: Plan) -> None:
     new_skipped = 0
     problems: list[ParseProblem] = []
     for s in changed_new:  # validated now, with the run's on_error
-        records, report = _parse_part(plan, plan.data[s.start:s.end], s.first_line, on_error=plan.on_error,
-                                      whole_file=whole)
+        records, report = _parse_part(
+            plan, plan.data[s.start : s.end], s.first_line, on_error=plan.on_error, whole_file=whole
+        )
         new_records += records
         new_skipped += report.skipped
         problems += report.problems
@@ -333,8 +375,9 @@ async def _plan_diff(store: GraphStore, plan: Plan) -> None:
     missing = sorted(set(drop) - set(stored))
     if missing:  # the manifest names segments that are not stored: not a diffable version
         plan.mode = "reload"
-        batches, report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error,
-                                      batch_size=plan.batch_size)
+        batches, report = parse_bytes(
+            plan.data, plan.path, plan.fmt, on_error=plan.on_error, batch_size=plan.batch_size
+        )
         for _ in batches:
             pass
         plan.rows, plan.skipped, plan.problems = report.records, report.skipped, list(report.problems)
@@ -346,12 +389,19 @@ async def _plan_diff(store: GraphStore, plan: Plan) -> None:
     old_keys, new_keys, names = _Keys(), _Keys(), _Names()
     _record_keys(graph, doc, old_records, old_keys, names)
     _record_keys(graph, doc, new_records, new_keys, names)
-    cand_rel = {k for k in old_keys.relations.keys() | new_keys.relations.keys()
-                if (k in old_keys.relations) != (k in new_keys.relations)}
-    cand_ent = {k for k in old_keys.entities.keys() | new_keys.entities.keys()
-                if (k in old_keys.entities) != (k in new_keys.entities)}
-    cand_claim = {k for k in old_keys.claims.keys() | new_keys.claims.keys()
-                  if (k in old_keys.claims) != (k in new_keys.claims)}
+    cand_rel = {
+        k
+        for k in old_keys.relations.keys() | new_keys.relations.keys()
+        if (k in old_keys.relations) != (k in new_keys.relations)
+    }
+    cand_ent = {
+        k
+        for k in old_keys.entities.keys() | new_keys.entities.keys()
+        if (k in old_keys.entities) != (k in new_keys.entities)
+    }
+    cand_claim = {
+        k for k in old_keys.claims.keys() | new_keys.claims.keys() if (k in old_keys.claims) != (k in new_keys.claims)
+    }
     # Which candidates an unchanged line still asserts: parse only the lines that may mention one.
     still = _Keys()
     if (cand_rel or cand_ent or cand_claim) and unchanged:
@@ -375,10 +425,12 @@ async def _plan_diff(store: GraphStore, plan: Plan) -> None:
         s_id, o_id = entity_id(rec.subject, rec.subject_type), entity_id(rec.object, rec.object_type)
         s_uid = entity_uid(graph, s_id)
         if relation_id(s_id, rec.relation, o_id) in added_rel or any(
-                (s_uid, claim_text(a, v, doc)) in added_claim for a, v in rec.attributes.items()):
+            (s_uid, claim_text(a, v, doc)) in added_claim for a, v in rec.attributes.items()
+        ):
             diff.add.append(rec)
-    diff.remove_relations = [names.relations[k] for k in sorted(cand_rel)
-                             if k in old_keys.relations and k not in still.relations]
+    diff.remove_relations = [
+        names.relations[k] for k in sorted(cand_rel) if k in old_keys.relations and k not in still.relations
+    ]
     diff.remove_entities = sorted(k for k in cand_ent if k in old_keys.entities and k not in still.entities)
     for u, text in sorted(cand_claim):
         if (u, text) in old_keys.claims and (u, text) not in still.claims:
@@ -392,11 +444,11 @@ async def _plan_diff(store: GraphStore, plan: Plan) -> None:
 def _lines_to_check(data: bytes, unchanged: list[seg.Segment], tokens: set[bytes]) -> list[bytes]:
     """Lines of the unchanged segments that may mention a candidate (:func:`segments.may_mention`)."""
     if b"" in tokens or len(tokens) > MAX_FILTER_TOKENS:  # no usable filter: every line
-        return [line for s in unchanged for line in data[s.start:s.end].split(b"\n") if line.strip()]
+        return [line for s in unchanged for line in data[s.start : s.end].split(b"\n") if line.strip()]
     pattern = re.compile(b"|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
     out: list[bytes] = []
     for s in unchanged:
-        part = data[s.start:s.end]
+        part = data[s.start : s.end]
         plain = part.isascii() and b"\\" not in part
         if plain and pattern.search(part) is None:
             continue
@@ -416,8 +468,15 @@ class StaleVersion(Exception):
 async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress | None = None) -> FileResult:
     """Carry out a :func:`plan_file` plan. Re-plans (a few times) when a concurrent ingest got there first."""
     started = time.perf_counter()
-    result = FileResult(path=str(plan.path), document=plan.key, doc_id=plan.doc_id, status="loaded",
-                        rows=plan.rows, skipped=plan.skipped, problems=list(plan.problems))
+    result = FileResult(
+        path=str(plan.path),
+        document=plan.key,
+        doc_id=plan.doc_id,
+        status="loaded",
+        rows=plan.rows,
+        skipped=plan.skipped,
+        problems=list(plan.problems),
+    )
     if plan.rekey_from is not None:
         await rekey_document(store, graph=plan.graph, old=plan.rekey_from, new=plan.key, doc_id=plan.doc_id)
         result.status = "migrated"
@@ -433,16 +492,24 @@ async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress | None
     return result
 
 
-async def _store_manifest(store: GraphStore, plan: Plan, *, drop: list[str] | None,
-                          segments: list[seg.Segment], tx: Any = None) -> None:
-    rows = [{"hash": s.hash, "data": plan.data[s.start:s.end]} for s in segments]
-    params = {"key": plan.key, "hash": plan.content_hash, "segments": [s.hash for s in plan.segments],
-              "manifest": plan.manifest, "rows": plan.rows, "skipped": plan.skipped, "now": now_iso()}
+async def _store_manifest(
+    store: GraphStore, plan: Plan, *, drop: list[str] | None, segments: list[seg.Segment], tx: Any = None
+) -> None:
+    rows = [{"hash": s.hash, "data": plan.data[s.start : s.end]} for s in segments]
+    params = {
+        "key": plan.key,
+        "hash": plan.content_hash,
+        "segments": [s.hash for s in plan.segments],
+        "manifest": plan.manifest,
+        "rows": plan.rows,
+        "skipped": plan.skipped,
+        "now": now_iso(),
+    }
 
     async def work(t: Any) -> None:
         await run_template(t, "ledger/delete_segments", doc=plan.key, hashes=drop)
         for i in range(0, len(rows), 500):
-            await run_template(t, "ledger/write_segments", graph=plan.graph, doc=plan.key, rows=rows[i:i + 500])
+            await run_template(t, "ledger/write_segments", graph=plan.graph, doc=plan.key, rows=rows[i : i + 500])
         await run_template(t, "ledger/set_manifest", **params)
 
     if tx is not None:
@@ -458,15 +525,21 @@ async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progres
         await retract_document(store, graph=graph, key=key)
         result.status = "reloaded"
     done_before = await begin_document(
-        store, graph=graph, source=plan.source, key=key, doc_id=plan.doc_id, content_hash=plan.content_hash,
-        batch_size=plan.batch_size, kind="structured", now=now_iso(),
+        store,
+        graph=graph,
+        source=plan.source,
+        key=key,
+        doc_id=plan.doc_id,
+        content_hash=plan.content_hash,
+        batch_size=plan.batch_size,
+        kind="structured",
+        now=now_iso(),
     )
     if done_before and plan.mode == "resume":
         result.status = "resumed"
         result.resumed_from_batch = done_before
     run = uuid.uuid4().hex
-    batches, _report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error,
-                                   batch_size=plan.batch_size)
+    batches, _report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error, batch_size=plan.batch_size)
     written: set[tuple[str, str | None]] = set()
     counter = {"rows": 0, "number": 0}
 
@@ -485,8 +558,9 @@ async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progres
         while (item := await pending) is not None:
             number, rows_done, prepared = item
             pending = asyncio.create_task(asyncio.to_thread(next_prepared))
-            counts = await write_batch(store, prepared, graph=graph, doc=key, now=now_iso(), run=run,
-                                       batch_number=number)
+            counts = await write_batch(
+                store, prepared, graph=graph, doc=key, now=now_iso(), run=run, batch_number=number
+            )
             result.counts.add(counts)
             result.batches += 1
             if progress:
@@ -517,12 +591,14 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
         async def work(tx: Any) -> None:
             prepared = prepare_batch(records, graph, key, plan.type_map)
             result.counts.add(await write_prepared(tx, prepared, graph=graph, doc=key, now=now, run=run))
+
         return work
 
     def unassert_relations(rows: list[dict[str, str]]) -> Callable[[Any], Any]:
         async def work(tx: Any) -> None:
             out, _ = await run_template(tx, "graph/unassert_relations", rows=rows, doc=key)
             removed["relationships"] += int(out[0]["deleted"] or 0)
+
         return work
 
     async def claims(tx: Any) -> None:
@@ -538,6 +614,7 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
             out, _ = await run_template(tx, "graph/unassert_entities", uids=uids, doc=key, now=now)
             removed["entities"] += int(out[0]["deleted"] or 0)
             removed["entities_kept_for_traces"] += int(out[0]["kept"] or 0)
+
         return work
 
     async def finish(tx: Any) -> None:
@@ -545,12 +622,12 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
 
     step = max(1, plan.batch_size)
     steps: list[Callable[[Any], Any]] = [check]
-    steps += [adds(diff.add[i:i + step]) for i in range(0, len(diff.add), step)]
-    steps += [unassert_relations(diff.remove_relations[i:i + step])
-              for i in range(0, len(diff.remove_relations), step)]
+    steps += [adds(diff.add[i : i + step]) for i in range(0, len(diff.add), step)]
+    steps += [
+        unassert_relations(diff.remove_relations[i : i + step]) for i in range(0, len(diff.remove_relations), step)
+    ]
     steps.append(claims)
-    steps += [unassert_entities(diff.remove_entities[i:i + step])
-              for i in range(0, len(diff.remove_entities), step)]
+    steps += [unassert_entities(diff.remove_entities[i : i + step]) for i in range(0, len(diff.remove_entities), step)]
     steps.append(finish)
     if diff.size <= DIFF_TX_LIMIT:  # one transaction: readers see the old version or the new one
 
@@ -573,8 +650,9 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
         await store.write("schema/await_fulltext_refresh")
 
 
-async def _in_tx_fresh(store: GraphStore, work: Callable[[Any], Any], result: FileResult,
-                       removed: dict[str, int]) -> None:
+async def _in_tx_fresh(
+    store: GraphStore, work: Callable[[Any], Any], result: FileResult, removed: dict[str, int]
+) -> None:
     """Run ``work`` in one write transaction; counts it added are kept only when the transaction commits (the
     driver may retry a transaction after a transient error)."""
     saved_counts, saved_removed = WriteCounts(), dict(removed)
@@ -615,8 +693,7 @@ async def ingest_files(
     return results
 
 
-async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress | None,
-                             **kwargs: Any) -> FileResult:
+async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress | None, **kwargs: Any) -> FileResult:
     for _ in range(5):
         try:
             return await apply_plan(store, plan, progress=progress)

@@ -115,8 +115,9 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}" for e in exc.errors()
         )
-        body = problem_body(422, f"invalid request: {problems}", instance=request.url.path,
-                            request_id=request.state.request_id)
+        body = problem_body(
+            422, f"invalid request: {problems}", instance=request.url.path, request_id=request.state.request_id
+        )
         return JSONResponse(body, status_code=422, media_type=MEDIA_TYPE)
 
     @app.exception_handler(StarletteHTTPException)
@@ -150,15 +151,22 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     # ---- walks ---------------------------------------------------------------------------------------------
-    @app.post("/v1/walk", response_model=WalkResponse, tags=["walks"],
-              responses={200: {"content": {"text/event-stream": {}}}})
+    @app.post(
+        "/v1/walk", response_model=WalkResponse, tags=["walks"], responses={200: {"content": {"text/event-stream": {}}}}
+    )
     async def walk(body: WalkRequest, request: Request) -> Any:
         """Walk the graph toward the answer. The trace is committed in Neo4j before the answer is sent. With
         ``"stream": true`` (or ``Accept: text/event-stream``) the answer is a stream of Server-Sent Events: one
         ``depth`` event per depth, then one ``result`` event with this same response body (or ``error``)."""
         config = build_config(body.preset, body.config)
-        call = WalkCall(question=body.question, graph=body.graph, config=config, start=body.start_list(),
-                        model=body.model, choose_start=body.choose_start)
+        call = WalkCall(
+            question=body.question,
+            graph=body.graph,
+            config=config,
+            start=body.start_list(),
+            model=body.model,
+            choose_start=body.choose_start,
+        )
         await ctx.walker_for(body.graph)  # an unknown graph is a 404 before a slot is taken
         walk_id = _new_walk_id()
         request.state.walk_id = walk_id
@@ -172,8 +180,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
                 ctx.release()
             # serialised once here (the response_model documents it; FastAPI need not validate it again)
             return Response(WalkResponse.of(body.graph, outcome).model_dump_json(), media_type="application/json")
-        return StreamingResponse(_stream(call, walk_id, request), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            _stream(call, walk_id, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     async def _stream(call: WalkCall, walk_id: str, request: Request) -> AsyncIterator[bytes]:
         queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()
@@ -202,8 +213,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         yield sse("result", WalkResponse.of(call.graph, outcome).model_dump(mode="json"))
 
     @app.get("/v1/walks", tags=["walks"])
-    async def walks(graph: str = Query("default", pattern=GRAPH_PATTERN), limit: int = Query(20, ge=1, le=1000),
-                    status: str | None = Query(None)) -> dict[str, Any]:
+    async def walks(
+        graph: str = Query("default", pattern=GRAPH_PATTERN),
+        limit: int = Query(20, ge=1, le=1000),
+        status: str | None = Query(None),
+    ) -> dict[str, Any]:
         """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``)."""
         found = await ctx.timed(ctx.list_walks(graph, limit=limit, status=status))
         exclude = {"steps", "calls", "answers"}
@@ -215,8 +229,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         from graphwalk_neo4j.trace.read import browser_line, replay_snippet
 
         found = await ctx.timed(ctx.get_walk(graph, walk_id))
-        replay = {"browser_url": settings.resolved_browser_url(),
-                  "guide": browser_line(found.id, settings.resolved_service_url()), "cypher": replay_snippet(found.id)}
+        replay = {
+            "browser_url": settings.resolved_browser_url(),
+            "guide": browser_line(found.id, settings.resolved_service_url()),
+            "cypher": replay_snippet(found.id),
+        }
         return {"walk": found.model_dump(mode="json"), "replay": replay}
 
     # ---- graphs and search --------------------------------------------------------------------------------
@@ -225,9 +242,21 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         """Entities by exact name or alias, fulltext and vector similarity, with the reason for each hit (as
         ``gw-neo4j search --json``)."""
         hits = await ctx.timed(ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
-        return SearchResponse(query=body.text, graph=body.graph, hits=[
-            SearchHit(id=h.id, uid=entity_uid(body.graph, h.id), name=h.name, type=h.type, score=round(h.score, 4),
-                      reasons=h.reasons) for h in hits])
+        return SearchResponse(
+            query=body.text,
+            graph=body.graph,
+            hits=[
+                SearchHit(
+                    id=h.id,
+                    uid=entity_uid(body.graph, h.id),
+                    name=h.name,
+                    type=h.type,
+                    score=round(h.score, 4),
+                    reasons=h.reasons,
+                )
+                for h in hits
+            ],
+        )
 
     @app.get("/v1/graphs", response_model=GraphsResponse, tags=["graphs"])
     async def graphs() -> GraphsResponse:
@@ -243,8 +272,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         if ctx.draining:
             raise DrainingError("the service is shutting down and takes no new jobs")
         job = jobs.submit(body)
-        return JSONResponse(job.model_dump(mode="json"), status_code=202,
-                            headers={"Location": f"/v1/jobs/{job.id}"})
+        return JSONResponse(job.model_dump(mode="json"), status_code=202, headers={"Location": f"/v1/jobs/{job.id}"})
 
     @app.get("/v1/jobs/{job_id}", response_model=JobView, tags=["ingest"])
     async def job_status(job_id: str) -> JobView:

@@ -69,13 +69,18 @@ def runnable(statement: str, *, compact: bool = False) -> str:
 
 
 def _slide(title: str, *parts: str) -> str:
-    return f'<slide class="row-fluid">\n<div class="col-sm-12">\n<h3>{escape(title)}</h3>\n' + "\n".join(parts) + (
-        "\n</div>\n</slide>")
+    return (
+        f'<slide class="row-fluid">\n<div class="col-sm-12">\n<h3>{escape(title)}</h3>\n'
+        + "\n".join(parts)
+        + ("\n</div>\n</slide>")
+    )
 
 
 def _page(title: str, slides: list[str]) -> str:
-    return (f'<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title>{escape(title)}</title></head>\n<body>\n'
-            f'<article class="guide">\n' + "\n".join(slides) + "\n</article>\n</body>\n</html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title>{escape(title)}</title></head>\n<body>\n'
+        f'<article class="guide">\n' + "\n".join(slides) + "\n</article>\n</body>\n</html>\n"
+    )
 
 
 def _p(text: str) -> str:
@@ -83,11 +88,14 @@ def _p(text: str) -> str:
 
 
 def _walk_line(walk: StoredWalk) -> str:
-    answers = ", ".join(walk.answer_names[:5]) + (f" (+{len(walk.answer_names) - 5})" if len(walk.answer_names) > 5
-                                                  else "")
+    answers = ", ".join(walk.answer_names[:5]) + (
+        f" (+{len(walk.answer_names) - 5})" if len(walk.answer_names) > 5 else ""
+    )
     started = walk.started_at.strftime("%Y-%m-%d %H:%M:%S") if walk.started_at else ""
-    return (f"<p><b>{escape(walk.question)}</b><br><small>{escape(walk.graph)} · {escape(walk.status)} · "
-            f"{escape(started)} · <code>{escape(walk.id)}</code></small><br>→ {escape(answers or '-')}</p>")
+    return (
+        f"<p><b>{escape(walk.question)}</b><br><small>{escape(walk.graph)} · {escape(walk.status)} · "
+        f"{escape(started)} · <code>{escape(walk.id)}</code></small><br>→ {escape(answers or '-')}</p>"
+    )
 
 
 def bound_recipe(name: str, walk_id: str | None) -> str | None:
@@ -131,25 +139,33 @@ def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = No
     slides = [
         _slide(
             "graphwalk: walks in Neo4j Browser",
-            _p("Each walk answers a question by moving through the graph hop by hop; the service stores every walk "
-               "as :Walk / :Step nodes. Click a block to run it (or to put it in the editor)."),
+            _p(
+                "Each walk answers a question by moving through the graph hop by hop; the service stores every walk "
+                "as :Walk / :Step nodes. Click a block to run it (or to put it in the editor)."
+            ),
             _p("1. Load the style: walks violet, steps amber, answers red, entities by type."),
             runnable(style),
-            _p("2. Optional: stop Browser from adding every relationship between the shown entities, so only the "
-               "walk is drawn (Browser setting \"Connect result nodes\"; `:config autoComplete: true` undoes it)."),
+            _p(
+                "2. Optional: stop Browser from adding every relationship between the shown entities, so only the "
+                'walk is drawn (Browser setting "Connect result nodes"; `:config autoComplete: true` undoes it).'
+            ),
             runnable(":config autoComplete: false"),
         ),
         _slide(
             "Run a walk",
-            _p("Set the parameters (click the text to edit the question in the editor first), then run the "
-               "statement: it asks the service to walk (POST /v1/walk, with apoc.load.jsonParams), waits until the "
-               "trace is committed, and returns the answers and draws the walk. The Cypher side only reads."),
+            _p(
+                "Set the parameters (click the text to edit the question in the editor first), then run the "
+                "statement: it asks the service to walk (POST /v1/walk, with apoc.load.jsonParams), waits until the "
+                "trace is committed, and returns the answers and draws the walk. The Cypher side only reads."
+            ),
             *run_blocks(service_url, graph),
         ),
         _slide(
             "Replay the latest walk",
-            _p("The question, its start, one arrow per hop captioned with the relation and its probability "
-               "(← : walked against the relationship's direction), the entities reached and the answers."),
+            _p(
+                "The question, its start, one arrow per hop captioned with the relation and its probability "
+                "(← : walked against the relationship's direction), the entities reached and the answers."
+            ),
             *walk_blocks("draw_walk", None),
             _p("What it did not take (unchosen options, pruned relations), on demand:"),
             *walk_blocks("walk_options", None),
@@ -157,16 +173,23 @@ def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = No
         _slide(
             "Recent walks",
             _p("Click a walk's play icon to draw it."),
-            *([part for w in walks for part in (_walk_line(w), *walk_blocks("draw_walk", w.id, compact=True))] or
-              [_p("No walks stored yet: run one on the previous slides, or `gw-neo4j walk QUESTION`.")]),
+            *(
+                [part for w in walks for part in (_walk_line(w), *walk_blocks("draw_walk", w.id, compact=True))]
+                or [_p("No walks stored yet: run one on the previous slides, or `gw-neo4j walk QUESTION`.")]
+            ),
         ),
         _slide(
             "Recipes over one graph",
             _p(f"Set the graph once (here {graph!r}), then run any recipe (docs/cypher-recipes.md)."),
             runnable(param_line(graph=graph)),
-            *[part for name in GRAPH_RECIPES for part in (
-                f"<p><b>{escape(name)}</b>: {escape(template(f'recipes/{name}').summary)}</p>",
-                runnable(template(f"recipes/{name}").body))],
+            *[
+                part
+                for name in GRAPH_RECIPES
+                for part in (
+                    f"<p><b>{escape(name)}</b>: {escape(template(f'recipes/{name}').summary)}</p>",
+                    runnable(template(f"recipes/{name}").body),
+                )
+            ],
         ),
     ]
     return _page("graphwalk: walks in Neo4j Browser", slides)
@@ -181,8 +204,11 @@ def walk_page(walk: StoredWalk, service_url: str) -> str:
             *walk_blocks("draw_walk", walk.id),
             _p(f"Style: :style {browser_base(service_url)}/style.grass · all walks: :guide {guide_url(service_url)}"),
         ),
-        _slide("What it did not take", _p("Unchosen options and pruned relations, step by step."),
-               *walk_blocks("walk_options", walk.id)),
+        _slide(
+            "What it did not take",
+            _p("Unchosen options and pruned relations, step by step."),
+            *walk_blocks("walk_options", walk.id),
+        ),
     ]
     return _page(f"walk {walk.id}", slides)
 
@@ -206,10 +232,15 @@ async def preflight(request: Request) -> Response:
     """CORS preflight: Browser's guide fetch sends non-simple headers (``pragma``, ``cache-control`` and its
     tracing headers), so it asks first; the answer allows GET with the headers it asked for."""
     asked = request.headers.get("access-control-request-headers") or PREFLIGHT_HEADERS
-    return Response(status_code=204, headers={
-        **CORS, "Access-Control-Allow-Methods": "GET, OPTIONS", "Access-Control-Allow-Headers": asked,
-        "Access-Control-Max-Age": "600",
-    })
+    return Response(
+        status_code=204,
+        headers={
+            **CORS,
+            "Access-Control-Allow-Methods": "GET, OPTIONS",
+            "Access-Control-Allow-Headers": asked,
+            "Access-Control-Max-Age": "600",
+        },
+    )
 
 
 @router.get("/guide", response_class=HTMLResponse, summary="Neo4j Browser guide (:guide http://localhost:8765/guide)")
@@ -226,8 +257,9 @@ async def walk_guide(walk_id: str, request: Request) -> HTMLResponse:
     try:
         walk = await get_walk(_store(request), None, walk_id)
     except WalkNotFoundError as exc:
-        return HTMLResponse(_page("walk not found", [_slide("Walk not found", _p(str(exc)))]), status_code=404,
-                            headers=CORS)
+        return HTMLResponse(
+            _page("walk not found", [_slide("Walk not found", _p(str(exc)))]), status_code=404, headers=CORS
+        )
     return HTMLResponse(walk_page(walk, _service_url(request)), headers=CORS)
 
 

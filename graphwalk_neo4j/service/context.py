@@ -163,8 +163,10 @@ class ServiceContext:
             return found
         validate_identifier(graph, "graph name")
         if graph not in await self.graph_names():
-            raise NotFoundError(f"no graph named {graph!r} in this database; list them with GET /v1/graphs "
-                                "(or `gw-neo4j ingest ... --graph NAME` to load one)")
+            raise NotFoundError(
+                f"no graph named {graph!r} in this database; list them with GET /v1/graphs "
+                "(or `gw-neo4j ingest ... --graph NAME` to load one)"
+            )
         return self.walker(graph)
 
     def walker(self, graph: str) -> WalkService:
@@ -172,8 +174,9 @@ class ServiceContext:
         found = self._walkers.get(graph)
         if found is None:
             validate_identifier(graph, "graph name")
-            found = WalkService(self.store, graph, self._default_backend(), embedder=self.embedder,
-                                preload_embeddings=True)
+            found = WalkService(
+                self.store, graph, self._default_backend(), embedder=self.embedder, preload_embeddings=True
+            )
             self._walkers[graph] = found
             self._warming[graph] = asyncio.ensure_future(self._warm(graph, found))
         return found
@@ -183,12 +186,19 @@ class ServiceContext:
         try:
             await walker.ready()
         except GraphwalkError:
-            log.warning("warming graph failed; its walks load embeddings on demand", extra={"graph": graph},
-                        exc_info=True)
+            log.warning(
+                "warming graph failed; its walks load embeddings on demand", extra={"graph": graph}, exc_info=True
+            )
             self._walkers[graph] = WalkService(self.store, graph, walker.backend, embedder=self.embedder)
             return
-        log.info("graph warm", extra={"graph": graph, "vectors": len(walker.cache._vectors),
-                                      "seconds": round(time.perf_counter() - started, 3)})
+        log.info(
+            "graph warm",
+            extra={
+                "graph": graph,
+                "vectors": len(walker.cache._vectors),
+                "seconds": round(time.perf_counter() - started, 3),
+            },
+        )
 
     def forget_graph(self, graph: str) -> None:
         """Drop the warm state of ``graph`` (after an ingest changed it); the next walk warms it again."""
@@ -249,8 +259,9 @@ class ServiceContext:
             ) from None
 
     # ---- the library calls ---------------------------------------------------------------------------------
-    async def walk(self, call: WalkCall, *, walk_id: str | None = None,
-                   on_depth: DepthObserver | None = None) -> WalkOutcome:
+    async def walk(
+        self, call: WalkCall, *, walk_id: str | None = None, on_depth: DepthObserver | None = None
+    ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
         :meth:`release`). The trace is committed in Neo4j when this returns."""
         from graphwalk_neo4j.walk.config import build_config
@@ -265,14 +276,27 @@ class ServiceContext:
                 hook(event)
 
         outcome = await walker.walk(
-            call.question, config, start=call.start or None, choose_start=call.choose_start,
-            walk_id=walk_id or uuid.uuid4().hex, on_depth=observe if hooks else None, backend=backend,
+            call.question,
+            config,
+            start=call.start or None,
+            choose_start=call.choose_start,
+            walk_id=walk_id or uuid.uuid4().hex,
+            on_depth=observe if hooks else None,
+            backend=backend,
         )
         for hook in self.on_walk_done:
             hook(outcome)
         t = outcome.result.totals
-        log.info("walk", extra={"graph": call.graph, "status": outcome.result.status, "depths": t.depths,
-                                "decision_calls": t.decision_calls, "wall_ms": round(t.wall_s * 1000, 2)})
+        log.info(
+            "walk",
+            extra={
+                "graph": call.graph,
+                "status": outcome.result.status,
+                "depths": t.depths,
+                "decision_calls": t.decision_calls,
+                "wall_ms": round(t.wall_s * 1000, 2),
+            },
+        )
         return outcome
 
     async def search(self, graph: str, text: str, k: int = 10, vector: bool = True) -> list[Hit]:
@@ -293,16 +317,25 @@ class ServiceContext:
         out = []
         for r in rows:
             counts = (await self.store.read("graph/counts", graph=r["graph"]))[0]
-            out.append({"graph": r["graph"], "entities": counts["entities"],
-                        "relationships": counts["relationships"], "warm": self.warm_state().get(r["graph"], False)})
+            out.append(
+                {
+                    "graph": r["graph"],
+                    "entities": counts["entities"],
+                    "relationships": counts["relationships"],
+                    "warm": self.warm_state().get(r["graph"], False),
+                }
+            )
         return out
 
     async def schema(self, graph: str) -> dict[str, Any]:
         validate_identifier(graph, "graph name")
         types = await self.store.read("graph/entity_types", graph=graph)
         relations = await self.store.read("graph/relation_types", graph=graph)
-        return {"graph": graph, "entity_types": [{"type": t["type"], "count": t["n"]} for t in types],
-                "relation_types": [{"relation": r["relation"], "count": r["n"]} for r in relations]}
+        return {
+            "graph": graph,
+            "entity_types": [{"type": t["type"], "count": t["n"]} for t in types],
+            "relation_types": [{"relation": r["relation"], "count": r["n"]} for r in relations],
+        }
 
     async def readiness(self) -> dict[str, Any]:
         """``{ready, checks: {neo4j, indexes, embedder, graphs_warm, draining}}`` — never raises."""

@@ -67,8 +67,7 @@ class Guard:
         async def send_with_id_raw(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 status_box["status"] = message["status"]
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"x-request-id", request_id.encode())]}
+                message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", request_id.encode())]}
             await send(message)
 
         self.metrics.in_flight.inc()
@@ -99,30 +98,42 @@ class Guard:
             self.metrics.in_flight.dec()
             route = scope.get("route")
             template = getattr(route, "path", None) or ("/mcp" if path.startswith("/mcp") else "unmatched")
-            self.metrics.requests.labels(method=scope.get("method", ""), route=template,
-                                         status=str(status_box["status"])).inc()
+            self.metrics.requests.labels(
+                method=scope.get("method", ""), route=template, status=str(status_box["status"])
+            ).inc()
             walk_id = state.get("walk_id")
             if walk_id is not None:
                 walk_id_var.set(walk_id)
             if path not in OPEN_PATHS and path != "/metrics":
-                log.info("request", extra={"method": scope.get("method"), "path": path,
-                                           "status": status_box["status"],
-                                           "ms": round((time.perf_counter() - started) * 1000, 2)})
+                log.info(
+                    "request",
+                    extra={
+                        "method": scope.get("method"),
+                        "path": path,
+                        "status": status_box["status"],
+                        "ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
+                )
             walk_id_var.reset(walk_token)
             request_id_var.reset(request_token)
 
     def _too_large(self) -> str:
-        return (f"request body larger than {self.max_body} bytes (GW_NEO4J_SERVICE_MAX_BODY_BYTES); send less, "
-                "or ingest big files with `gw-neo4j ingest`")
+        return (
+            f"request body larger than {self.max_body} bytes (GW_NEO4J_SERVICE_MAX_BODY_BYTES); send less, "
+            "or ingest big files with `gw-neo4j ingest`"
+        )
 
     def _refuse(self, path: str, headers: dict[str, str]) -> tuple[int, str, str, dict[str, str]] | None:
         if self.token is not None and path not in OPEN_PATHS:
             auth = headers.get("authorization", "")
             scheme, _, value = auth.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode("utf-8"), self.token):
-                return (401, "unauthorized",
-                        "missing or wrong bearer token: send `Authorization: Bearer $GW_NEO4J_SERVICE_TOKEN`",
-                        {"WWW-Authenticate": "Bearer"})
+                return (
+                    401,
+                    "unauthorized",
+                    "missing or wrong bearer token: send `Authorization: Bearer $GW_NEO4J_SERVICE_TOKEN`",
+                    {"WWW-Authenticate": "Bearer"},
+                )
         if self.ctx.draining and path not in DRAIN_OPEN_PATHS:
             return 503, "draining", "the service is shutting down and takes no new requests; retry shortly", {}
         return None

@@ -49,10 +49,12 @@ class IngestRequest(BaseModel):
     graph: str = Field(default="default", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=100)
     source: str = Field(default="api", pattern=_SAFE_NAME)
     format: Literal["triples", "csv", "jsonl", "text"] | None = Field(
-        default=None, description="Default: from each file's extension (.txt triples, .csv, .jsonl, .md text).")
+        default=None, description="Default: from each file's extension (.txt triples, .csv, .jsonl, .md text)."
+    )
     files: list[InlineFile] = Field(default_factory=list, description="Files sent inline.")
-    sql: str | None = Field(default=None, description="A sqlite:// or postgresql:// URL (needs "
-                                                      "GW_NEO4J_SERVICE_INGEST_SQL=true).")
+    sql: str | None = Field(
+        default=None, description="A sqlite:// or postgresql:// URL (needs GW_NEO4J_SERVICE_INGEST_SQL=true)."
+    )
     on_error: Literal["fail", "skip"] = "fail"
     batch_size: int = Field(default=5000, ge=1, le=100_000)
     type_map: dict[str, tuple[str | None, str | None]] | None = None
@@ -93,13 +95,16 @@ class IngestJobs:
     def submit(self, request: IngestRequest) -> JobView:
         validate_identifier(request.graph, "graph name")
         if request.sql is not None and not self.ctx.settings.service_ingest_sql:
-            raise ConfigError("SQL ingest through the service is off: it connects to a database the caller names. "
-                              "Set GW_NEO4J_SERVICE_INGEST_SQL=true to allow it, or run `gw-neo4j ingest URL`")
+            raise ConfigError(
+                "SQL ingest through the service is off: it connects to a database the caller names. "
+                "Set GW_NEO4J_SERVICE_INGEST_SQL=true to allow it, or run `gw-neo4j ingest URL`"
+            )
         kind: Literal["structured", "text", "sql"]
         if request.sql is not None:
             kind = "sql"
-        elif request.format == "text" or (request.format is None and all(
-                f.name.lower().endswith((".md", ".markdown")) for f in request.files)):
+        elif request.format == "text" or (
+            request.format is None and all(f.name.lower().endswith((".md", ".markdown")) for f in request.files)
+        ):
             kind = "text"
         else:
             kind = "structured"
@@ -117,8 +122,10 @@ class IngestJobs:
     def get(self, job_id: str) -> JobView:
         found = self._jobs.get(job_id)
         if found is None:
-            raise NotFoundError(f"no ingest job {job_id!r} in this service process (jobs live in the process "
-                                "that started them; what they wrote is in the ledger: `gw-neo4j documents`)")
+            raise NotFoundError(
+                f"no ingest job {job_id!r} in this service process (jobs live in the process "
+                "that started them; what they wrote is in the ledger: `gw-neo4j documents`)"
+            )
         return found
 
     async def cancel(self, job_id: str) -> JobView:
@@ -174,12 +181,24 @@ class IngestJobs:
         await apply_schema(store)
         if job.kind == "sql":
             assert request.sql is not None
-            return await wiring.run_sql(store, request.sql, graph=request.graph, schema=request.db_schema,
-                                          batch_size=min(request.batch_size, 5000))
+            return await wiring.run_sql(
+                store,
+                request.sql,
+                graph=request.graph,
+                schema=request.db_schema,
+                batch_size=min(request.batch_size, 5000),
+            )
         if job.kind == "text":
-            return await wiring.run_text(store, settings, [str(p) for p in paths], graph=request.graph,
-                                           source=request.source, llm_model=request.llm_model,
-                                           routing=request.routing, embed=request.embed)
+            return await wiring.run_text(
+                store,
+                settings,
+                [str(p) for p in paths],
+                graph=request.graph,
+                source=request.source,
+                llm_model=request.llm_model,
+                routing=request.routing,
+                embed=request.embed,
+            )
         from graphwalk_neo4j.graph.embeddings import embed_graph
         from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
 
@@ -193,9 +212,19 @@ class IngestJobs:
             job.progress = {**job.progress, "files_done": len(files), "files_total": len(paths)}
 
         # All files are validated before the first write; a document's id is its name as uploaded.
-        await ingest_files(store, paths, graph=request.graph, source=request.source, fmt=request.format,
-                           on_error=request.on_error, batch_size=request.batch_size, type_map=request.type_map,
-                           root=paths[0].parent if paths else None, progress=progress, on_file_done=file_done)
+        await ingest_files(
+            store,
+            paths,
+            graph=request.graph,
+            source=request.source,
+            fmt=request.format,
+            on_error=request.on_error,
+            batch_size=request.batch_size,
+            type_map=request.type_map,
+            root=paths[0].parent if paths else None,
+            progress=progress,
+            on_file_done=file_done,
+        )
         embedded = None
         if request.embed:
             embedded = (await embed_graph(store, self.ctx.embedder, request.graph)).as_dict()

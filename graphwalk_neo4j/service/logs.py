@@ -14,8 +14,12 @@ from typing import Any
 request_id_var: ContextVar[str | None] = ContextVar("gw_request_id", default=None)
 walk_id_var: ContextVar[str | None] = ContextVar("gw_walk_id", default=None)
 
-_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime", "taskName",
-                                                                          "color_message"}
+_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):

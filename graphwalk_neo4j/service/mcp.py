@@ -55,9 +55,14 @@ def build_server(ctx: ServiceContext) -> MCPServer:
     server: MCPServer = MCPServer("graphwalk-neo4j", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool()
-    async def walk(question: str, graph: str = "default", start: list[str] | None = None,
-                   preset: str | None = None, model: str | None = None,
-                   config: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def walk(
+        question: str,
+        graph: str = "default",
+        start: list[str] | None = None,
+        preset: str | None = None,
+        model: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """Answer `question` by walking the graph: returns {walk_id, graph, status, answers, bundle}, where bundle
         is the context bundle (goal, answers, nodes with relevance, hop and via, hops, stopped, usage).
         `start` names start entities (default: linked from the question); `preset` is one of greedy, beam,
@@ -65,8 +70,9 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         such as {"hop_mode": "relation", "max_depth": 3}."""
 
         async def run() -> dict[str, Any]:
-            call = WalkCall(question=question, graph=graph, config=build_config(preset, config), start=start,
-                            model=model)
+            call = WalkCall(
+                question=question, graph=graph, config=build_config(preset, config), start=start, model=model
+            )
             await ctx.walker_for(graph)
             ctx.admit()
             try:
@@ -82,8 +88,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         """Find entities by exact name or alias, fulltext and vector similarity; each hit has a score and the
         reasons it matched."""
         hits = await _tool(ctx.search(graph, text, k=max(1, min(k, 200))))
-        return {"query": text, "graph": graph,
-                "hits": [{**h.as_dict(), "uid": entity_uid(graph, h.id)} for h in hits]}
+        return {"query": text, "graph": graph, "hits": [{**h.as_dict(), "uid": entity_uid(graph, h.id)} for h in hits]}
 
     @server.tool()
     async def get_walk(walk_id: str, graph: str = "default") -> dict[str, Any]:
@@ -102,16 +107,20 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         """The entity types and relation types of a graph with their counts: what a walk can move along."""
         return await _tool(ctx.schema(graph))
 
-    @server.resource("walk://{graph}/{walk_id}", mime_type="application/json",
-                     description="A stored walk, as `gw-neo4j trace show ID --json`.")
+    @server.resource(
+        "walk://{graph}/{walk_id}",
+        mime_type="application/json",
+        description="A stored walk, as `gw-neo4j trace show ID --json`.",
+    )
     async def walk_resource(graph: str, walk_id: str) -> str:
         try:
             return json.dumps(await _stored(ctx, graph, walk_id), default=str)
         except GraphwalkError as exc:
             raise ResourceError(str(exc)) from exc
 
-    @server.resource("walks://{graph}", mime_type="application/json",
-                     description="The newest stored walks of a graph (up to 50).")
+    @server.resource(
+        "walks://{graph}", mime_type="application/json", description="The newest stored walks of a graph (up to 50)."
+    )
     async def walks_resource(graph: str) -> str:
         try:
             return json.dumps(await _listed(ctx, graph, 50, None), default=str)
@@ -129,8 +138,7 @@ async def _stored(ctx: ServiceContext, graph: str, walk_id: str) -> dict[str, An
 
 async def _listed(ctx: ServiceContext, graph: str, limit: int, status: str | None) -> dict[str, Any]:
     found = await ctx.list_walks(graph, limit=max(1, min(limit, 1000)), status=status)
-    return {"graph": graph,
-            "walks": [w.model_dump(mode="json", exclude={"steps", "calls", "answers"}) for w in found]}
+    return {"graph": graph, "walks": [w.model_dump(mode="json", exclude={"steps", "calls", "answers"}) for w in found]}
 
 
 def http_app(ctx: ServiceContext) -> tuple[list[Route], Callable[[], AbstractAsyncContextManager[None]]]:
@@ -138,10 +146,17 @@ def http_app(ctx: ServiceContext) -> tuple[list[Route], Callable[[], AbstractAsy
     service token the service is loopback-only, and the SDK's DNS-rebinding protection admits only local Host and
     Origin headers; with a token, the bearer check in front of every route guards it instead."""
     server = build_server(ctx)
-    security = LOCAL_HOSTS if ctx.settings.service_token is None else TransportSecuritySettings(
-        enable_dns_rebinding_protection=False)
-    star = server.streamable_http_app(streamable_http_path="/mcp", stateless_http=True, transport_security=security,
-                                      max_request_body_size=ctx.settings.service_max_body_bytes)
+    security = (
+        LOCAL_HOSTS
+        if ctx.settings.service_token is None
+        else TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    )
+    star = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        transport_security=security,
+        max_request_body_size=ctx.settings.service_max_body_bytes,
+    )
     routes = [r for r in star.routes if isinstance(r, Route)]
 
     @asynccontextmanager

@@ -37,8 +37,9 @@ class _ContextCollector(Collector):
         walks = GaugeMetricFamily("gw_walks_in_flight", "Walks running now.")
         walks.add_metric([], self.ctx.walks_in_flight)
         yield walks
-        cached = GaugeMetricFamily("gw_walk_cache_entries", "Entries in the warm per-graph caches, by kind.",
-                                   labels=["kind"])
+        cached = GaugeMetricFamily(
+            "gw_walk_cache_entries", "Entries in the warm per-graph caches, by kind.", labels=["kind"]
+        )
         caches = [w.cache for w in self.ctx.walkers()]
         # the expander's cache keeps vectors and node refs; bounded by the graph's size (read defensively)
         cached.add_metric(["vectors"], sum(len(getattr(c, "_vectors", ())) for c in caches))
@@ -54,18 +55,23 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.walks = Counter("gw_walks", "Walks finished, by status.", ["status"], registry=r)
-        self.walk_seconds = Histogram("gw_walk_seconds", "Wall time of a whole walk.", buckets=WALK_BUCKETS,
-                                      registry=r)
-        self.depth_seconds = Histogram("gw_walk_depth_seconds", "Wall time of one walk depth (expand + decide).",
-                                       buckets=DEPTH_BUCKETS, registry=r)
+        self.walk_seconds = Histogram("gw_walk_seconds", "Wall time of a whole walk.", buckets=WALK_BUCKETS, registry=r)
+        self.depth_seconds = Histogram(
+            "gw_walk_depth_seconds", "Wall time of one walk depth (expand + decide).", buckets=DEPTH_BUCKETS, registry=r
+        )
         self.decision_calls = Counter("gw_decision_calls", "Decision wire calls made by walks.", registry=r)
         self.tokens = Counter("gw_decision_tokens", "Decision tokens, by direction.", ["direction"], registry=r)
         self.cost = Counter("gw_decision_cost_usd", "Decision cost reported by the backends, in USD.", registry=r)
-        self.requests = Counter("gw_http_requests", "HTTP requests answered, by route and status.",
-                                ["method", "route", "status"], registry=r)
+        self.requests = Counter(
+            "gw_http_requests",
+            "HTTP requests answered, by route and status.",
+            ["method", "route", "status"],
+            registry=r,
+        )
         self.in_flight = Gauge("gw_http_requests_in_flight", "HTTP requests being answered now.", registry=r)
-        self.rejected = Counter("gw_http_rejected", "Requests refused before any work, by reason.", ["reason"],
-                                registry=r)
+        self.rejected = Counter(
+            "gw_http_rejected", "Requests refused before any work, by reason.", ["reason"], registry=r
+        )
         self.jobs = Counter("gw_ingest_jobs", "Ingest jobs finished, by status.", ["status"], registry=r)
         r.register(_ContextCollector(ctx))
         ctx.on_walk_done.append(self.walk_done)

@@ -30,7 +30,7 @@ class WalkRequest(BaseModel):
     preset: str | None = Field(default=None, description="A named walk configuration (see `gw-neo4j walk -h`).")
     model: str | None = Field(default=None, description="Decision model: jev, jev-<version>, local, fake, ...")
     config: dict[str, Any] | None = Field(
-        default=None, description="WalkConfig field overrides, e.g. {\"hop_mode\": \"relation\", \"max_depth\": 3}."
+        default=None, description='WalkConfig field overrides, e.g. {"hop_mode": "relation", "max_depth": 3}.'
     )
     stream: bool = Field(default=False, description="Stream one Server-Sent Event per depth, then the result.")
     choose_start: bool = Field(default=False, description="Spend one decision call choosing among link candidates.")
@@ -72,22 +72,31 @@ def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:
     was chosen; the decision call's usage; and the answers of the walks finished so far."""
     steps = []
     for step in event.record.steps:
-        steps.append({
-            "beam": step.beam,
-            "kind": step.kind,
-            "kept": step.kept,
-            "at": step.node_names[:10],
-            "options": [
-                {"label": o.label, "relation": o.relation, "direction": o.direction, "is_stop": o.is_stop,
-                 "count": o.count, "targets": o.target_names[:10], "p": step.distribution.get(o.label)}
-                for o in step.options
-            ],
-            "chosen": step.chosen,
-            "chosen_relation": step.chosen_relation,
-            "chosen_direction": step.chosen_direction,
-            "p": step.p,
-            "score": step.score,
-        })
+        steps.append(
+            {
+                "beam": step.beam,
+                "kind": step.kind,
+                "kept": step.kept,
+                "at": step.node_names[:10],
+                "options": [
+                    {
+                        "label": o.label,
+                        "relation": o.relation,
+                        "direction": o.direction,
+                        "is_stop": o.is_stop,
+                        "count": o.count,
+                        "targets": o.target_names[:10],
+                        "p": step.distribution.get(o.label),
+                    }
+                    for o in step.options
+                ],
+                "chosen": step.chosen,
+                "chosen_relation": step.chosen_relation,
+                "chosen_direction": step.chosen_direction,
+                "p": step.p,
+                "score": step.score,
+            }
+        )
     call = event.record.call
     return {
         "walk_id": event.walk_id,
@@ -96,8 +105,9 @@ def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:
         "seconds": round(event.seconds, 6),
         "call": call.model_dump(mode="json") if call is not None else None,
         "steps": steps,
-        "answers": [AnswerOut(name=a.name, uid=entity_uid(graph, a.node_id), score=a.score).model_dump()
-                    for a in event.answers],
+        "answers": [
+            AnswerOut(name=a.name, uid=entity_uid(graph, a.node_id), score=a.score).model_dump() for a in event.answers
+        ],
     }
 
 

@@ -30,9 +30,17 @@ RETRY_AFTER_S = 1
 log = logging.getLogger("graphwalk_neo4j.service")
 
 TITLES = {
-    400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
-    422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
-    503: "Service Unavailable", 504: "Gateway Timeout",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Content Too Large",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
 }
 
 
@@ -52,10 +60,15 @@ def status_for(exc: BaseException) -> int:
     return 500
 
 
-def problem_body(status: int, detail: str, *, instance: str | None = None, request_id: str | None = None,
-                 **extra: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"type": "about:blank", "title": TITLES.get(status, "Error"), "status": status,
-                            "detail": detail}
+def problem_body(
+    status: int, detail: str, *, instance: str | None = None, request_id: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+    }
     if instance is not None:
         body["instance"] = instance
     if request_id is not None:
@@ -73,8 +86,9 @@ def from_exception(exc: BaseException, *, instance: str | None, request_id: str 
     status = status_for(exc)
     if isinstance(exc, GraphwalkError):
         detail = str(exc)
-        if status >= 500 and not isinstance(exc, (DrainingError, StoreUnavailableError, StoreAuthError,
-                                                  DecisionError, RequestTimeoutError)):
+        if status >= 500 and not isinstance(
+            exc, (DrainingError, StoreUnavailableError, StoreAuthError, DecisionError, RequestTimeoutError)
+        ):
             log.error("request failed", exc_info=exc)
     else:
         log.error("unexpected error", exc_info=exc)
@@ -82,8 +96,9 @@ def from_exception(exc: BaseException, *, instance: str | None, request_id: str 
     return status, problem_body(status, detail, instance=instance, request_id=request_id)
 
 
-async def send_problem(send: Any, status: int, detail: str, *, request_id: str | None = None,
-                       headers: dict[str, str] | None = None) -> None:
+async def send_problem(
+    send: Any, status: int, detail: str, *, request_id: str | None = None, headers: dict[str, str] | None = None
+) -> None:
     """Answer a raw ASGI request with a problem (used by the middleware, before any route runs)."""
     body = json.dumps(problem_body(status, detail, request_id=request_id)).encode("utf-8")
     raw = [(b"content-type", MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode())]

@@ -68,8 +68,14 @@ class DrainingServer(uvicorn.Server):
         self._loop.call_soon_threadsafe(self._start_drain, sig)
 
     def _start_drain(self, sig: int) -> None:
-        log.info("draining", extra={"signal": signal.Signals(sig).name, "walks_in_flight": self.ctx.walks_in_flight,
-                                    "grace_s": self.drain_s})
+        log.info(
+            "draining",
+            extra={
+                "signal": signal.Signals(sig).name,
+                "walks_in_flight": self.ctx.walks_in_flight,
+                "grace_s": self.drain_s,
+            },
+        )
         self._drain = asyncio.ensure_future(self._drain_then_exit())
 
     async def _drain_then_exit(self) -> None:
@@ -90,8 +96,16 @@ def serve(settings: Settings, host: str, port: int, *, log_level: str = "info") 
     logs.configure(log_level)
     ctx = ServiceContext(settings)
     app = create_app(settings, context=ctx)
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=int(settings.service_drain_s) or None, server_header=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=int(settings.service_drain_s) or None,
+        server_header=False,
+    )
     server = DrainingServer(config, ctx, settings.service_drain_s)
     log.info("listening", extra={"host": host, "port": port, "auth": settings.service_token is not None})
     server.run()

@@ -5,5 +5,13 @@ from graphwalk_neo4j.store.registry import Template, names, template
 from graphwalk_neo4j.store.store import GraphStore, ServerInfo, WriteStats, run_template, translate
 
 __all__ = [
-    "Counters", "GraphStore", "ServerInfo", "Template", "WriteStats", "names", "run_template", "template", "translate",
+    "Counters",
+    "GraphStore",
+    "ServerInfo",
+    "Template",
+    "WriteStats",
+    "names",
+    "run_template",
+    "template",
+    "translate",
 ]

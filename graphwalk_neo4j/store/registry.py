@@ -65,9 +65,7 @@ def _parse(name: str, path: Path) -> Template:
     tmpl = Template(name=name, text=text, summary=header[0], params=declared, returns=returns, path=str(path))
     used = set(_PARAM.findall(tmpl.body))
     if used != set(declared):
-        raise TemplateError(
-            f"{path}: header declares params {sorted(declared)} but the query uses {sorted(used)}"
-        )
+        raise TemplateError(f"{path}: header declares params {sorted(declared)} but the query uses {sorted(used)}")
     if not tmpl.body:
         raise TemplateError(f"{path}: empty statement")
     return tmpl

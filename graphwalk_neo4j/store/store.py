@@ -200,8 +200,14 @@ class GraphStore:
             self.metrics.round_trips += 1
             self.metrics.db_time_s += time.perf_counter() - started
 
-    async def _execute(self, name: str | None, text: str, params: dict[str, Any], *, read: bool,
-                       ) -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
+    async def _execute(
+        self,
+        name: str | None,
+        text: str,
+        params: dict[str, Any],
+        *,
+        read: bool,
+    ) -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
         async with self._measured(name):
             records, summary, _ = await self.driver.execute_query(
                 text,

@@ -30,8 +30,11 @@ async def backfill_captions(store: GraphStore, graph: str | None = None, page: i
         rows = await store.read("trace/uncaptioned", graph=graph, limit=page)
         if not rows:
             return CaptionBackfill(walks=walks, steps=steps)
-        walk_rows = [{"id": r["id"], "props": {"caption": walk_caption(r["props"].get("question") or "")}}
-                     for r in rows if r["kind"] == "walk"]
+        walk_rows = [
+            {"id": r["id"], "props": {"caption": walk_caption(r["props"].get("question") or "")}}
+            for r in rows
+            if r["kind"] == "walk"
+        ]
         step_rows = [{"id": r["id"], "props": step_captions(r["props"])} for r in rows if r["kind"] == "step"]
         [done] = await store.write("trace/set_captions", walks=walk_rows, steps=step_rows)
         walks += done["walks"]

@@ -181,12 +181,16 @@ class StoredWalk(BaseModel):
         for rank, (node_id, name) in enumerate(zip(self.answer_ids, self.answer_names, strict=False), start=1):
             if node_id in linked:
                 continue
-            out.append(StoredAnswer(
-                id=node_id, name=name, rank=rank,
-                type=(self.answer_types[rank - 1] or None) if rank <= len(self.answer_types) else None,
-                score=self.answer_scores[rank - 1] if rank <= len(self.answer_scores) else 0.0,
-                value=self.answer_values[rank - 1] if rank <= len(self.answer_values) else None,
-            ))
+            out.append(
+                StoredAnswer(
+                    id=node_id,
+                    name=name,
+                    rank=rank,
+                    type=(self.answer_types[rank - 1] or None) if rank <= len(self.answer_types) else None,
+                    score=self.answer_scores[rank - 1] if rank <= len(self.answer_scores) else 0.0,
+                    value=self.answer_values[rank - 1] if rank <= len(self.answer_values) else None,
+                )
+            )
         return out
 
     @field_validator("started_at", "finished_at", mode="before")

@@ -20,9 +20,7 @@ OPTIONS_RECIPE = "recipes/walk_options"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
-async def list_walks(
-    store: GraphStore, graph: str, limit: int = 20, status: str | None = None
-) -> list[StoredWalk]:
+async def list_walks(store: GraphStore, graph: str, limit: int = 20, status: str | None = None) -> list[StoredWalk]:
     """The walks of ``graph``, newest first (``status`` keeps only walks with that status). Steps, calls and
     answers are left empty; ``answer_names``, ``best_path`` and the totals are filled."""
     if limit < 1:

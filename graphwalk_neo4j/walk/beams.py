@@ -57,8 +57,13 @@ class Beam:
         """The beam after its pending move reached ``frontier``: that is where it stands, what it visited, and
         the nodes of its last step."""
         last = self.steps[-1].model_copy(update={"nodes": list(frontier)})
-        return replace(self, current=tuple(frontier), visited=self.visited | {n.id for n in frontier},
-                       steps=self.steps[:-1] + (last,), pending=None)
+        return replace(
+            self,
+            current=tuple(frontier),
+            visited=self.visited | {n.id for n in frontier},
+            steps=self.steps[:-1] + (last,),
+            pending=None,
+        )
 
     def to_path(self, config: WalkConfig, terminated_by: Termination | None = None) -> WalkPath:
         ended = terminated_by or self.terminated_by or "max_depth"

@@ -166,11 +166,13 @@ class _Walk:
             status, reason = await self._search() if self.start else ("no_start", "no start node given")
             if any(b.pending is not None for b in self.state.pool):
                 try:  # the walk ended right after an unresolved move: read where it went (answers need it)
-                    await self._expand({i: b.key for i, b in enumerate(self.state.pool) if b.pending is not None},
-                                       moves=False)
+                    await self._expand(
+                        {i: b.key for i, b in enumerate(self.state.pool) if b.pending is not None}, moves=False
+                    )
                 except StoreError as exc:
-                    self.state.pool = [replace(b, current=(), pending=None) if b.pending else b
-                                       for b in self.state.pool]
+                    self.state.pool = [
+                        replace(b, current=(), pending=None) if b.pending else b for b in self.state.pool
+                    ]
                     if status != "error":
                         status, reason = "error", f"expander_error: {exc}"
             self._flush()
@@ -245,9 +247,15 @@ class _Walk:
                     return "error", f"decision_error: {exc}"
             record = self._advance(plans, depth, call)
             if self.on_depth is not None:
-                self.on_depth(DepthEvent(walk_id=state.walk_id, depth=depth, record=record,
-                                         seconds=time.perf_counter() - depth_started,
-                                         answers=state.answers_so_far()))
+                self.on_depth(
+                    DepthEvent(
+                        walk_id=state.walk_id,
+                        depth=depth,
+                        record=record,
+                        seconds=time.perf_counter() - depth_started,
+                        answers=state.answers_so_far(),
+                    )
+                )
             if not state.pool:
                 break
         if not state.pool and not state.finished:
@@ -310,8 +318,10 @@ class _Walk:
             if record.step_id in targets:
                 self.state.steps[index] = record.model_copy(update={"chosen_target_ids": targets[record.step_id]})
         if self.held is not None:
-            steps = [r.model_copy(update={"chosen_target_ids": targets[r.step_id]}) if r.step_id in targets else r
-                     for r in self.held.steps]
+            steps = [
+                r.model_copy(update={"chosen_target_ids": targets[r.step_id]}) if r.step_id in targets else r
+                for r in self.held.steps
+            ]
             self.held = self.held.model_copy(update={"steps": steps})
 
     def _flush(self) -> None:

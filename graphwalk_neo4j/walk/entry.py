@@ -51,7 +51,7 @@ def question_spans(question: str, max_words: int = MAX_SPAN) -> list[str]:
     for words in (_WORD.findall(plain), plain.split()):
         for n in range(min(max_words, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
-                span = " ".join(words[i:i + n]).lower()
+                span = " ".join(words[i : i + n]).lower()
                 if n == 1 and span in STOPWORDS:
                     continue
                 spans.append(span)
@@ -69,8 +69,10 @@ class MentionScorer(Protocol):
 
 def best_per_span(found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
     """Every found span with its entity of highest degree (ties: name, id), longest spans first."""
-    return [(span, sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0])
-            for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s))]
+    return [
+        (span, sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0])
+        for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s))
+    ]
 
 
 def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
@@ -93,16 +95,16 @@ def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str
 
 
 def _ref(row: dict) -> NodeRef:
-    return NodeRef(id=row["id"], name=row["name"], type=row.get("type"),
-                   importance=float(row.get("degree") or 0))
+    return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
 
 
 def _names_query(profile: GraphProfile) -> str:
     return "search/adopted_exact_names" if profile.adopted else "search/exact_names"
 
 
-async def resolve_starts(store: GraphStore, graph: str, starts: Sequence[str],
-                         profile: GraphProfile | None = None) -> list[NodeRef]:
+async def resolve_starts(
+    store: GraphStore, graph: str, starts: Sequence[str], profile: GraphProfile | None = None
+) -> list[NodeRef]:
     """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
     profile = profile or ingested_profile(graph)
     if profile.adopted:
@@ -157,28 +159,47 @@ async def link_question(
         mentions = [every[i] for i in order]
     if mentions and not choose:
         best = mentions[0]
-        return Linking(start=[_ref(best[1])], method="exact", mentions=[m for m, _ in mentions],
-                       candidates=[_ref(r) for _, r in mentions])
+        return Linking(
+            start=[_ref(best[1])],
+            method="exact",
+            mentions=[m for m, _ in mentions],
+            candidates=[_ref(r) for _, r in mentions],
+        )
     candidates = [_ref(r) for _, r in mentions]
     if len(candidates) < max_candidates:
-        hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder,
-                                     profile=profile)
+        hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder, profile=profile)
         known = {c.id for c in candidates}
         candidates += [NodeRef(id=h.id, name=h.name, type=h.type) for h in hits if h.id not in known]
     candidates = candidates[:max_candidates]
     if not candidates:
-        raise LinkingError(f"no entity of graph {graph!r} is mentioned in the question, and search found none; "
-                           "give the start with --start NAME")
+        raise LinkingError(
+            f"no entity of graph {graph!r} is mentioned in the question, and search found none; "
+            "give the start with --start NAME"
+        )
     if not choose or backend is None or len(candidates) == 1:
-        return Linking(start=[candidates[0]], method="exact" if mentions else "search", candidates=candidates,
-                       mentions=[m for m, _ in mentions])
+        return Linking(
+            start=[candidates[0]],
+            method="exact" if mentions else "search",
+            candidates=candidates,
+            mentions=[m for m, _ in mentions],
+        )
     labels = {f"c{i + 1}": c for i, c in enumerate(candidates)}
-    request = DecisionRequest(state=question, questions=[ChoiceQuestion(
-        key="entry",
-        instructions="Which entity is the question about? Pick the entity the question starts from.",
-        options={label: f"{c.name}" + (f" ({c.type})" if c.type else "") for label, c in labels.items()},
-    )])
+    request = DecisionRequest(
+        state=question,
+        questions=[
+            ChoiceQuestion(
+                key="entry",
+                instructions="Which entity is the question about? Pick the entity the question starts from.",
+                options={label: f"{c.name}" + (f" ({c.type})" if c.type else "") for label, c in labels.items()},
+            )
+        ],
+    )
     response = await backend.decide(request)
     top = response.results["entry"].top
-    return Linking(start=[labels[top]], method="choice", candidates=candidates,
-                   mentions=[m for m, _ in mentions], decision_calls=response.calls)
+    return Linking(
+        start=[labels[top]],
+        method="choice",
+        candidates=candidates,
+        mentions=[m for m, _ in mentions],
+        decision_calls=response.calls,
+    )

@@ -50,8 +50,9 @@ class EmbeddingCache:
     the :class:`NodeRef` objects of targets already seen, since relation hops over big frontiers would otherwise
     build thousands of them on every pass through the same hub."""
 
-    def __init__(self, store: GraphStore, graph: str, max_size: int = 500_000,
-                 profile: GraphProfile | None = None) -> None:
+    def __init__(
+        self, store: GraphStore, graph: str, max_size: int = 500_000, profile: GraphProfile | None = None
+    ) -> None:
         self.store, self.graph, self.max_size = store, graph, max_size
         self.profile = profile or ingested_profile(graph)
         self._vectors: dict[str, np.ndarray | None] = {}
@@ -118,8 +119,10 @@ def _group_pruned(rows: list[list[Any]]) -> tuple[PrunedOption, ...]:
     groups: dict[tuple[str, str], list[str]] = {}
     for rel, d, i, *_ in rows:
         groups.setdefault((rel, d), []).append(i)
-    return tuple(PrunedOption(relation=rel, direction=d, target_ids=tuple(ids), reason="prefilter")  # type: ignore[arg-type]
-                 for (rel, d), ids in groups.items())
+    return tuple(
+        PrunedOption(relation=rel, direction=d, target_ids=tuple(ids), reason="prefilter")  # type: ignore[arg-type]
+        for (rel, d), ids in groups.items()
+    )
 
 
 # Relation moves with at most this many edges are read whole (exact); bigger ones are offered unresolved.
@@ -168,18 +171,33 @@ def value_options(pairs: Sequence[Sequence[Any]], excluded: set[str], relation_m
     for key in sorted(by_key):
         refs = list({r.id: r for r in by_key[key]}.values())
         if relation_mode:
-            options.append(Option(relation=key, direction="out", targets=tuple(sorted(refs, key=lambda r: r.name)),
-                                  description="a property value"))
+            options.append(
+                Option(
+                    relation=key,
+                    direction="out",
+                    targets=tuple(sorted(refs, key=lambda r: r.name)),
+                    description="a property value",
+                )
+            )
         else:
-            options.extend(Option(relation=key, direction="out", targets=(r,), description="a property value")
-                           for r in refs)
+            options.extend(
+                Option(relation=key, direction="out", targets=(r,), description="a property value") for r in refs
+            )
     return options[:MAX_VALUE_OPTIONS]
 
 
 class Neo4jExpander:
-    def __init__(self, store: GraphStore, graph: str, embedder: Embedder | None = None,
-                 cache: EmbeddingCache | None = None, *, scan: int = RELATION_SCAN,
-                 dense: int = DENSE_DEGREE, profile: GraphProfile | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        graph: str,
+        embedder: Embedder | None = None,
+        cache: EmbeddingCache | None = None,
+        *,
+        scan: int = RELATION_SCAN,
+        dense: int = DENSE_DEGREE,
+        profile: GraphProfile | None = None,
+    ) -> None:
         self.store = store
         self.graph = graph
         self.embedder = embedder
@@ -206,16 +224,30 @@ class Neo4jExpander:
     async def expand(self, requests: Sequence[ExpandRequest]) -> list[Expansion]:
         by_key: dict[str, Expansion] = {}
         # A value (a literal answer) has no moves: requests standing on values only never reach Neo4j.
-        walkable = [r.model_copy(update={"node_ids": tuple(i for i in r.node_ids if not is_value_id(i))})
-                    if any(is_value_id(i) for i in r.node_ids) else r for r in requests]
+        walkable = [
+            r.model_copy(update={"node_ids": tuple(i for i in r.node_ids if not is_value_id(i))})
+            if any(is_value_id(i) for i in r.node_ids)
+            else r
+            for r in requests
+        ]
         entity = [r for r in walkable if r.hop_mode == "entity" and r.node_ids]
         relation = [r for r in walkable if r.hop_mode == "relation" and r.node_ids]
         if entity:
-            rows = await self.store.read("walk/expand_entities", graph=self.graph, profile=self._profile_params,
-                                         requests=[
-                {"beam_key": r.beam_key, "node_id": r.node_id, "exclude": list(r.exclude_ids),
-                 "direction": r.direction, "limit": r.limit} for r in entity
-            ])
+            rows = await self.store.read(
+                "walk/expand_entities",
+                graph=self.graph,
+                profile=self._profile_params,
+                requests=[
+                    {
+                        "beam_key": r.beam_key,
+                        "node_id": r.node_id,
+                        "exclude": list(r.exclude_ids),
+                        "direction": r.direction,
+                        "limit": r.limit,
+                    }
+                    for r in entity
+                ],
+            )
             self.round_trips += 1
             reqs = {r.beam_key: r for r in entity}
             for row in rows:
@@ -223,8 +255,9 @@ class Neo4jExpander:
         if relation:
             by_key.update(await self._expand_relations(relation))
         # A start node that does not exist yields no neighbours: it has no moves.
-        return [by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None))
-                for r in requests]
+        return [
+            by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None)) for r in requests
+        ]
 
     def _ref(self, node_id: str, name: Any, type_: str | None) -> NodeRef:
         return self.cache.ref(node_id, node_name(name, type_, node_id), type_)
@@ -241,23 +274,40 @@ class Neo4jExpander:
             kept = [rows[i] for i in order[:room]]
             pruned = [rows[i] for i in order[room:]]
         options = [
-            Option(relation=rel, direction=d,
-                   targets=(NodeRef(id=i, name=node_name(name, t, i), type=t, importance=float(deg)),),
-                   description=_clip(props_text(rprops)) if rprops else None)
+            Option(
+                relation=rel,
+                direction=d,
+                targets=(NodeRef(id=i, name=node_name(name, t, i), type=t, importance=float(deg)),),
+                description=_clip(props_text(rprops)) if rprops else None,
+            )
             for rel, d, i, name, t, deg, rprops in kept
         ]
         return Expansion(
-            beam_key=req.beam_key, options=tuple(options + values), total_count=total,
+            beam_key=req.beam_key,
+            options=tuple(options + values),
+            total_count=total,
             pruned=_group_pruned(pruned),
         )
 
     async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, dict[str, Any]]:
-        rows = await self.store.read("walk/relation_moves", graph=self.graph, scan=self.scan, dense=self.dense,
-                                     profile=self._profile_params, requests=[{
-                                         "beam_key": r.beam_key, "node_ids": list(r.node_ids),
-                                         "follow": r.follow.model_dump() if r.follow else None,
-                                         "exclude": list(r.exclude_ids), "max_frontier": r.max_frontier,
-                                         "moves": r.moves} for r in reqs])
+        rows = await self.store.read(
+            "walk/relation_moves",
+            graph=self.graph,
+            scan=self.scan,
+            dense=self.dense,
+            profile=self._profile_params,
+            requests=[
+                {
+                    "beam_key": r.beam_key,
+                    "node_ids": list(r.node_ids),
+                    "follow": r.follow.model_dump() if r.follow else None,
+                    "exclude": list(r.exclude_ids),
+                    "max_frontier": r.max_frontier,
+                    "moves": r.moves,
+                }
+                for r in reqs
+            ],
+        )
         self.round_trips += 1
         return {row["beam_key"]: row for row in rows}
 
@@ -278,7 +328,7 @@ class Neo4jExpander:
             if total > req.max_frontier:
                 order = await self._order(req.query, [t[0] for t in moved])
                 kept = [moved[i] for i in order[: req.max_frontier]]
-                cut = [moved[i][0] for i in order[req.max_frontier:]]
+                cut = [moved[i][0] for i in order[req.max_frontier :]]
             frontier = tuple(self._ref(i, name, t) for i, name, t in kept)
             frontiers[req.beam_key] = (frontier, total, tuple(cut))
             if total > req.max_frontier and req.moves:
@@ -294,12 +344,12 @@ class Neo4jExpander:
                 out[req.beam_key] = await self._relation_expansion(again.get(req.beam_key, {}), req, excluded)
         for key, (frontier, total, dropped) in frontiers.items():
             found = out.get(key, Expansion(beam_key=key))
-            out[key] = found.model_copy(update={"frontier": frontier, "frontier_total": total,
-                                                "frontier_pruned_ids": dropped})
+            out[key] = found.model_copy(
+                update={"frontier": frontier, "frontier_total": total, "frontier_pruned_ids": dropped}
+            )
         return out
 
-    async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest,
-                                  excluded: set[str]) -> Expansion:
+    async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest, excluded: set[str]) -> Expansion:
         """The options of one frontier from its ``relation_moves`` row: moves (with up to 3 samples of the
         profile's relationship properties in the description) and the frontier's answer properties."""
         options: list[Option] = []
@@ -310,10 +360,16 @@ class Neo4jExpander:
             shown = [props_text(p) for p in samples or []]
             description = _clip("e.g. " + "; ".join(shown)) if shown else None
             if edges > self.scan:  # not read whole: a sample and the edge count
-                options.append(Option(
-                    relation=relation, direction=direction, resolved=False, total_targets=edges,
-                    targets=tuple(self._ref(i, name, t) for i, name, t in targets), description=description,
-                ))
+                options.append(
+                    Option(
+                        relation=relation,
+                        direction=direction,
+                        resolved=False,
+                        total_targets=edges,
+                        targets=tuple(self._ref(i, name, t) for i, name, t in targets),
+                        description=description,
+                    )
+                )
                 continue
             if not targets:
                 continue
@@ -321,20 +377,29 @@ class Neo4jExpander:
             if len(targets) > req.max_frontier:
                 order = await self._order(req.query, [t[0] for t in targets])
                 kept = [targets[i] for i in order[: req.max_frontier]]
-                cut = [targets[i][0] for i in order[req.max_frontier:]]
-            options.append(Option(
-                relation=relation, direction=direction,
-                targets=tuple(self._ref(i, name, t) for i, name, t in kept),
-                total_targets=len(targets), pruned_target_ids=tuple(cut), description=description,
-            ))
+                cut = [targets[i][0] for i in order[req.max_frontier :]]
+            options.append(
+                Option(
+                    relation=relation,
+                    direction=direction,
+                    targets=tuple(self._ref(i, name, t) for i, name, t in kept),
+                    total_targets=len(targets),
+                    pruned_target_ids=tuple(cut),
+                    description=description,
+                )
+            )
         options += value_options(row.get("values") or [], excluded, relation_mode=True)
         pruned: list[PrunedOption] = []
         if len(options) > req.limit:
             # Too many relation kinds (rare): keep the ones that reach the most targets.
             ranked = sorted(options, key=lambda o: (-o.count, o.relation, o.direction))
             keep = {(o.relation, o.direction) for o in ranked[: req.keep]}
-            pruned = [PrunedOption(relation=o.relation, direction=o.direction, target_ids=o.target_ids,
-                                   reason="truncated") for o in options if (o.relation, o.direction) not in keep]
+            pruned = [
+                PrunedOption(relation=o.relation, direction=o.direction, target_ids=o.target_ids, reason="truncated")
+                for o in options
+                if (o.relation, o.direction) not in keep
+            ]
             options = [o for o in options if (o.relation, o.direction) in keep]
-        return Expansion(beam_key=req.beam_key, options=tuple(options), pruned=tuple(pruned),
-                         total_count=len(options) + len(pruned))
+        return Expansion(
+            beam_key=req.beam_key, options=tuple(options), pruned=tuple(pruned), total_count=len(options) + len(pruned)
+        )

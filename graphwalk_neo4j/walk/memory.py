@@ -58,16 +58,29 @@ class InMemoryExpander:
             return self._options(request)
         move = request.follow
         excluded = set(request.exclude_ids)
-        reached = [other for node_id in request.node_ids
-                   for relation, direction, other in self._adjacent.get(node_id, [])
-                   if (relation, direction) == (move.relation, move.direction) and other not in excluded]
+        reached = [
+            other
+            for node_id in request.node_ids
+            for relation, direction, other in self._adjacent.get(node_id, [])
+            if (relation, direction) == (move.relation, move.direction) and other not in excluded
+        ]
         distinct = list(dict.fromkeys(reached))
         frontier = tuple(self.node(i) for i in distinct[: request.max_frontier])
-        after = request.model_copy(update={"node_ids": tuple(n.id for n in frontier), "follow": None,
-                                           "exclude_ids": (*request.exclude_ids, *(n.id for n in frontier))})
+        after = request.model_copy(
+            update={
+                "node_ids": tuple(n.id for n in frontier),
+                "follow": None,
+                "exclude_ids": (*request.exclude_ids, *(n.id for n in frontier)),
+            }
+        )
         expansion = self._options(after) if request.moves else Expansion(beam_key=request.beam_key)
-        return expansion.model_copy(update={"frontier": frontier, "frontier_total": len(distinct),
-                                            "frontier_pruned_ids": tuple(distinct[request.max_frontier:])})
+        return expansion.model_copy(
+            update={
+                "frontier": frontier,
+                "frontier_total": len(distinct),
+                "frontier_pruned_ids": tuple(distinct[request.max_frontier :]),
+            }
+        )
 
     def _options(self, request: ExpandRequest) -> Expansion:
         options: list[Option] = []
@@ -83,9 +96,15 @@ class InMemoryExpander:
             for (relation, direction), ids in grouped.items():
                 distinct = list(dict.fromkeys(ids))
                 if self.lazy_above is not None and len(ids) > self.lazy_above:
-                    options.append(Option(relation=relation, direction=direction, resolved=False,
-                                          targets=tuple(self.node(i) for i in distinct[: self.lazy_above]),
-                                          total_targets=len(ids)))
+                    options.append(
+                        Option(
+                            relation=relation,
+                            direction=direction,
+                            resolved=False,
+                            targets=tuple(self.node(i) for i in distinct[: self.lazy_above]),
+                            total_targets=len(ids),
+                        )
+                    )
                     continue
                 kept = distinct[: request.max_frontier]
                 options.append(

@@ -51,8 +51,17 @@ from graphwalk_neo4j.walk.records import DepthRecord, WalkMeta
 from graphwalk_neo4j.walk.result import WalkResult
 
 __all__ = [
-    "Direction", "EdgeDirection", "ExpandRequest", "Expander", "Expansion", "HopMode", "Move", "NodeRef", "Option",
-    "PrunedOption", "TraceSink",
+    "Direction",
+    "EdgeDirection",
+    "ExpandRequest",
+    "Expander",
+    "Expansion",
+    "HopMode",
+    "Move",
+    "NodeRef",
+    "Option",
+    "PrunedOption",
+    "TraceSink",
 ]
 
 

@@ -67,8 +67,12 @@ CONTEXT_NAMES = 10  # names kept per frontier / option in a context (the text sh
 
 
 def layout(config: WalkConfig) -> Layout:
-    return Layout(labels=config.labels, show_types=config.show_types, relation_glosses=config.relation_glosses,
-                  sample_names=config.sample_names)
+    return Layout(
+        labels=config.labels,
+        show_types=config.show_types,
+        relation_glosses=config.relation_glosses,
+        sample_names=config.sample_names,
+    )
 
 
 def entity(node: NodeRef) -> EntityInfo:
@@ -90,12 +94,18 @@ def path_hops(start: Sequence[NodeRef], steps: Sequence[PathStep]) -> list[HopIn
     for step in steps:
         if step.is_stop or step.relation is None or step.direction is None:
             continue
-        hops.append(HopInfo(
-            relation=step.relation, direction=step.direction, source_type=common_type(current),
-            target_type=common_type(step.nodes), count=len(step.nodes),
-            names=tuple(n.name for n in step.nodes[:CONTEXT_NAMES]),
-            from_names=tuple(step.from_names[:CONTEXT_NAMES]), from_count=len(step.from_names),
-        ))
+        hops.append(
+            HopInfo(
+                relation=step.relation,
+                direction=step.direction,
+                source_type=common_type(current),
+                target_type=common_type(step.nodes),
+                count=len(step.nodes),
+                names=tuple(n.name for n in step.nodes[:CONTEXT_NAMES]),
+                from_names=tuple(step.from_names[:CONTEXT_NAMES]),
+                from_count=len(step.from_names),
+            )
+        )
         current = step.nodes or current
     return hops
 
@@ -108,19 +118,29 @@ def path_lines(start: Sequence[NodeRef], steps: Sequence[PathStep], config: Walk
 
 def option_labels(options: Sequence[Option], config: WalkConfig) -> list[str]:
     """Deterministic, unique labels (never ``STOP``) for ``options`` in offer order."""
-    return _labels([(o.relation, o.direction) for o in options], config.hop_mode, config.labels,
-                   [o.target.name for o in options] if config.hop_mode == "entity" else ())
+    return _labels(
+        [(o.relation, o.direction) for o in options],
+        config.hop_mode,
+        config.labels,
+        [o.target.name for o in options] if config.hop_mode == "entity" else (),
+    )
 
 
 def option_info(label: str, option: Option, current: Sequence[NodeRef]) -> OptionInfo:
     shown = option.targets[:CONTEXT_NAMES]
     return OptionInfo(
-        label=label, relation=option.relation, direction=option.direction, source_type=common_type(current),
-        target_type=common_type(option.targets), count=option.count,
+        label=label,
+        relation=option.relation,
+        direction=option.direction,
+        source_type=common_type(current),
+        target_type=common_type(option.targets),
+        count=option.count,
         # an unresolved relation move (targets not read yet) shows a sample, and its edge count as what it reaches
         reached=len(option.targets) if option.resolved else option.count,
-        names=tuple(t.name for t in shown), types=tuple(t.type for t in shown),
-        summary=option.target.summary if len(option.targets) == 1 else None, description=option.description,
+        names=tuple(t.name for t in shown),
+        types=tuple(t.type for t in shown),
+        summary=option.target.summary if len(option.targets) == 1 else None,
+        description=option.description,
     )
 
 
@@ -139,10 +159,16 @@ def build_context(
     if stop_allowed:
         options.append(OptionInfo(label=STOP, is_stop=True, source_type=common_type(current), count=len(current)))
     return DecisionContext(
-        question=question, hop_mode=config.hop_mode, start=tuple(entity(n) for n in start),
-        path=tuple(path_hops(start, steps)), current=tuple(entity(n) for n in current[:CONTEXT_NAMES]),
-        current_count=len(current), current_type=common_type(current), options=tuple(options),
-        stop_allowed=stop_allowed, answer_type_hint=answer_type_hint,
+        question=question,
+        hop_mode=config.hop_mode,
+        start=tuple(entity(n) for n in start),
+        path=tuple(path_hops(start, steps)),
+        current=tuple(entity(n) for n in current[:CONTEXT_NAMES]),
+        current_count=len(current),
+        current_type=common_type(current),
+        options=tuple(options),
+        stop_allowed=stop_allowed,
+        answer_type_hint=answer_type_hint,
     )
 
 
@@ -162,9 +188,16 @@ def build_question(
     offer order."""
     labels = option_labels(options, config)
     mapping: dict[str, Option | None] = dict(zip(labels, options, strict=True))
-    context = build_context(question, current=current, start=start, steps=steps,
-                            labelled=list(zip(labels, options, strict=True)), stop_allowed=stop_allowed,
-                            config=config, answer_type_hint=answer_type_hint)
+    context = build_context(
+        question,
+        current=current,
+        start=start,
+        steps=steps,
+        labelled=list(zip(labels, options, strict=True)),
+        stop_allowed=stop_allowed,
+        config=config,
+        answer_type_hint=answer_type_hint,
+    )
     if stop_allowed:
         mapping[STOP] = None
     return render_question(key, context, layout(config)), mapping

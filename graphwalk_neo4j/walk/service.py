@@ -36,8 +36,10 @@ def check_question(question: str) -> str:
     if not question.strip():
         raise InputError("the question is empty; ask something, e.g. 'which movies did Christopher Nolan direct'")
     if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is {len(question):,} characters long; the limit is "
-                         f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself")
+        raise InputError(
+            f"the question is {len(question):,} characters long; the limit is "
+            f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself"
+        )
     return question
 
 
@@ -50,9 +52,12 @@ class WalkOutcome:
     def bundle(self) -> dict[str, Any]:
         data = self.result.context_bundle()
         if self.linking is not None:
-            data["linking"] = {"method": self.linking.method, "start": [n.name for n in self.linking.start],
-                               "candidates": [n.name for n in self.linking.candidates],
-                               "decision_calls": self.linking.decision_calls}
+            data["linking"] = {
+                "method": self.linking.method,
+                "start": [n.name for n in self.linking.start],
+                "candidates": [n.name for n in self.linking.candidates],
+                "decision_calls": self.linking.decision_calls,
+            }
         data["cypher_round_trips"] = self.round_trips
         return data
 
@@ -142,8 +147,9 @@ class WalkService:
         await self.ready()
         backend = backend or self.backend
         profile = await self.profile()
-        expander = Neo4jExpander(self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan,
-                                 profile=profile)
+        expander = Neo4jExpander(
+            self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan, profile=profile
+        )
         engine = WalkEngine(expander, backend, self._sink(), config)
         linking: Linking | None = None
         try:
@@ -151,9 +157,16 @@ class WalkService:
                 starts = await resolve_starts(self.store, self.graph, start, profile=profile)
                 linking = Linking(start=starts, method="given", candidates=starts)
             else:
-                linking = await link_question(self.store, self.graph, question, embedder=self.embedder,
-                                              backend=backend, choose=choose_start, profile=profile,
-                                              scorer=getattr(backend, "mention_scorer", None))
+                linking = await link_question(
+                    self.store,
+                    self.graph,
+                    question,
+                    embedder=self.embedder,
+                    backend=backend,
+                    choose=choose_start,
+                    profile=profile,
+                    scorer=getattr(backend, "mention_scorer", None),
+                )
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})

@@ -251,8 +251,13 @@ def finish_row(result: WalkResult, finished_at: datetime) -> dict[str, Any]:
 
 def answer_rows(result: WalkResult, graph: str) -> list[dict[str, Any]]:
     return [
-        {"uid": entity_uid(graph, a.node_id), "rank": a.rank, "score": a.score, "votes": a.votes,
-         "terminated_by": a.terminated_by}
+        {
+            "uid": entity_uid(graph, a.node_id),
+            "rank": a.rank,
+            "score": a.score,
+            "votes": a.votes,
+            "terminated_by": a.terminated_by,
+        }
         for a in result.answers[:MAX_ANSWERS]
     ]
 
@@ -272,17 +277,19 @@ class Neo4jTraceSink:
     async def start_walk(self, meta: WalkMeta) -> None:
         started = time.perf_counter()
         walk = walk_row(meta)
-        await self.store.write("trace/start_walk", graph=self.graph, walk=walk,
-                               start_uids=[entity_uid(self.graph, i) for i in walk["start_ids"]])
+        await self.store.write(
+            "trace/start_walk",
+            graph=self.graph,
+            walk=walk,
+            start_uids=[entity_uid(self.graph, i) for i in walk["start_ids"]],
+        )
         self.write_seconds["start"].append(time.perf_counter() - started)
 
     async def record_depth(self, record: DepthRecord) -> None:
         started = time.perf_counter()
         calls = [call_row(record.call, record, self.graph)] if record.call is not None else []
         steps = [step_row(step, seq, self.graph) for seq, step in enumerate(record.steps)]
-        await self.store.write(
-            "trace/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps
-        )
+        await self.store.write("trace/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps)
         self.write_seconds["depth"].append(time.perf_counter() - started)
 
     async def finish_walk(self, result: WalkResult) -> None:

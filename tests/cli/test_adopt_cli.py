@@ -20,14 +20,16 @@ async def invoke(args: list[str], env: dict[str, str]) -> Result:
     return await asyncio.to_thread(CliRunner().invoke, main, args, env=env)
 
 
-async def test_adopt_embed_walk_and_undo_from_the_command_line(store: GraphStore, graph_name: str,
-                                                               neo4j_settings: Settings) -> None:
+async def test_adopt_embed_walk_and_undo_from_the_command_line(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings
+) -> None:
     env = {"GW_NEO4J_URI": neo4j_settings.uri}
     g = await create_movies(store, graph_name)
     try:
         before = await checksum(store, g)
         scope = ["--graph", graph_name, "--labels", ",".join(g.labels)] + [
-            arg for label, word in g.types.items() for arg in ("--type", f"{label}={word}")]
+            arg for label, word in g.types.items() for arg in ("--type", f"{label}={word}")
+        ]
         dry = await invoke(["adopt", *scope, "--dry-run", "--json"], env)
         assert dry.exit_code == 0, dry.output
         plan: dict[str, Any] = json.loads(dry.stdout)
@@ -52,18 +54,33 @@ async def test_adopt_embed_walk_and_undo_from_the_command_line(store: GraphStore
         assert json.loads(embedded.stdout)["embedded"] == 23
         found = await invoke(["search", "The Matrix", "--graph", graph_name, "--no-vector", "--json"], env)
         assert json.loads(found.stdout)["hits"][0]["name"] == "The Matrix"
-        walked = await invoke(["walk", "when was Keanu Reeves born", "--graph", graph_name, "--model", "local",
-                               "--json"], env)
+        walked = await invoke(
+            ["walk", "when was Keanu Reeves born", "--graph", graph_name, "--model", "local", "--json"], env
+        )
         assert walked.exit_code == 0, walked.output
         bundle = json.loads(walked.stdout)
         assert (bundle["answers"][0]["name"], bundle["answers"][0]["value"]) == ("1964", 1964)
         shown = await invoke(["trace", "show", bundle["walk_id"], "--graph", graph_name], env)
         assert shown.exit_code == 0, shown.output
         assert "1964" in shown.stdout and "born" in shown.stdout
-        directed = await invoke(["walk", "who directed The Matrix", "--graph", graph_name, "--model", "local",
-                                 "--hop-mode", "relation", "--json"], env)
+        directed = await invoke(
+            [
+                "walk",
+                "who directed The Matrix",
+                "--graph",
+                graph_name,
+                "--model",
+                "local",
+                "--hop-mode",
+                "relation",
+                "--json",
+            ],
+            env,
+        )
         assert sorted(a["name"] for a in json.loads(directed.stdout)["answers"]) == [
-            "Lana Wachowski", "Lilly Wachowski"]
+            "Lana Wachowski",
+            "Lilly Wachowski",
+        ]
 
         undone = await invoke(["adopt", "--graph", graph_name, "--undo", "--yes", "--json"], env)
         assert undone.exit_code == 0, undone.output

@@ -38,8 +38,12 @@ def test_doctor_reports_a_healthy_local_server(neo4j_settings: Settings) -> None
 
 def test_doctor_fails_clearly_when_neo4j_is_down(neo4j_settings: Settings) -> None:
     port = free_port()
-    result = invoke(["--uri", f"bolt://127.0.0.1:{port}", "doctor", "--json"], neo4j_settings,
-                    GW_NEO4J_CONNECT_TIMEOUT_S="3", GW_NEO4J_HTTP_PORT=str(free_port()))
+    result = invoke(
+        ["--uri", f"bolt://127.0.0.1:{port}", "doctor", "--json"],
+        neo4j_settings,
+        GW_NEO4J_CONNECT_TIMEOUT_S="3",
+        GW_NEO4J_HTTP_PORT=str(free_port()),
+    )
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     neo = next(c for c in report["checks"] if c["name"] == "neo4j")

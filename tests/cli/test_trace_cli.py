@@ -46,8 +46,9 @@ def test_list_json_newest_first_and_by_status(walks: dict[str, str], graph_name:
     assert rows[1]["answer_names"] == ["The Blue Angel"] and rows[1]["totals"]["depths"] == 3
     assert "steps" not in rows[0]
 
-    result = invoke(["trace", "list", "--graph", graph_name, "--status", "ok", "--limit", "5", "--json"],
-                    neo4j_settings)
+    result = invoke(
+        ["trace", "list", "--graph", graph_name, "--status", "ok", "--limit", "5", "--json"], neo4j_settings
+    )
     assert [r["id"] for r in json.loads(result.stdout)] == [walks["ok"]]
 
 
@@ -71,15 +72,17 @@ def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Setti
     data = json.loads(result.stdout)
     walk = data["walk"]
     assert (walk["id"], walk["status"], walk["question"]) == (walks["ok"], "ok", QUESTION)
-    assert [(s["depth"], s["chosen"], s["p"]) for s in walk["steps"]] == [(1, "o1", 0.7), (2, "o1", 0.6),
-                                                                          (3, "STOP", 0.9)]
+    assert [(s["depth"], s["chosen"], s["p"]) for s in walk["steps"]] == [
+        (1, "o1", 0.7),
+        (2, "o1", 0.6),
+        (3, "STOP", 0.9),
+    ]
     assert [o["p"] for o in walk["steps"][1]["options"]] == [0.6, 0.4]
     assert [c["id"] for c in walk["calls"]] == [f"{walks['ok']}/c{i}" for i in (1, 2, 3)]
     assert [(a["rank"], a["id"]) for a in walk["answers"]] == [(1, ID["The Blue Angel"])]
     assert walk["totals"]["input_tokens"] == 300
     assert data["replay"]["browser_url"] == neo4j_settings.resolved_browser_url()
-    assert data["replay"]["cypher"] == (f':param walkId => "{walks["ok"]}"\n\n'
-                                        f"{template('recipes/draw_walk').body}\n")
+    assert data["replay"]["cypher"] == (f':param walkId => "{walks["ok"]}"\n\n{template("recipes/draw_walk").body}\n')
     assert data["replay"]["guide"] == f":guide http://localhost:8765/guide/walk/{walks['ok']}"
 
 
@@ -90,13 +93,29 @@ def test_show_renders_depths_options_answers_totals_and_replay(
     assert result.exit_code == 0, result.output
     text = result.stdout
     for expected in (
-        f"walk {walks['ok']}", "ok", QUESTION, "start: Kismet",
+        f"walk {walks['ok']}",
+        "ok",
+        QUESTION,
+        "start: Kismet",
         "best path: Kismet --starred_actors--> Marlene Dietrich <--starred_actors-- The Blue Angel -> STOP",
-        "depth 1", "depth 2", "depth 3", f"call {walks['ok']}/c1",
-        "--starred_actors--> Marlene Dietrich", "p=0.700", "0.700", "<--starred_actors-- The Blue Angel",
-        "--written_by--> Edward Knoblock", "STOP", "answers", "The Blue Angel", "Movie",
-        "totals: depths 3", "tokens 300 in / 30 out", "cost $0.0030",
-        neo4j_settings.resolved_browser_url(), f":guide http://localhost:8765/guide/walk/{walks['ok']}",
+        "depth 1",
+        "depth 2",
+        "depth 3",
+        f"call {walks['ok']}/c1",
+        "--starred_actors--> Marlene Dietrich",
+        "p=0.700",
+        "0.700",
+        "<--starred_actors-- The Blue Angel",
+        "--written_by--> Edward Knoblock",
+        "STOP",
+        "answers",
+        "The Blue Angel",
+        "Movie",
+        "totals: depths 3",
+        "tokens 300 in / 30 out",
+        "cost $0.0030",
+        neo4j_settings.resolved_browser_url(),
+        f":guide http://localhost:8765/guide/walk/{walks['ok']}",
         f"gw-neo4j trace show {walks['ok']} --cypher",
     ):
         assert expected in text, expected
@@ -113,8 +132,11 @@ def test_show_finds_a_walk_by_id_alone_and_prints_the_cypher(
     assert result.exit_code == 0, result.output
     walk = json.loads(result.stdout)["walk"]
     assert (walk["id"], walk["graph"], walk["answer_names"]) == (walks["ok"], graph_name, ["The Blue Angel"])
-    assert [s["caption"] for s in walk["steps"]] == ["d1 starred_actors → p .70", "d2 starred_actors ← p .60",
-                                                     "d3 STOP p .90"]
+    assert [s["caption"] for s in walk["steps"]] == [
+        "d1 starred_actors → p .70",
+        "d2 starred_actors ← p .60",
+        "d3 STOP p .90",
+    ]
     result = invoke(["trace", "show", walks["ok"], "--cypher"], neo4j_settings)
     assert result.exit_code == 0, result.output
     assert result.stdout == f':param walkId => "{walks["ok"]}"\n\n{template("recipes/draw_walk").body}\n'
@@ -133,21 +155,32 @@ def cypher(settings: Settings, text: str, **params: Any) -> list[dict[str, Any]]
 
 def test_captions_backfill_old_traces(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
     def captions() -> list[tuple[Any, ...]]:
-        rows = cypher(neo4j_settings, "MATCH (w:Walk {id: $id})-[:HAS_STEP]->(s:Step) "
-                      "RETURN w.caption AS walk, s {.caption, .hop, .option_captions} AS step ORDER BY s.depth",
-                      id=walks["ok"])
+        rows = cypher(
+            neo4j_settings,
+            "MATCH (w:Walk {id: $id})-[:HAS_STEP]->(s:Step) "
+            "RETURN w.caption AS walk, s {.caption, .hop, .option_captions} AS step ORDER BY s.depth",
+            id=walks["ok"],
+        )
         return [(r["walk"], r["step"]["caption"], r["step"]["hop"], r["step"]["option_captions"]) for r in rows]
 
     written = captions()
     assert written == [
-        (QUESTION, "d1 starred_actors → p .70", "starred_actors → .70",
-         ["starred_actors → .70", "directed_by → .20", "release_year → .05", "written_by → .05"]),
+        (
+            QUESTION,
+            "d1 starred_actors → p .70",
+            "starred_actors → .70",
+            ["starred_actors → .70", "directed_by → .20", "release_year → .05", "written_by → .05"],
+        ),
         (QUESTION, "d2 starred_actors ← p .60", "starred_actors ← .60", ["starred_actors ← .60", "STOP .40"]),
         (QUESTION, "d3 STOP p .90", None, ["directed_by → .05", "release_year → .05", "STOP .90"]),
     ]
     # a trace stored before captions existed: take them off, backfill, get the same back
-    cypher(neo4j_settings, "MATCH (w:Walk {graph: $g}) REMOVE w.caption WITH w MATCH (w)-[:HAS_STEP]->(s) "
-           "REMOVE s.caption, s.hop, s.option_captions, s.pruned_captions", g=graph_name)
+    cypher(
+        neo4j_settings,
+        "MATCH (w:Walk {graph: $g}) REMOVE w.caption WITH w MATCH (w)-[:HAS_STEP]->(s) "
+        "REMOVE s.caption, s.hop, s.option_captions, s.pruned_captions",
+        g=graph_name,
+    )
     assert captions()[0][:2] == (None, None)
     result = invoke(["trace", "captions", "--graph", graph_name], neo4j_settings)
     assert result.exit_code == 0, result.output

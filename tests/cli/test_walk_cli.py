@@ -38,10 +38,23 @@ def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, gra
     runner, env = movie_graph
     with JevStandIn() as standin:
         jev_env = {**env, "TYPESAFE_API_KEY": "test-key", "GW_NEO4J_JEV_BASE_URL": standin.typesafe_base_url}
-        result = runner.invoke(main, [
-            "walk", "which movies did Christopher Nolan direct", "--graph", graph_name, "--model", "jev",
-            "--hop-mode", "relation", "--max-depth", "3", "--json",
-        ], env=jev_env)
+        result = runner.invoke(
+            main,
+            [
+                "walk",
+                "which movies did Christopher Nolan direct",
+                "--graph",
+                graph_name,
+                "--model",
+                "jev",
+                "--hop-mode",
+                "relation",
+                "--max-depth",
+                "3",
+                "--json",
+            ],
+            env=jev_env,
+        )
         assert result.exit_code == 0, result.output
         bundle = json.loads(result.stdout)
         calls = standin.systemone_requests
@@ -60,8 +73,20 @@ def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, gra
 
 def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
     runner, env = movie_graph
-    result = runner.invoke(main, ["walk", "which movies did Christopher Nolan direct", "--graph", graph_name,
-                                  "--model", "fake", "--start", "Christopher Nolan"], env=env)
+    result = runner.invoke(
+        main,
+        [
+            "walk",
+            "which movies did Christopher Nolan direct",
+            "--graph",
+            graph_name,
+            "--model",
+            "fake",
+            "--start",
+            "Christopher Nolan",
+        ],
+        env=env,
+    )
     assert result.exit_code == 0, result.output
     walk_id = result.stdout.split("walk id: ", 1)[1].split()[0]
     # one Browser line, not the replay query
@@ -72,8 +97,11 @@ def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # 
 
 def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
     runner, env = movie_graph
-    result = runner.invoke(main, ["walk", "what is the meaning of life", "--graph", graph_name, "--model", "fake",
-                                  "--start", "Stanley Kubrick"], env=env)
+    result = runner.invoke(
+        main,
+        ["walk", "what is the meaning of life", "--graph", graph_name, "--model", "fake", "--start", "Stanley Kubrick"],
+        env=env,
+    )
     assert result.exit_code == 1
     assert "no_start" in result.stderr and "no entity named or with id 'Stanley Kubrick'" in result.stderr
 

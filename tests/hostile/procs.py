@@ -26,11 +26,21 @@ class Paused:
 
 
 async def start_paused(settings: Settings, args: list[str], point: str, **env: str) -> Paused:
-    full_env = {**os.environ, "GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake",
-                "GW_NEO4J_PAUSE_AT": point, **env}
+    full_env = {
+        **os.environ,
+        "GW_NEO4J_URI": settings.uri,
+        "GW_NEO4J_EMBEDDER": "fake",
+        "GW_NEO4J_PAUSE_AT": point,
+        **env,
+    }
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "graphwalk_neo4j.cli", *args, env=full_env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "graphwalk_neo4j.cli",
+        *args,
+        env=full_env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     assert proc.stderr is not None
     seen: list[str] = []
@@ -60,8 +70,13 @@ async def run_cli(settings: Settings, args: list[str], **env: str) -> tuple[int,
     full_env = {**os.environ, "GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake", **env}
     full_env.pop("GW_NEO4J_PAUSE_AT", None)
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "graphwalk_neo4j.cli", *args, env=full_env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "graphwalk_neo4j.cli",
+        *args,
+        env=full_env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await proc.communicate()
     assert proc.returncode is not None

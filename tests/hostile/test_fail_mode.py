@@ -38,8 +38,9 @@ async def test_a_bad_later_file_means_nothing_is_written(store: GraphStore, grap
     await nothing_written(store, graph_name)
 
 
-def test_a_bad_type_map_label_is_found_before_writing_and_names_the_file(neo4j_settings: Settings, graph_name: str,
-                                                                         tmp_path: Path) -> None:
+def test_a_bad_type_map_label_is_found_before_writing_and_names_the_file(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(GOOD)
     types = tmp_path / "types.json"
@@ -52,8 +53,9 @@ def test_a_bad_type_map_label_is_found_before_writing_and_names_the_file(neo4j_s
     assert json.loads(listed.stdout) == []
 
 
-async def test_a_bad_type_map_through_the_library_writes_nothing(store: GraphStore, graph_name: str,
-                                                                 tmp_path: Path) -> None:
+async def test_a_bad_type_map_through_the_library_writes_nothing(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(GOOD)
     with pytest.raises(InputError, match="type map entry 'directed_by'"):
@@ -61,13 +63,16 @@ async def test_a_bad_type_map_through_the_library_writes_nothing(store: GraphSto
     await nothing_written(store, graph_name)
 
 
-async def test_a_file_changed_after_validation_loads_the_validated_bytes(store: GraphStore, graph_name: str,
-                                                                         neo4j_settings: Settings,
-                                                                         tmp_path: Path) -> None:
+async def test_a_file_changed_after_validation_loads_the_validated_bytes(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(GOOD)
-    paused = await start_paused(neo4j_settings, ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path),
-                                                 "--batch-size", "10"], "ingest.planned")
+    paused = await start_paused(
+        neo4j_settings,
+        ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path), "--batch-size", "10"],
+        "ingest.planned",
+    )
     kb.write_text("broken line without separators\n" + GOOD.replace("Director", "Someone else"))
     paused.proc.send_signal(signal.SIGUSR1)
     returncode, _, stderr = await paused.finish()
@@ -88,12 +93,16 @@ async def test_a_file_changed_after_validation_loads_the_validated_bytes(store: 
     assert (await store.read("graph/counts", graph=graph_name))[0]["relationships"] == 40
 
 
-async def test_kill_9_mid_ingest_then_resume_matches_a_clean_load(store: GraphStore, graph_name: str,
-                                                                  neo4j_settings: Settings, tmp_path: Path) -> None:
+async def test_kill_9_mid_ingest_then_resume_matches_a_clean_load(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(GOOD * 3 + "".join(f"Extra {i}|rel|Thing {i}\n" for i in range(30)))
-    paused = await start_paused(neo4j_settings, ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path),
-                                                 "--batch-size", "10"], "ingest.batch@4")
+    paused = await start_paused(
+        neo4j_settings,
+        ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path), "--batch-size", "10"],
+        "ingest.batch@4",
+    )
     paused.proc.send_signal(signal.SIGKILL)
     await paused.finish()
     doc = (await list_documents(store, graph_name))[0]
@@ -109,8 +118,9 @@ async def test_kill_9_mid_ingest_then_resume_matches_a_clean_load(store: GraphSt
         await drop_graph(store, clean)
 
 
-async def test_kill_9_mid_retraction_then_rerun_leaves_no_trace(store: GraphStore, graph_name: str,
-                                                                neo4j_settings: Settings, tmp_path: Path) -> None:
+async def test_kill_9_mid_retraction_then_rerun_leaves_no_trace(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     keep, drop = tmp_path / "keep.txt", tmp_path / "drop.txt"
     keep.write_text(GOOD)
     shared = "".join(GOOD.splitlines(keepends=True)[:8])  # also in keep.txt: they stay
@@ -127,7 +137,8 @@ async def test_kill_9_mid_retraction_then_rerun_leaves_no_trace(store: GraphStor
     try:
         await ingest_file(store, keep, graph=clean, root=tmp_path)
         assert checksum(await snapshot(store, graph_name)) == checksum(await snapshot(store, clean))
-        assert await store.query("MATCH (n:DocSegment {doc: $d}) RETURN count(n) AS n",
-                                 {"d": docs["drop.txt"]["key"]}) == [{"n": 0}]
+        assert await store.query(
+            "MATCH (n:DocSegment {doc: $d}) RETURN count(n) AS n", {"d": docs["drop.txt"]["key"]}
+        ) == [{"n": 0}]
     finally:
         await drop_graph(store, clean)

@@ -24,8 +24,9 @@ INJECTIONS = [
 ]
 
 
-async def test_cypher_and_lucene_lookalikes_are_stored_as_names(store: GraphStore, graph_name: str,
-                                                                tmp_path: Path) -> None:
+async def test_cypher_and_lucene_lookalikes_are_stored_as_names(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
     bystander = f"{graph_name}_bystander"
     other = tmp_path / "other.txt"
     other.write_text("Safe|rel|Sound\n")
@@ -35,8 +36,10 @@ async def test_cypher_and_lucene_lookalikes_are_stored_as_names(store: GraphStor
         await ingest_file(store, other, graph=bystander, root=tmp_path)
         result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
         assert result.rows == len(INJECTIONS)
-        names = {r["name"] for r in await store.query(
-            "MATCH (n:Entity {graph: $g}) RETURN n.name AS name", {"g": graph_name})}
+        names = {
+            r["name"]
+            for r in await store.query("MATCH (n:Entity {graph: $g}) RETURN n.name AS name", {"g": graph_name})
+        }
         assert set(INJECTIONS) <= names
         for name in INJECTIONS:
             hits = await search_entities(store, graph_name, name, k=3)
@@ -48,16 +51,20 @@ async def test_cypher_and_lucene_lookalikes_are_stored_as_names(store: GraphStor
         await drop_graph(store, bystander)
 
 
-@pytest.mark.parametrize(("content", "expected"), [
-    (b"\xff\xfeA\x00|\x00r\x00", "looks like UTF-16"),
-    (b"\x00\x01\x02\x03binary" * 50, "looks binary"),
-    (b"", "is empty"),
-    (b"A|rel|B\nC|rel|caf\xe9\n", ":2: not valid UTF-8"),
-    (b"A|rel|B\nA|MATCH (n) DETACH DELETE n|B\n", ":2: relationship type"),
-    (b"A|rel|B\n" + b"x" * (1 << 20) + b"|rel|y\n", ":2: line is longer than the limit"),
-])
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\xff\xfeA\x00|\x00r\x00", "looks like UTF-16"),
+        (b"\x00\x01\x02\x03binary" * 50, "looks binary"),
+        (b"", "is empty"),
+        (b"A|rel|B\nC|rel|caf\xe9\n", ":2: not valid UTF-8"),
+        (b"A|rel|B\nA|MATCH (n) DETACH DELETE n|B\n", ":2: relationship type"),
+        (b"A|rel|B\n" + b"x" * (1 << 20) + b"|rel|y\n", ":2: line is longer than the limit"),
+    ],
+)
 async def test_bad_files_are_refused_naming_the_file_and_nothing_is_written(
-        store: GraphStore, graph_name: str, tmp_path: Path, content: bytes, expected: str) -> None:
+    store: GraphStore, graph_name: str, tmp_path: Path, content: bytes, expected: str
+) -> None:
     good = tmp_path / "good.txt"
     good.write_text("Fine|rel|Here\n")
     bad = tmp_path / "bad.txt"

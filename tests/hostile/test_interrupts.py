@@ -17,34 +17,49 @@ KB = "".join(f"Film {i}|directed_by|Director {i % 7}\n" for i in range(50))
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-async def test_an_interrupted_walk_is_stored_as_interrupted(store: GraphStore, graph_name: str,
-                                                            neo4j_settings: Settings, tmp_path: Path,
-                                                            sig: signal.Signals, code: int) -> None:
+async def test_an_interrupted_walk_is_stored_as_interrupted(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path, sig: signal.Signals, code: int
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
     await ingest_file(store, kb, graph=graph_name)
-    paused = await start_paused(neo4j_settings, ["walk", "who directed Film 3", "--graph", graph_name,
-                                                 "--start", "Film 3", "--model", "fake", "--hop-mode", "relation"],
-                                "walk.depth")
+    paused = await start_paused(
+        neo4j_settings,
+        [
+            "walk",
+            "who directed Film 3",
+            "--graph",
+            graph_name,
+            "--start",
+            "Film 3",
+            "--model",
+            "fake",
+            "--hop-mode",
+            "relation",
+        ],
+        "walk.depth",
+    )
     paused.proc.send_signal(sig)
     returncode, _, stderr = await paused.finish()
     assert returncode == code, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
-    walks = await store.query("MATCH (w:Walk {graph: $g}) RETURN w.status AS status, w.stop_reason AS reason",
-                              {"g": graph_name})
+    walks = await store.query(
+        "MATCH (w:Walk {graph: $g}) RETURN w.status AS status, w.stop_reason AS reason", {"g": graph_name}
+    )
     assert len(walks) == 1
     assert walks[0]["status"] == "interrupted" and walks[0]["reason"].startswith("interrupted")
 
 
-async def test_ctrl_c_during_ingest_says_what_was_committed_and_resumes(store: GraphStore, graph_name: str,
-                                                                        neo4j_settings: Settings,
-                                                                        tmp_path: Path) -> None:
+async def test_ctrl_c_during_ingest_says_what_was_committed_and_resumes(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     first = tmp_path / "first.txt"
     first.write_text("A|rel|B\n")
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
-    paused = await start_paused(neo4j_settings, ["ingest", str(first), str(kb), "--graph", graph_name,
-                                                 "--batch-size", "10"], "ingest.batch@3")  # first.txt's 1 + 2
+    paused = await start_paused(
+        neo4j_settings, ["ingest", str(first), str(kb), "--graph", graph_name, "--batch-size", "10"], "ingest.batch@3"
+    )  # first.txt's 1 + 2
     paused.proc.send_signal(signal.SIGINT)
     returncode, _, stderr = await paused.finish()
     assert returncode == 130, stderr

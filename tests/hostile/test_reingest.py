@@ -24,12 +24,15 @@ from graphwalk_neo4j.walk.service import WalkService
 from tests.hostile.graphstate import checksum, element_ids, embeddings, snapshot
 from tests.hostile.procs import run_cli, start_paused
 
-FILLER = "".join(f"Film {i}|directed_by|Director {i % 50}\nFilm {i}|release_year|{1900 + i % 90}\n"
-                 for i in range(1500))
-HEAD = ("Old Film|directed_by|Gone Director\n"
-        "Kismet|directed_by|William Dieterle\n"
-        "Kismet|release_year|Nineteen Forty-Four\n"
-        "The Blue Angel|directed_by|Josef von Sternberg\n")
+FILLER = "".join(
+    f"Film {i}|directed_by|Director {i % 50}\nFilm {i}|release_year|{1900 + i % 90}\n" for i in range(1500)
+)
+HEAD = (
+    "Old Film|directed_by|Gone Director\n"
+    "Kismet|directed_by|William Dieterle\n"
+    "Kismet|release_year|Nineteen Forty-Four\n"
+    "The Blue Angel|directed_by|Josef von Sternberg\n"
+)
 TAIL = "The Blue Angel|directed_by|Josef von Sternberg\n"  # said twice: removing one copy keeps it
 
 
@@ -37,8 +40,9 @@ async def counts(store: GraphStore, graph: str) -> dict[str, int]:
     return (await store.read("graph/counts", graph=graph))[0]
 
 
-async def test_same_base_name_in_two_folders_are_two_documents(store: GraphStore, graph_name: str,
-                                                               tmp_path: Path) -> None:
+async def test_same_base_name_in_two_folders_are_two_documents(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     a, b = tmp_path / "a" / "data.txt", tmp_path / "b" / "data.txt"
@@ -49,13 +53,15 @@ async def test_same_base_name_in_two_folders_are_two_documents(store: GraphStore
     assert [r.status for r in first] == ["loaded", "loaded"]
     again = await ingest_files(store, [a, b], graph=graph_name, root=tmp_path)
     assert [r.status for r in again] == ["unchanged", "unchanged"]  # nobody "reloads" the other
-    names = {r["name"] for r in await store.query("MATCH (n:Entity {graph: $g}) RETURN n.name AS name",
-                                                   {"g": graph_name})}
+    names = {
+        r["name"] for r in await store.query("MATCH (n:Entity {graph: $g}) RETURN n.name AS name", {"g": graph_name})
+    }
     assert names == {"Alpha", "One", "Beta", "Two"}
 
 
-async def test_pipes_in_source_and_file_names_do_not_collide(store: GraphStore, graph_name: str,
-                                                             tmp_path: Path) -> None:
+async def test_pipes_in_source_and_file_names_do_not_collide(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
     assert document_key(graph_name, "a", "b|c.txt") != document_key(graph_name, "a|b", "c.txt")
     one = tmp_path / "b|c.txt"
     one.write_text("One|rel|X\n")
@@ -70,8 +76,7 @@ async def test_pipes_in_source_and_file_names_do_not_collide(store: GraphStore, 
     assert (await counts(store, graph_name))["relationships"] == 2
 
 
-async def test_a_legacy_ledger_entry_is_migrated_in_place(store: GraphStore, graph_name: str,
-                                                          tmp_path: Path) -> None:
+async def test_a_legacy_ledger_entry_is_migrated_in_place(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     kb = tmp_path / "data" / "kb.txt"
     kb.write_text(HEAD)
@@ -94,8 +99,9 @@ async def test_a_legacy_ledger_entry_is_migrated_in_place(store: GraphStore, gra
     assert changed.status == "updated"  # the migrated entry has a manifest now: a diff, not a reload
 
 
-async def test_a_changed_file_applies_only_the_difference(store: GraphStore, graph_name: str, tmp_path: Path,
-                                                          neo4j_settings: Settings) -> None:
+async def test_a_changed_file_applies_only_the_difference(
+    store: GraphStore, graph_name: str, tmp_path: Path, neo4j_settings: Settings
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(HEAD + FILLER + TAIL)
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
@@ -105,16 +111,20 @@ async def test_a_changed_file_applies_only_the_difference(store: GraphStore, gra
     service = WalkService(store, graph_name, FakeBackend(seed=1))
     gone_walk = await service.walk("who did Gone Director direct", get_preset("relation"), start=["Gone Director"])
     kept_walk = await service.walk("what did Director 7 direct", get_preset("relation"), start=["Director 7"])
-    links = ("MATCH (w:Walk {id: $w}) RETURN COUNT { (w)-[:STARTED_AT|ANSWERED]->() } + "
-             "COUNT { (w)-[:HAS_STEP]->()-[:AT|CHOSE]->() } AS n")
+    links = (
+        "MATCH (w:Walk {id: $w}) RETURN COUNT { (w)-[:STARTED_AT|ANSWERED]->() } + "
+        "COUNT { (w)-[:HAS_STEP]->()-[:AT|CHOSE]->() } AS n"
+    )
     kept_links = (await store.query(links, {"w": kept_walk.result.walk_id}))[0]["n"]
     gone_links = (await store.query(links, {"w": gone_walk.result.walk_id}))[0]["n"]
     ids_before = await element_ids(store, graph_name)
     vectors_before = await embeddings(store, graph_name)
 
-    edited = (HEAD.replace("Old Film|directed_by|Gone Director\n", "")
-              .replace("Forty-Four", "Forty-Five")
-              .replace("The Blue Angel|directed_by|Josef von Sternberg\n", ""))
+    edited = (
+        HEAD.replace("Old Film|directed_by|Gone Director\n", "")
+        .replace("Forty-Four", "Forty-Five")
+        .replace("The Blue Angel|directed_by|Josef von Sternberg\n", "")
+    )
     kb.write_text(edited + FILLER + TAIL)
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     assert result.status == "updated" and result.changed_segments <= 2
@@ -135,11 +145,14 @@ async def test_a_changed_file_applies_only_the_difference(store: GraphStore, gra
     # The kept walk lost nothing; the other keeps its links, to :RetractedEntity nodes, and is marked.
     assert (await store.query(links, {"w": kept_walk.result.walk_id}))[0]["n"] == kept_links
     assert (await store.query(links, {"w": gone_walk.result.walk_id}))[0]["n"] == gone_links
-    marked = await store.query("MATCH (w:Walk {id: $w}) RETURN w.retracted_ids AS ids, w.retracted_names AS names",
-                               {"w": gone_walk.result.walk_id})
+    marked = await store.query(
+        "MATCH (w:Walk {id: $w}) RETURN w.retracted_ids AS ids, w.retracted_names AS names",
+        {"w": gone_walk.result.walk_id},
+    )
     assert "Gone Director" in marked[0]["names"] and entity_id("Gone Director") in marked[0]["ids"]
-    retracted = await store.query("MATCH (n:RetractedEntity {graph: $g}) RETURN n.name AS name, labels(n) AS l "
-                                  "ORDER BY name", {"g": graph_name})
+    retracted = await store.query(
+        "MATCH (n:RetractedEntity {graph: $g}) RETURN n.name AS name, labels(n) AS l ORDER BY name", {"g": graph_name}
+    )
     assert [r["name"] for r in retracted] == ["Gone Director", "Old Film"]
     assert all(r["l"] == ["RetractedEntity"] for r in retracted)
     stored = await get_walk(store, graph_name, gone_walk.result.walk_id)
@@ -161,16 +174,24 @@ async def test_a_changed_file_applies_only_the_difference(store: GraphStore, gra
 
 async def test_attribute_claims_follow_the_difference(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     kb = tmp_path / "kb.jsonl"
-    rows = [{"subject": f"Film {i}", "relation": "directed_by", "object": f"Director {i % 9}",
-             "attributes": {"runtime": 90 + i}} for i in range(400)]
+    rows = [
+        {
+            "subject": f"Film {i}",
+            "relation": "directed_by",
+            "object": f"Director {i % 9}",
+            "attributes": {"runtime": 90 + i},
+        }
+        for i in range(400)
+    ]
     kb.write_text("".join(json.dumps(r) + "\n" for r in rows))
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     rows[10]["attributes"] = {"runtime": 1}
     kb.write_text("".join(json.dumps(r) + "\n" for r in rows))
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     assert result.status == "updated" and result.removed["claims"] == 1
-    row = await store.query("MATCH (n:Entity {uid: $u}) RETURN n.runtime AS r, n.claims AS c",
-                            {"u": f"{graph_name}:{entity_id('Film 10')}"})
+    row = await store.query(
+        "MATCH (n:Entity {uid: $u}) RETURN n.runtime AS r, n.claims AS c", {"u": f"{graph_name}:{entity_id('Film 10')}"}
+    )
     assert row[0]["r"] == 1 and len(row[0]["c"]) == 1
     clean = f"{graph_name}_clean"
     try:
@@ -183,14 +204,16 @@ async def test_attribute_claims_follow_the_difference(store: GraphStore, graph_n
 
 
 async def test_readers_see_the_old_version_until_the_diff_commits_and_kill_9_keeps_it(
-        store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path) -> None:
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     kb = tmp_path / "kb.txt"
     kb.write_text(HEAD + FILLER)
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     old = checksum(await snapshot(store, graph_name))
     kb.write_text(HEAD.replace("Four", "Five") + FILLER + "New Film|directed_by|New Director\n")
-    paused = await start_paused(neo4j_settings, ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path)],
-                                "ingest.diff_tx")
+    paused = await start_paused(
+        neo4j_settings, ["ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path)], "ingest.diff_tx"
+    )
     # Every change is written inside the open transaction: a reader still sees exactly the old version.
     assert checksum(await snapshot(store, graph_name)) == old
     paused.proc.send_signal(signal.SIGKILL)
@@ -209,16 +232,18 @@ async def test_readers_see_the_old_version_until_the_diff_commits_and_kill_9_kee
 
 
 @pytest.mark.parametrize("same_file", [True, False])
-async def test_concurrent_ingests_end_in_the_clean_state(store: GraphStore, graph_name: str, tmp_path: Path,
-                                                         same_file: bool) -> None:
+async def test_concurrent_ingests_end_in_the_clean_state(
+    store: GraphStore, graph_name: str, tmp_path: Path, same_file: bool
+) -> None:
     files = []
     for i in range(6):
         f = tmp_path / f"kb{i}.txt"
         f.write_text("".join(f"Film {j}|directed_by|Director {(j + i) % 11}\n" for j in range(300)))
         files.append(f)
     targets = [files[0]] * 6 if same_file else files
-    results = await asyncio.gather(*(ingest_file(store, f, graph=graph_name, root=tmp_path, batch_size=50)
-                                     for f in targets))
+    results = await asyncio.gather(
+        *(ingest_file(store, f, graph=graph_name, root=tmp_path, batch_size=50) for f in targets)
+    )
     assert all(r.status in ("loaded", "resumed", "unchanged") for r in results)
     clean = f"{graph_name}_clean"
     try:

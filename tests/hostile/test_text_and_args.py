@@ -37,8 +37,11 @@ def markup_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # 
     invoke(neo4j_settings, ["drop-graph", graph_name, "--yes"])
 
 
-def test_markup_in_names_and_paths_is_printed_as_text(markup_graph, neo4j_settings: Settings,  # type: ignore[no-untyped-def]
-                                                      graph_name: str) -> None:
+def test_markup_in_names_and_paths_is_printed_as_text(
+    markup_graph,
+    neo4j_settings: Settings,  # type: ignore[no-untyped-def]
+    graph_name: str,
+) -> None:
     result, kb = markup_graph
     no_traceback(result)
     assert result.exit_code == 0, result.output
@@ -48,8 +51,23 @@ def test_markup_in_names_and_paths_is_printed_as_text(markup_graph, neo4j_settin
     assert found.exit_code == 0, found.output
     assert MARKUP in found.stdout  # the name cell, restyled or cut before
     assert f"search '{MARKUP}'" in found.stdout  # the title
-    walked = invoke(neo4j_settings, ["walk", "when was it released", "--graph", graph_name, "--start", MARKUP,
-                                     "--model", "fake", "--hop-mode", "relation", "--max-depth", "2"])
+    walked = invoke(
+        neo4j_settings,
+        [
+            "walk",
+            "when was it released",
+            "--graph",
+            graph_name,
+            "--start",
+            MARKUP,
+            "--model",
+            "fake",
+            "--hop-mode",
+            "relation",
+            "--max-depth",
+            "2",
+        ],
+    )
     no_traceback(walked)
     assert "when was it released" in walked.stdout
     assert MARKUP in walked.stdout  # start line and path descriptions
@@ -57,10 +75,11 @@ def test_markup_in_names_and_paths_is_printed_as_text(markup_graph, neo4j_settin
     assert "[/]kb.txt" in documents.stdout
 
 
-def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, graph_name: str,
-                                                     tmp_path: Path) -> None:
-    missing = invoke(neo4j_settings, ["walk", "q [/] [red]x[/red]", "--graph", graph_name, "--start", "[/] nobody",
-                                      "--model", "fake"])
+def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, graph_name: str, tmp_path: Path) -> None:
+    missing = invoke(
+        neo4j_settings,
+        ["walk", "q [/] [red]x[/red]", "--graph", graph_name, "--start", "[/] nobody", "--model", "fake"],
+    )
     no_traceback(missing)
     assert missing.exit_code == 1
     assert "[/] nobody" in missing.stderr
@@ -76,8 +95,9 @@ def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, g
     assert nothing.exit_code == 1 and "search '[/]'" in nothing.stdout
 
 
-@pytest.mark.parametrize("command", [["walk", "q"], ["search", "x"], ["trace", "list"], ["documents"],
-                                     ["ingest", "kb.txt"], ["embed"]])
+@pytest.mark.parametrize(
+    "command", [["walk", "q"], ["search", "x"], ["trace", "list"], ["documents"], ["ingest", "kb.txt"], ["embed"]]
+)
 def test_invalid_graph_names_are_refused_by_every_command(neo4j_settings: Settings, command: list[str]) -> None:
     result = invoke(neo4j_settings, [*command, "--graph", "[/]bad name"])
     no_traceback(result)
@@ -111,16 +131,20 @@ def test_search_exit_code_is_the_same_with_and_without_json(neo4j_settings: Sett
 
 def test_over_long_questions_are_refused_before_any_work(neo4j_settings: Settings, graph_name: str) -> None:
     question = "which movies " * 2000
-    result = invoke(neo4j_settings, ["walk", question, "--graph", graph_name, "--model", "fake"],
-                    GW_NEO4J_URI="bolt://127.0.0.1:1")  # refused before connecting: no server is needed
+    result = invoke(
+        neo4j_settings, ["walk", question, "--graph", graph_name, "--model", "fake"], GW_NEO4J_URI="bolt://127.0.0.1:1"
+    )  # refused before connecting: no server is needed
     no_traceback(result)
     assert result.exit_code == 2
     assert f"the question is {len(question):,} characters long; the limit is 2,000" in result.stderr
 
 
 def test_an_unknown_model_is_refused_before_anything_loads(neo4j_settings: Settings, graph_name: str) -> None:
-    result = invoke(neo4j_settings, ["walk", "q", "--graph", graph_name, "--model", "no-such-model"],
-                    GW_NEO4J_URI="bolt://127.0.0.1:1")
+    result = invoke(
+        neo4j_settings,
+        ["walk", "q", "--graph", graph_name, "--model", "no-such-model"],
+        GW_NEO4J_URI="bolt://127.0.0.1:1",
+    )
     no_traceback(result)
     assert result.exit_code == 2
     assert "unknown decision model 'no-such-model'" in result.stderr
@@ -128,13 +152,17 @@ def test_an_unknown_model_is_refused_before_anything_loads(neo4j_settings: Setti
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("variable", "value", "expected"), [
-    ("GW_NEO4J_BATCH_SIZE", "0", "GW_NEO4J_BATCH_SIZE='0': Input should be greater than or equal to 1"),
-    ("GW_NEO4J_CONNECT_TIMEOUT_S", "soon", "GW_NEO4J_CONNECT_TIMEOUT_S='soon': Input should be a valid number"),
-    ("GW_NEO4J_JEV_PROVIDER", "acme", "GW_NEO4J_JEV_PROVIDER='acme': Input should be 'typesafe' or 'openrouter'"),
-])
-def test_bad_settings_are_one_line_naming_the_variable(neo4j_settings: Settings, variable: str, value: str,
-                                                       expected: str) -> None:
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("GW_NEO4J_BATCH_SIZE", "0", "GW_NEO4J_BATCH_SIZE='0': Input should be greater than or equal to 1"),
+        ("GW_NEO4J_CONNECT_TIMEOUT_S", "soon", "GW_NEO4J_CONNECT_TIMEOUT_S='soon': Input should be a valid number"),
+        ("GW_NEO4J_JEV_PROVIDER", "acme", "GW_NEO4J_JEV_PROVIDER='acme': Input should be 'typesafe' or 'openrouter'"),
+    ],
+)
+def test_bad_settings_are_one_line_naming_the_variable(
+    neo4j_settings: Settings, variable: str, value: str, expected: str
+) -> None:
     result = invoke(neo4j_settings, ["documents"], **{variable: value})
     no_traceback(result)
     assert result.exit_code == 2
@@ -142,8 +170,9 @@ def test_bad_settings_are_one_line_naming_the_variable(neo4j_settings: Settings,
     assert len(lines) == 1 and expected in lines[0], result.stderr
 
 
-def test_skip_mode_with_every_line_bad_fails_and_writes_nothing(neo4j_settings: Settings, graph_name: str,
-                                                                tmp_path: Path) -> None:
+def test_skip_mode_with_every_line_bad_fails_and_writes_nothing(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("a|has space|b\nno separators here\nc|x`y|d\n")
     result = invoke(neo4j_settings, ["ingest", str(bad), "--graph", graph_name, "--on-error", "skip"])
@@ -166,8 +195,11 @@ def test_driver_retry_warnings_are_counted_not_printed(capsys: pytest.CaptureFix
 
     quiet_driver_retries()
     before = transient_retries()
-    logging.getLogger("neo4j.session").warning("Transaction failed and will be retried in %ss (%s)", 0.9,
-                                               "ForsetiClient can't acquire ExclusiveLock (deadlock)")
+    logging.getLogger("neo4j.session").warning(
+        "Transaction failed and will be retried in %ss (%s)",
+        0.9,
+        "ForsetiClient can't acquire ExclusiveLock (deadlock)",
+    )
     assert transient_retries() == before + 1
     captured = capsys.readouterr()
     assert "will be retried" not in captured.err and "deadlock" not in captured.err

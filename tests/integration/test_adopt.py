@@ -46,19 +46,20 @@ async def namespace_snapshot(store: GraphStore, g: MoviesGraph) -> list[dict[str
     """Every fixture node with all its labels and properties (ours included), for 'nothing changed' checks."""
     return await store.query(
         "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) RETURN elementId(n) AS id, "
-        "apoc.coll.sort(labels(n)) AS labels, properties(n) AS props ORDER BY id", {"labels": g.labels}, read=True)
+        "apoc.coll.sort(labels(n)) AS labels, properties(n) AS props ORDER BY id",
+        {"labels": g.labels},
+        read=True,
+    )
 
 
-async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_name: str,
-                                                      movies: MoviesGraph) -> None:
+async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
     profile = await proposed(store, graph_name, movies)
     person, movie = profile.label(movies.person), profile.label(movies.movie)
     assert person is not None and movie is not None
     assert [lp.label for lp in profile.labels] == [movies.person, movies.movie, movies.director, movies.studio]
     assert person.count == 17 and movie.count == 5  # graphwalk's own :Entity:Person node is not counted
     assert (person.type, person.name_props, person.answer_props) == ("Person", ["name"], ["born"])
-    assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["tagline"],
-                                                                        ["released", "tagline"])
+    assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["tagline"], ["released", "tagline"])
     moves = {m.type: m for m in profile.moves}
     assert set(moves) == {"ACTED_IN", "DIRECTED", "PRODUCED", "WROTE", "REVIEWED", "FOLLOWS", movies.distributed}
     assert moves["ACTED_IN"].props == ["roles"] and moves["REVIEWED"].props == ["rating", "summary"]
@@ -70,8 +71,9 @@ async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_
         propose(await introspect(store, labels=movies.labels), graph_name, labels=["Nope"])
 
 
-async def test_adopt_is_additive_idempotent_and_undo_restores_everything(store: GraphStore, graph_name: str,
-                                                                        movies: MoviesGraph) -> None:
+async def test_adopt_is_additive_idempotent_and_undo_restores_everything(
+    store: GraphStore, graph_name: str, movies: MoviesGraph
+) -> None:
     before = await checksum(store, movies)
     profile = await proposed(store, graph_name, movies)
     plan = await adopt_graph(store, profile, dry_run=True)
@@ -97,8 +99,9 @@ async def test_adopt_is_additive_idempotent_and_undo_restores_everything(store: 
     assert (await load_profile(store, graph_name)).kind == "ingested"  # no stored profile left
 
 
-async def test_interrupted_adopt_resumes_where_it_stopped(store: GraphStore, graph_name: str,
-                                                         movies: MoviesGraph) -> None:
+async def test_interrupted_adopt_resumes_where_it_stopped(
+    store: GraphStore, graph_name: str, movies: MoviesGraph
+) -> None:
     profile = await proposed(store, graph_name, movies)
 
     class Interrupt(Exception):
@@ -127,8 +130,10 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
     assert rows[(movies.distributed, "out", "Warner Bros.")].target.type == "Studio"
     assert rows[("released", "out", "1999")].target.value == 1999
     reviews = sorted(o.description or "" for o in exp.options if o.relation == "REVIEWED")
-    assert reviews == ["rating: 88, summary: A second look: the action holds up",
-                       "rating: 92, summary: Still sharp after many viewings"]  # parallel relationships
+    assert reviews == [
+        "rating: 88, summary: A second look: the action holds up",
+        "rating: 92, summary: Still sharp after many viewings",
+    ]  # parallel relationships
     # A value has no moves; a self-loop and a node without a name expand without trouble.
     [val] = await ex.expand([ExpandRequest(beam_key="v", node_ids=(rows[("released", "out", "1999")].target.id,))])
     assert val.options == ()
@@ -145,8 +150,7 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
     assert [h.name for h in keanus] == ["Keanu Reeves"] and ":" in keanus[0].id
 
 
-async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_name: str,
-                                                      movies: MoviesGraph) -> None:
+async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
     from graphwalk_neo4j.decide.local import LocalDecider
     from graphwalk_neo4j.embed import MiniLMEmbedder
 
@@ -171,30 +175,34 @@ async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_
     released = await service.walk("what year was The Matrix released", get_preset("greedy"))
     assert released.result.answers[0].value == 1999
     # a vector index over every adopted label: a paraphrase finds the tagline's movie
-    hits = await search_entities(store, graph_name, "hacker finds out the world is simulated", k=3,
-                                 embedder=embedder)
+    hits = await search_entities(store, graph_name, "hacker finds out the world is simulated", k=3, embedder=embedder)
     assert "The Matrix" in [h.name for h in hits]
 
 
-async def test_live_writes_after_adoption_are_walkable(store: GraphStore, graph_name: str,
-                                                      movies: MoviesGraph) -> None:
+async def test_live_writes_after_adoption_are_walkable(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
     profile = await proposed(store, graph_name, movies)
     await adopt_graph(store, profile)
     embedder = FakeEmbedder()
     service = WalkService(store, graph_name, _Scripted(), embedder=embedder)
-    await store.query(f"MATCH (p:`{movies.person}` {{name: 'Lana Wachowski'}}) "
-                      f"CREATE (p)-[:DIRECTED]->(:`{movies.movie}` {{title: 'Sense8 Pilot', released: 2015}})", {})
-    outcome = await service.walk("which movies did Lana Wachowski direct", get_preset("relation"),
-                                 start=["Lana Wachowski"])
+    await store.query(
+        f"MATCH (p:`{movies.person}` {{name: 'Lana Wachowski'}}) "
+        f"CREATE (p)-[:DIRECTED]->(:`{movies.movie}` {{title: 'Sense8 Pilot', released: 2015}})",
+        {},
+    )
+    outcome = await service.walk(
+        "which movies did Lana Wachowski direct", get_preset("relation"), start=["Lana Wachowski"]
+    )
     assert "Sense8 Pilot" in outcome.result.answer_names  # expansion reads the live graph, no refresh needed
     assert not await search_entities(store, graph_name, "Sense8 Pilot", profile=profile)
     refreshed = await adopt_graph(store, profile)  # `adopt --refresh`: the new node becomes linkable too
     assert (refreshed.marked, refreshed.unchanged) == (1, 23)
     assert [h.name for h in await search_entities(store, graph_name, "Sense8 Pilot", profile=profile)] == [
-        "Sense8 Pilot"]
+        "Sense8 Pilot"
+    ]
     await store.query(f"MATCH (m:`{movies.movie}` {{title: 'Sense8 Pilot'}}) DETACH DELETE m", {})
-    gone = await service.walk("which movies did Lana Wachowski direct", get_preset("relation"),
-                              start=["Lana Wachowski"])
+    gone = await service.walk(
+        "which movies did Lana Wachowski direct", get_preset("relation"), start=["Lana Wachowski"]
+    )
     assert "Sense8 Pilot" not in gone.result.answer_names and "The Matrix" in gone.result.answer_names
 
 
@@ -213,14 +221,17 @@ async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name
     from graphwalk_neo4j.ingest.structured import ingest_file
 
     kb = tmp_path / "kb.jsonl"
-    kb.write_text('{"subject": "Keanu Reeves", "relation": "starred_in", "object": "The Matrix", '
-                  '"attributes": {"born": 1964}}\n')
+    kb.write_text(
+        '{"subject": "Keanu Reeves", "relation": "starred_in", "object": "The Matrix", "attributes": {"born": 1964}}\n'
+    )
     await ingest_file(store, kb, graph=graph_name)
     ex = Neo4jExpander(store, graph_name)
     keanu = (await search_entities(store, graph_name, "Keanu Reeves", k=1))[0]
     [exp] = await ex.expand([ExpandRequest(beam_key="k", node_ids=(keanu.id,))])
     assert [(o.relation, o.target.name, o.target.value) for o in exp.options] == [
-        ("starred_in", "The Matrix", None), ("born", "1964", 1964)]
+        ("starred_in", "The Matrix", None),
+        ("born", "1964", 1964),
+    ]
     backend = FakeBackend(by_instruction={"Keanu Reeves": {"o2": 1.0}, "born": "STOP"})
     outcome = await WalkService(store, graph_name, backend).walk("when was Keanu Reeves born", get_preset("greedy"))
     assert [(a.name, a.value) for a in outcome.result.answers] == [("1964", 1964)]

@@ -19,8 +19,7 @@ async def test_drop_graph_leaves_user_nodes_with_a_graph_property(store: GraphSt
     await store.query("CREATE (:Entity {graph: $g, uid: $g + ':x', id: 'x', name: 'ours'})", {"g": graph_name})
     try:
         await drop_graph(store, graph_name)
-        rows = await store.query("MATCH (n {graph: $g}) RETURN labels(n) AS labels, n.name AS name",
-                                 {"g": graph_name})
+        rows = await store.query("MATCH (n {graph: $g}) RETURN labels(n) AS labels, n.name AS name", {"g": graph_name})
         assert rows == [{"labels": [label], "name": "mine"}]
     finally:
         await store.query(f"MATCH (n:{label}) DELETE n", {})

@@ -54,10 +54,26 @@ async def test_ceiling_in_neo4j_agrees_with_follow_path(store: Any, graph_name: 
 
 
 def invoke(settings: Settings, tmp_path: Path, *args: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, [
-        "eval", "metaqa", "--data", str(DATA), "--model", "local", "--concurrency", "2",
-        "--results-dir", str(tmp_path / "results"), "--cache-dir", str(tmp_path / "cache"), "--json", *args,
-    ], env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "minilm"})
+    result = CliRunner().invoke(
+        main,
+        [
+            "eval",
+            "metaqa",
+            "--data",
+            str(DATA),
+            "--model",
+            "local",
+            "--concurrency",
+            "2",
+            "--results-dir",
+            str(tmp_path / "results"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--json",
+            *args,
+        ],
+        env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "minilm"},
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -69,8 +85,9 @@ def rows(payload: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
 METRICS = ("hits_at_1", "exact_match", "f1", "ceiling_f1", "answered", "decision_calls", "round_trips")
 
 
-def test_eval_metaqa_end_to_end_resume_and_determinism(neo4j_settings: Settings, graph_name: str,
-                                                       tmp_path: Path) -> None:
+def test_eval_metaqa_end_to_end_resume_and_determinism(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
     try:
         first = invoke(neo4j_settings, tmp_path, "--graph", graph_name, "--system", "all", "--run-id", "r1")
         summary = rows(first)
@@ -93,8 +110,11 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(neo4j_settings: Settings,
         assert results["spec"]["graph"] == graph_name and results["environment"]["git_revision"]
         assert results["systems"]["graphwalk:relation"]["config"]["hop_mode"] == "relation"
         assert [s["best_k"] for s in results["k_sweeps"]] == [1]
-        record = next(q for q in results["questions"] if q["question_id"] == "dev-1hop-00001"
-                      and q["system"] == "graphwalk:relation")
+        record = next(
+            q
+            for q in results["questions"]
+            if q["question_id"] == "dev-1hop-00001" and q["system"] == "graphwalk:relation"
+        )
         assert record["answers"] == ["William Dieterle"] and record["gold"] == ["William Dieterle"]
         assert record["path"] == "Kismet --directed_by--> William Dieterle -> STOP" and record["walk_id"]
         assert "| graphwalk:relation | 3 | 3 |" in (run_dir / "summary.md").read_text()
@@ -110,16 +130,37 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(neo4j_settings: Settings,
             assert {m: row[m] for m in METRICS} == {m: summary[key][m] for m in METRICS}, key
 
         # Same seed, same numbers (a fresh run id); other settings under the same id are refused.
-        sampled = [invoke(neo4j_settings, tmp_path, "--graph", graph_name, "--n", "2", "--seed", "7",
-                          "--run-id", run) for run in ("s1", "s2")]
+        sampled = [
+            invoke(neo4j_settings, tmp_path, "--graph", graph_name, "--n", "2", "--seed", "7", "--run-id", run)
+            for run in ("s1", "s2")
+        ]
         a, b = rows(sampled[0]), rows(sampled[1])
         assert a[("graphwalk:relation", "all")]["n"] == 6
-        assert {k: {m: v[m] for m in METRICS} for k, v in a.items()} == \
-               {k: {m: v[m] for m in METRICS} for k, v in b.items()}
-        refused = CliRunner().invoke(main, [
-            "eval", "metaqa", "--data", str(DATA), "--graph", graph_name, "--n", "2", "--seed", "8",
-            "--run-id", "s1", "--results-dir", str(tmp_path / "results"), "--cache-dir", str(tmp_path / "cache"),
-        ], env={"GW_NEO4J_URI": neo4j_settings.uri})
+        assert {k: {m: v[m] for m in METRICS} for k, v in a.items()} == {
+            k: {m: v[m] for m in METRICS} for k, v in b.items()
+        }
+        refused = CliRunner().invoke(
+            main,
+            [
+                "eval",
+                "metaqa",
+                "--data",
+                str(DATA),
+                "--graph",
+                graph_name,
+                "--n",
+                "2",
+                "--seed",
+                "8",
+                "--run-id",
+                "s1",
+                "--results-dir",
+                str(tmp_path / "results"),
+                "--cache-dir",
+                str(tmp_path / "cache"),
+            ],
+            env={"GW_NEO4J_URI": neo4j_settings.uri},
+        )
         assert refused.exit_code == 2 and "spec.seed: 7 -> 8" in refused.output
     finally:
         asyncio.run(_drop(neo4j_settings, graph_name))

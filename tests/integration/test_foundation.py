@@ -57,9 +57,10 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
         for i in range(3)
     ]
     await store.write("graph/merge_entities", rows=entities, graph=graph_name, doc="d", now="t", run="r")
-    await store.write("graph/set_embeddings", rows=[
-        {"uid": e["uid"], "vector": v.tolist(), "hash": "h"} for e, v in zip(entities, vectors, strict=True)
-    ])
+    await store.write(
+        "graph/set_embeddings",
+        rows=[{"uid": e["uid"], "vector": v.tolist(), "hash": "h"} for e, v in zip(entities, vectors, strict=True)],
+    )
     await store.write("schema/await_indexes", seconds=60)
     query = (vectors[1] + 0.05 * vectors[0]).tolist()
     # The index is shared by every graph in the database; the template filters to this test's graph.

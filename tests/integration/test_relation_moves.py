@@ -39,8 +39,9 @@ async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[s
 
     embedder = MiniLMEmbedder()
     await prepare_graph(store, DATA, graph, embedder)
-    service = WalkService(store, graph, LocalDecider(embedder), embedder=embedder, trace=False,
-                          preload_embeddings=True, **service_options)
+    service = WalkService(
+        store, graph, LocalDecider(embedder), embedder=embedder, trace=False, preload_embeddings=True, **service_options
+    )
     out: dict[str, Any] = {}
     for hops in (1, 2, 3):
         for q in load_questions(DATA, "dev", hops, with_qtype=False):
@@ -51,12 +52,21 @@ async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[s
                 out[f"{q.id}/{preset}"] = {
                     "status": r.status,
                     "answers": [[a.node_id, round(a.score, 9)] for a in r.answers],
-                    "steps": [{
-                        "step_id": s.step_id.split("/", 1)[1], "kind": s.kind, "kept": s.kept, "chosen": s.chosen,
-                        "node_ids": s.node_ids, "chosen_target_ids": s.chosen_target_ids,
-                        "options": [[o.label, o.relation, o.direction, o.count, o.target_ids,
-                                     getattr(o, "resolved", True)] for o in s.options],
-                    } for s in r.steps],
+                    "steps": [
+                        {
+                            "step_id": s.step_id.split("/", 1)[1],
+                            "kind": s.kind,
+                            "kept": s.kept,
+                            "chosen": s.chosen,
+                            "node_ids": s.node_ids,
+                            "chosen_target_ids": s.chosen_target_ids,
+                            "options": [
+                                [o.label, o.relation, o.direction, o.count, o.target_ids, getattr(o, "resolved", True)]
+                                for o in s.options
+                            ],
+                        }
+                        for s in r.steps
+                    ],
                 }
     return out
 

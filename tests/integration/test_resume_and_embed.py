@@ -24,14 +24,27 @@ def write_big_kb(path: Path, n: int) -> None:
             fh.write(f"Film {i}|directed_by|Director {i % 97}\nFilm {i}|has_genre|Genre {i % 13}\n")
 
 
-async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore, graph_name: str,
-                                                             neo4j_settings: Settings, tmp_path: Path) -> None:
+async def test_killed_ingest_leaves_whole_batches_and_resumes(
+    store: GraphStore, graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
     kb = tmp_path / "big.txt"
     write_big_kb(kb, 20_000)  # 40,000 rows, 40 batches of 1,000
     env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "graphwalk_neo4j.cli", "ingest", str(kb), "--graph", graph_name,
-        "--batch-size", "1000", "--root", str(tmp_path), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "graphwalk_neo4j.cli",
+        "ingest",
+        str(kb),
+        "--graph",
+        graph_name,
+        "--batch-size",
+        "1000",
+        "--root",
+        str(tmp_path),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     key = f"{graph_name}|files|big.txt"
     done = 0
@@ -64,19 +77,19 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(store: GraphStore,
     assert again.status == "unchanged"
 
 
-async def test_embed_only_what_changed_and_search_reasons(store: GraphStore, graph_name: str,
-                                                         tmp_path: Path) -> None:
+async def test_embed_only_what_changed_and_search_reasons(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     kb = tmp_path / "kb.txt"
-    kb.write_text("Kismet|directed_by|William Dieterle\nThe Blue Angel|directed_by|Josef von Sternberg\n"
-                  "Kismet|starred_actors|Marlene Dietrich\n")
+    kb.write_text(
+        "Kismet|directed_by|William Dieterle\nThe Blue Angel|directed_by|Josef von Sternberg\n"
+        "Kismet|starred_actors|Marlene Dietrich\n"
+    )
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     embedder = FakeEmbedder()
     first = await embed_graph(store, embedder, graph_name, batch_size=2)
     assert (first.scanned, first.embedded, first.skipped) == (5, 5, 0)
     second = await embed_graph(store, embedder, graph_name)
     assert (second.embedded, second.skipped) == (0, 5)
-    await store.query("MATCH (n:Entity {graph: $g, name: 'Kismet'}) SET n.summary = 'a 1944 film'",
-                      {"g": graph_name})
+    await store.query("MATCH (n:Entity {graph: $g, name: 'Kismet'}) SET n.summary = 'a 1944 film'", {"g": graph_name})
     third = await embed_graph(store, embedder, graph_name)
     assert third.embedded == 1
     await store.write("schema/await_indexes", seconds=60)

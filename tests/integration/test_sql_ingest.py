@@ -97,16 +97,32 @@ def postgres_server() -> Iterator[str]:
     run = dict(check=True, capture_output=True, text=True, timeout=120)
     try:
         subprocess.run([*prefix, initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"], **run)
-        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60", "-o",
-                        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off", "start"], **run)
+        subprocess.run(
+            [
+                *prefix,
+                pg_ctl,
+                "-D",
+                str(data),
+                "-l",
+                str(root / "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start",
+            ],
+            **run,
+        )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
         shutil.rmtree(root, ignore_errors=True)
         missing_service(f"could not start a throwaway PostgreSQL cluster: {getattr(exc, 'stderr', exc)}")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True,
-                       timeout=60)
+        subprocess.run(
+            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True, timeout=60
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -132,19 +148,37 @@ async def graph_of(store: Any, graph: str) -> tuple[dict[str, Any], set[tuple[st
         "[s IN n.sources | split(s, '|')[2]] AS sources, n.conflict_keys AS conflicts, "
         "apoc.map.removeKeys(properties(n), ['uid','id','graph','name','name_lc','aliases','aliases_text','sources',"
         "'confidence','created_at','created_run','updated_at','type','conflict_keys','claims']) AS attributes",
-        {"g": graph}, read=True)
+        {"g": graph},
+        read=True,
+    )
     rels = await store.query(
         "MATCH (a:Entity {graph: $g})-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b, "
-        "[s IN r.sources | split(s, '|')[2]] AS sources", {"g": graph}, read=True)
-    entities = {e["name"]: {"type": e["type"], "labels": sorted(e["labels"]), "sources": sorted(e["sources"]),
-                            "attributes": e["attributes"], "conflicts": e["conflicts"]} for e in ents}
+        "[s IN r.sources | split(s, '|')[2]] AS sources",
+        {"g": graph},
+        read=True,
+    )
+    entities = {
+        e["name"]: {
+            "type": e["type"],
+            "labels": sorted(e["labels"]),
+            "sources": sorted(e["sources"]),
+            "attributes": e["attributes"],
+            "conflicts": e["conflicts"],
+        }
+        for e in ents
+    }
     return entities, {(r["a"], r["t"], r["b"], tuple(sorted(r["sources"]))) for r in rels}
 
 
 def expected_library(source: str) -> tuple[dict[str, Any], set[tuple[str, str, str, tuple[str, ...]]]]:
     def ent(type_: str, sources: list[str], **attributes: Any) -> dict[str, Any]:
-        return {"type": type_, "labels": sorted(["Entity", type_]), "sources": sorted(sources),
-                "attributes": attributes, "conflicts": []}
+        return {
+            "type": type_,
+            "labels": sorted(["Entity", type_]),
+            "sources": sorted(sources),
+            "attributes": attributes,
+            "conflicts": [],
+        }
 
     review_1 = "Review " + entity_id_for(source, "reviews", [1, "Moving", 5])[2:10]
     review_3 = "Review " + entity_id_for(source, "reviews", [3, None, 4])[2:10]
@@ -180,10 +214,16 @@ async def check_library(store: Any, graph: str, url: str) -> None:
     assert statuses(results) == {t: "loaded" for t in ("authors", "publishers", "books", "reviews")}
     assert {r.table: r.rows for r in results} == {"authors": 2, "publishers": 1, "books": 3, "reviews": 2}
     assert await graph_of(store, graph) == expected_library(source)
-    docs = await store.query("MATCH (s:Source)-[:HAS_DOCUMENT]->(d:Document {graph: $g}) RETURN s.name AS s, "
-                             "d.doc_id AS d, d.kind AS kind, d.status AS status ORDER BY d", {"g": graph}, read=True)
-    assert docs == [{"s": source, "d": t, "kind": "sql", "status": "complete"}
-                    for t in ("authors", "books", "publishers", "reviews")]
+    docs = await store.query(
+        "MATCH (s:Source)-[:HAS_DOCUMENT]->(d:Document {graph: $g}) RETURN s.name AS s, "
+        "d.doc_id AS d, d.kind AS kind, d.status AS status ORDER BY d",
+        {"g": graph},
+        read=True,
+    )
+    assert docs == [
+        {"s": source, "d": t, "kind": "sql", "status": "complete"}
+        for t in ("authors", "books", "publishers", "reviews")
+    ]
 
 
 async def test_sqlite_library_exactly(store: Any, graph_name: str, sqlite_url: str) -> None:
@@ -205,16 +245,28 @@ async def test_reingest_unchanged_writes_nothing(store: Any, graph_name: str, sq
 
 async def test_changed_table_is_reloaded_alone(store: Any, graph_name: str, sqlite_url: str) -> None:
     await ingest_sql(store, sqlite_url, graph=graph_name)
-    execute(sqlite_url, "UPDATE books SET year = 1886, publisher_id = NULL WHERE id = 3",
-            "INSERT INTO authors VALUES (3, 'Ilse Quill', 1870)")
+    execute(
+        sqlite_url,
+        "UPDATE books SET year = 1886, publisher_id = NULL WHERE id = 3",
+        "INSERT INTO authors VALUES (3, 'Ilse Quill', 1870)",
+    )
     results = await ingest_sql(store, sqlite_url, graph=graph_name)
-    assert statuses(results) == {"authors": "reloaded", "publishers": "unchanged", "books": "reloaded",
-                                 "reviews": "unchanged"}
+    assert statuses(results) == {
+        "authors": "reloaded",
+        "publishers": "unchanged",
+        "books": "reloaded",
+        "reviews": "unchanged",
+    }
     entities, relations = await graph_of(store, graph_name)
     expected_entities, expected_relations = expected_library(default_source(sqlite_url))
     expected_entities["Notes on Lamps"]["attributes"]["year"] = 1886
-    expected_entities["Ilse Quill"] = {"type": "Author", "labels": ["Author", "Entity"], "sources": ["authors"],
-                                       "attributes": {"attr_id": 3, "born": 1870}, "conflicts": []}
+    expected_entities["Ilse Quill"] = {
+        "type": "Author",
+        "labels": ["Author", "Entity"],
+        "sources": ["authors"],
+        "attributes": {"attr_id": 3, "born": 1870},
+        "conflicts": [],
+    }
     expected_relations.discard(("Notes on Lamps", "publisher", "Harbour Press", ("books",)))
     assert entities == expected_entities and relations == expected_relations
 
@@ -239,8 +291,15 @@ async def test_bad_database_inputs(store: Any, graph_name: str, sqlite_url: str,
 
 
 def test_mapping_rules() -> None:
-    assert [singular(w) for w in ("books", "Categories", "addresses", "boxes", "class", "status", "analysis")] == \
-        ["book", "Category", "address", "box", "class", "status", "analysis"]
+    assert [singular(w) for w in ("books", "Categories", "addresses", "boxes", "class", "status", "analysis")] == [
+        "book",
+        "Category",
+        "address",
+        "box",
+        "class",
+        "status",
+        "analysis",
+    ]
     assert is_sql_url("sqlite:///x.db") and is_sql_url("postgresql+psycopg://u@h/db")
     assert not is_sql_url("https://example.org/x.db") and not is_sql_url("notes.txt")
     assert choose_pipeline(["postgresql://u@h/db"], None) == "sql"

@@ -54,8 +54,13 @@ async def test_corpus_graph_exactly(store: Any, graph_name: str, standin: Extrac
     decider, adjudicator = scripted_decider(), scripted_adjudicator()
     report = await ingest(store, graph_name, standin, [DOCS], decider=decider, adjudicator=adjudicator)
 
-    assert statuses(report) == {S: "loaded", H: "loaded", "03-quill-family.md": "loaded",
-                                "04-renn-letters.json": "loaded", C: "loaded"}
+    assert statuses(report) == {
+        S: "loaded",
+        H: "loaded",
+        "03-quill-family.md": "loaded",
+        "04-renn-letters.json": "loaded",
+        C: "loaded",
+    }
     assert report.ok and report.warnings == []
     assert await entities(store, graph_name) == expected_entities()
     assert await relations(store, graph_name) == expected_relations()
@@ -67,8 +72,12 @@ async def test_corpus_graph_exactly(store: Any, graph_name: str, standin: Extrac
     assert report.routing["escalations"] == 1 and report.routing["fallbacks"] == 0
     assert [q.instructions["mention"]["name"] for q in adjudicator.requests[0].questions] == ["M. Quill"]
     # New entities get ids from (source, document, type, name): the first document that mentioned them.
-    ids = {r["name"]: r["id"] for r in await store.query(
-        "MATCH (n:Entity {graph: $g}) RETURN n.name AS name, n.id AS id", {"g": graph_name}, read=True)}
+    ids = {
+        r["name"]: r["id"]
+        for r in await store.query(
+            "MATCH (n:Entity {graph: $g}) RETURN n.name AS name, n.id AS id", {"g": graph_name}, read=True
+        )
+    }
     assert ids["Harrow Point Lighthouse"] == new_entity_id("files", S, "Harrow Point Lighthouse", "Lighthouse")
     assert ids["Tobias Renn"] == new_entity_id("files", H, "Tobias Renn", "Person")
     assert ids["Saltmere Rowing Club"] == new_entity_id("files", S, "Saltmere Rowing Club", None)
@@ -81,20 +90,26 @@ async def test_lexical_graph(store: Any, graph_name: str, standin: ExtractionSta
         "OPTIONAL MATCH (c)-[:NEXT_CHUNK]->(n:Chunk) "
         "RETURN d.doc_id AS doc, d.status AS status, d.chunks AS chunks, d.title AS title, c.index AS i, "
         "size(c.text) AS size, c.hash AS hash, c.status AS chunk_status, c.extraction_key IS NOT NULL AS cached, "
-        "n.index AS next ORDER BY doc, i", {"g": graph_name}, read=True)
+        "n.index AS next ORDER BY doc, i",
+        {"g": graph_name},
+        read=True,
+    )
     by_doc: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_doc.setdefault(r["doc"], []).append(r)
     assert sorted(by_doc) == [S, H, "03-quill-family.md", "04-renn-letters.json", C]
     assert [(r["i"], r["next"]) for r in by_doc[S]] == [(0, 1), (1, None)]
-    assert by_doc[S][0]["title"] == "Saltmere" and by_doc["04-renn-letters.json"][0]["title"] == \
-        "Letters of Tobias Renn"
+    assert (
+        by_doc[S][0]["title"] == "Saltmere" and by_doc["04-renn-letters.json"][0]["title"] == "Letters of Tobias Renn"
+    )
     for doc_rows in by_doc.values():
         assert all(r["status"] == "complete" and r["chunks"] == len(doc_rows) for r in doc_rows)
         assert all(r["size"] <= 2000 and r["chunk_status"] == "done" and r["cached"] for r in doc_rows)
     # Each chunk's text is the passage the LLM saw.
-    texts = {r["t"] for r in await store.query("MATCH (c:Chunk {graph: $g}) RETURN c.text AS t",
-                                               {"g": graph_name}, read=True)}
+    texts = {
+        r["t"]
+        for r in await store.query("MATCH (c:Chunk {graph: $g}) RETURN c.text AS t", {"g": graph_name}, read=True)
+    }
     assert texts == set(standin.passages)
 
 
@@ -111,12 +126,15 @@ async def test_reingest_unchanged_writes_nothing(store: Any, graph_name: str, st
     assert await entities(store, graph_name) == expected_entities()
 
 
-async def test_edit_touches_only_that_document(store: Any, graph_name: str, standin: ExtractionStandIn,
-                                               corpus: Path) -> None:
+async def test_edit_touches_only_that_document(
+    store: Any, graph_name: str, standin: ExtractionStandIn, corpus: Path
+) -> None:
     await ingest(store, graph_name, standin, [corpus])
-    query = ("MATCH (n:Entity {graph: $g}) RETURN n.name AS name, n.updated_at AS at, n.sources AS sources "
-             "UNION ALL MATCH (a:Entity {graph: $g})-[r]->(b:Entity) "
-             "RETURN a.name + ' -' + type(r) + '-> ' + b.name AS name, r.updated_at AS at, r.sources AS sources")
+    query = (
+        "MATCH (n:Entity {graph: $g}) RETURN n.name AS name, n.updated_at AS at, n.sources AS sources "
+        "UNION ALL MATCH (a:Entity {graph: $g})-[r]->(b:Entity) "
+        "RETURN a.name + ' -' + type(r) + '-> ' + b.name AS name, r.updated_at AS at, r.sources AS sources"
+    )
     before = {r["name"]: r for r in await store.query(query, {"g": graph_name}, read=True)}
     calls = standin.extraction_calls
     light = corpus / H
@@ -124,8 +142,13 @@ async def test_edit_touches_only_that_document(store: Any, graph_name: str, stan
 
     report = await ingest(store, graph_name, standin, [corpus])
 
-    assert statuses(report) == {S: "unchanged", H: "reloaded", "03-quill-family.md": "unchanged",
-                                "04-renn-letters.json": "unchanged", C: "unchanged"}
+    assert statuses(report) == {
+        S: "unchanged",
+        H: "reloaded",
+        "03-quill-family.md": "unchanged",
+        "04-renn-letters.json": "unchanged",
+        C: "unchanged",
+    }
     assert standin.extraction_calls == calls + 1
     after = {r["name"]: r for r in await store.query(query, {"g": graph_name}, read=True)}
     h_key = document_key(graph_name, "files", H)
@@ -139,12 +162,14 @@ async def test_edit_touches_only_that_document(store: Any, graph_name: str, stan
     assert await from_chunks(store, graph_name) == expected_from_chunks()
 
 
-async def test_edit_reextracts_only_changed_chunks(store: Any, graph_name: str, standin: ExtractionStandIn,
-                                                   corpus: Path) -> None:
+async def test_edit_reextracts_only_changed_chunks(
+    store: Any, graph_name: str, standin: ExtractionStandIn, corpus: Path
+) -> None:
     await ingest(store, graph_name, standin, [corpus])
     doc = corpus / S
-    doc.write_text(doc.read_text(encoding="utf-8").replace("every August", "every August, tide permitting"),
-                   encoding="utf-8")
+    doc.write_text(
+        doc.read_text(encoding="utf-8").replace("every August", "every August, tide permitting"), encoding="utf-8"
+    )
     standin.passages.clear()
     report = await ingest(store, graph_name, standin, [corpus])
     saltmere = next(d for d in report.documents if d.doc_id == S)
@@ -158,8 +183,7 @@ async def test_edit_reextracts_only_changed_chunks(store: Any, graph_name: str, 
     assert await relations(store, graph_name) == expected_relations()
 
 
-async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: ExtractionStandIn,
-                                         corpus: Path) -> None:
+async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: ExtractionStandIn, corpus: Path) -> None:
     await ingest(store, graph_name, standin, [corpus])
     (corpus / C).unlink()
     report = await ingest(store, graph_name, standin, [corpus], prune=True)
@@ -179,26 +203,32 @@ async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: E
     rows = await store.query("MATCH (c:Chunk {graph: $g}) RETURN c.document AS d", {"g": graph_name}, read=True)
     assert len(rows) == 4 and all(H not in r["d"] for r in rows)
     chunk_refs = await store.query(
-        "MATCH (:Entity {graph: $g})-[r]->(:Entity) UNWIND r.chunks AS k RETURN DISTINCT k", {"g": graph_name},
-        read=True)
+        "MATCH (:Entity {graph: $g})-[r]->(:Entity) UNWIND r.chunks AS k RETURN DISTINCT k",
+        {"g": graph_name},
+        read=True,
+    )
     assert all(H not in r["k"] for r in chunk_refs)
 
 
-async def test_aliases_feed_search_and_embeddings_feed_routing(store: Any, graph_name: str,
-                                                               standin: ExtractionStandIn) -> None:
+async def test_aliases_feed_search_and_embeddings_feed_routing(
+    store: Any, graph_name: str, standin: ExtractionStandIn
+) -> None:
     from graphwalk_neo4j.embed.fake import FakeEmbedder
     from graphwalk_neo4j.graph.search import search_entities
 
     embedder = FakeEmbedder()
     extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0)
-    router = Router(store, graph_name, decider=scripted_decider(), adjudicator=scripted_adjudicator(),
-                    embedder=embedder)
-    report = await TextIngest(store, graph=graph_name, extractor=extractor, router=router,
-                              embedder=embedder).run([DOCS])
+    router = Router(
+        store, graph_name, decider=scripted_decider(), adjudicator=scripted_adjudicator(), embedder=embedder
+    )
+    report = await TextIngest(store, graph=graph_name, extractor=extractor, router=router, embedder=embedder).run(
+        [DOCS]
+    )
     assert report.ok
     assert await entities(store, graph_name) == expected_entities()
-    missing = await store.query("MATCH (n:Entity {graph: $g}) WHERE n.embedding IS NULL RETURN n.name AS n",
-                                {"g": graph_name}, read=True)
+    missing = await store.query(
+        "MATCH (n:Entity {graph: $g}) WHERE n.embedding IS NULL RETURN n.name AS n", {"g": graph_name}, read=True
+    )
     assert missing == []
     hits = await search_entities(store, graph_name, "M. Quill", k=3)
     assert hits[0].name == "Marta Quill" and "exact alias 'M. Quill'" in hits[0].reasons

@@ -39,33 +39,48 @@ async def assert_consistent(store: Any, graph: str) -> None:
     """Every element answers "where did this come from" with a complete document."""
     orphans = await store.query(
         "MATCH (n:Entity {graph: $g}) WHERE NOT EXISTS { (n)-[:FROM_CHUNK]->(:Chunk)<-[:HAS_CHUNK]-(:Document) } "
-        "RETURN n.name AS name", {"g": graph}, read=True)
+        "RETURN n.name AS name",
+        {"g": graph},
+        read=True,
+    )
     assert orphans == []
     bad_sources = await store.query(
         "MATCH (n:Entity {graph: $g}) UNWIND n.sources AS s "
         "OPTIONAL MATCH (d:Document {key: s}) WITH s, d WHERE d IS NULL OR d.status <> 'complete' "
-        "RETURN DISTINCT s", {"g": graph}, read=True)
+        "RETURN DISTINCT s",
+        {"g": graph},
+        read=True,
+    )
     assert bad_sources == []
     bad_rels = await store.query(
         "MATCH (:Entity {graph: $g})-[r]->(:Entity) UNWIND r.chunks AS k "
         "OPTIONAL MATCH (c:Chunk {key: k}) WITH k, c WHERE c IS NULL OR c.status <> 'done' RETURN k",
-        {"g": graph}, read=True)
+        {"g": graph},
+        read=True,
+    )
     assert bad_rels == []
 
 
 async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
-        store: Any, graph_name: str, standin: ExtractionStandIn) -> None:
+    store: Any, graph_name: str, standin: ExtractionStandIn
+) -> None:
     standin.garbage["The Harrow Point Light stands"] = 2
     report = await ingest(store, graph_name, standin, [DOCS])
     light = next(d for d in report.documents if d.doc_id == H)
     assert (light.status, light.failed) == ("incomplete", 1)
     assert "invalid reply twice" in (light.message or "") and "no JSON object" in (light.message or "")
     assert not report.ok and report.extraction["retries"] >= 1 and report.extraction["failures"] == 1
-    chunk = await store.query("MATCH (c:Chunk {graph: $g}) WHERE c.document ENDS WITH $h "
-                              "RETURN c.status AS status, c.error AS error", {"g": graph_name, "h": H}, read=True)
+    chunk = await store.query(
+        "MATCH (c:Chunk {graph: $g}) WHERE c.document ENDS WITH $h RETURN c.status AS status, c.error AS error",
+        {"g": graph_name, "h": H},
+        read=True,
+    )
     assert chunk[0]["status"] == "failed" and "invalid reply twice" in chunk[0]["error"]
-    doc = await store.query("MATCH (d:Document {graph: $g, doc_id: $h}) RETURN d.status AS s, d.complete AS c",
-                            {"g": graph_name, "h": H}, read=True)
+    doc = await store.query(
+        "MATCH (d:Document {graph: $g, doc_id: $h}) RETURN d.status AS s, d.complete AS c",
+        {"g": graph_name, "h": H},
+        read=True,
+    )
     assert doc == [{"s": "incomplete", "c": False}]
     graph = await entities(store, graph_name)
     assert "Kestle Quarry" not in graph and all(H not in e["sources"] for e in graph.values())
@@ -82,8 +97,7 @@ async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
     await assert_consistent(store, graph_name)
 
 
-async def test_garbage_once_is_retried_with_the_error(store: Any, graph_name: str,
-                                                      standin: ExtractionStandIn) -> None:
+async def test_garbage_once_is_retried_with_the_error(store: Any, graph_name: str, standin: ExtractionStandIn) -> None:
     standin.garbage["The Harrow Point Light stands"] = 1
     report = await ingest(store, graph_name, standin, [DOCS])
     assert report.ok and report.extraction["retries"] == 1 and report.extraction["failures"] == 0
@@ -92,8 +106,9 @@ async def test_garbage_once_is_retried_with_the_error(store: Any, graph_name: st
     assert await entities(store, graph_name) == expected_entities()
 
 
-async def test_llm_down_leaves_every_document_incomplete(store: Any, graph_name: str,
-                                                         standin: ExtractionStandIn) -> None:
+async def test_llm_down_leaves_every_document_incomplete(
+    store: Any, graph_name: str, standin: ExtractionStandIn
+) -> None:
     standin.status = 503
     report = await ingest(store, graph_name, standin, [DOCS])
     assert {d.status for d in report.documents} == {"incomplete"}
@@ -106,14 +121,14 @@ async def test_llm_down_leaves_every_document_incomplete(store: Any, graph_name:
     await assert_consistent(store, graph_name)
 
 
-async def test_decision_backend_down_merges_on_exact_names(store: Any, graph_name: str,
-                                                           standin: ExtractionStandIn) -> None:
+async def test_decision_backend_down_merges_on_exact_names(
+    store: Any, graph_name: str, standin: ExtractionStandIn
+) -> None:
     decider = scripted_decider()
     decider.fail_with(DecisionError("Jev at http://127.0.0.1:9 could not be reached"))
     report = await ingest(store, graph_name, standin, [DOCS], decider=decider)
     assert report.ok and report.routing["fallbacks"] > 0
-    assert any("decision backend failed (Jev at http://127.0.0.1:9 could not be reached)" in w
-               for w in report.warnings)
+    assert any("decision backend failed (Jev at http://127.0.0.1:9 could not be reached)" in w for w in report.warnings)
     graph = await entities(store, graph_name)
     # Other names are not merged without a decision; identical names still are.
     assert {"Harrow Point Light", "M. Quill"} <= set(graph)
@@ -145,8 +160,13 @@ async def test_bad_files(store: Any, graph_name: str, standin: ExtractionStandIn
     report = await ingest(store, graph_name, standin, [folder], max_bytes=10_000)
     by_doc = {d.doc_id: d for d in report.documents}
     assert {k: d.status for k, d in by_doc.items()} == {
-        "blob.txt": "rejected", "huge.md": "rejected", "empty.md": "empty", "broken.json": "rejected",
-        "latin1.txt": "rejected", H: "loaded"}
+        "blob.txt": "rejected",
+        "huge.md": "rejected",
+        "empty.md": "empty",
+        "broken.json": "rejected",
+        "latin1.txt": "rejected",
+        H: "loaded",
+    }
     assert "binary" in (by_doc["blob.txt"].message or "")
     assert "15,000 bytes, over the 10,000-byte limit" in (by_doc["huge.md"].message or "")
     assert "invalid JSON at line 1" in (by_doc["broken.json"].message or "")

@@ -29,21 +29,27 @@ async def test_documented_provenance_queries(store: Any, graph_name: str, tmp_pa
         await ingest(store, graph_name, standin, [DOCS])
     db = tmp_path / "ships.db"
     with sqlite3.connect(db) as conn:
-        conn.executescript("CREATE TABLE vessels (id INTEGER PRIMARY KEY, name TEXT, tons INTEGER);"
-                           "INSERT INTO vessels VALUES (1, 'Kittiwake', 12);")
+        conn.executescript(
+            "CREATE TABLE vessels (id INTEGER PRIMARY KEY, name TEXT, tons INTEGER);"
+            "INSERT INTO vessels VALUES (1, 'Kittiwake', 12);"
+        )
     await ingest_sql(store, f"sqlite:///{db}", graph=graph_name)
     entity, relationship, conflicts, audit = queries
 
     rows = await store.query(entity, {"graph": graph_name, "name": "Tobias Renn"}, read=True)
     assert [(r["source"], r["document"], r["chunk"], r["confidence"]) for r in rows] == [
-        ("files", H, 0, 1.0), ("files", R, 0, 1.0)]
+        ("files", H, 0, 1.0),
+        ("files", R, 0, 1.0),
+    ]
     assert rows[0]["text"].startswith("The Harrow Point Light stands") and "lamp room glazing" in rows[1]["text"]
     rows = await store.query(entity, {"graph": graph_name, "name": "Kittiwake"}, read=True)
-    assert rows == [{"source": "sql:ships.db", "document": "vessels", "chunk": None, "confidence": None,
-                     "text": None}]
+    assert rows == [{"source": "sql:ships.db", "document": "vessels", "chunk": None, "confidence": None, "text": None}]
 
-    rows = await store.query(relationship, {"graph": graph_name, "from": "Tobias Renn", "type": "designed",
-                                            "to": "Harrow Point Lighthouse"}, read=True)
+    rows = await store.query(
+        relationship,
+        {"graph": graph_name, "from": "Tobias Renn", "type": "designed", "to": "Harrow Point Lighthouse"},
+        read=True,
+    )
     assert [(r["document"], r["chunk"]) for r in rows] == [(H, 0), (R, 0)]
     assert "designed by the engineer Tobias Renn" in rows[0]["text"]
 
@@ -54,7 +60,7 @@ async def test_documented_provenance_queries(store: Any, graph_name: str, tmp_pa
     ]
 
     assert await store.query(audit, {"graph": graph_name}, read=True) == []
-    await store.query("MATCH (n:Entity {graph: $g, name: 'Kestle Quarry'}) SET n.sources = ['nowhere']",
-                      {"g": graph_name})
-    assert await store.query(audit, {"graph": graph_name}, read=True) == [
-        {"kind": "entity", "name": "Kestle Quarry"}]
+    await store.query(
+        "MATCH (n:Entity {graph: $g, name: 'Kestle Quarry'}) SET n.sources = ['nowhere']", {"g": graph_name}
+    )
+    assert await store.query(audit, {"graph": graph_name}, read=True) == [{"kind": "entity", "name": "Kestle Quarry"}]

@@ -133,14 +133,23 @@ def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
                     self._send(standin.status, {"error": {"message": "stand-in failure", "type": "server_error"}})
                     return
                 content = standin.content(body)
-                self._send(200, {
-                    "id": f"chatcmpl-{len(standin.requests)}", "object": "chat.completion", "created": 1_790_000_000,
-                    "model": body.get("model", "standin"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                 "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 100, "completion_tokens": max(1, len(content) // 4),
-                              "total_tokens": 100 + max(1, len(content) // 4)},
-                })
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{len(standin.requests)}",
+                        "object": "chat.completion",
+                        "created": 1_790_000_000,
+                        "model": body.get("model", "standin"),
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                        ],
+                        "usage": {
+                            "prompt_tokens": 100,
+                            "completion_tokens": max(1, len(content) // 4),
+                            "total_tokens": 100 + max(1, len(content) // 4),
+                        },
+                    },
+                )
             finally:
                 with standin._lock:
                     standin.in_flight -= 1
@@ -148,8 +157,15 @@ def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-async def ingest(store: Any, graph: str, standin: ExtractionStandIn, paths: list[Path], *,
-                 timeout_s: float | None = None, **kwargs: Any) -> TextIngestReport:
+async def ingest(
+    store: Any,
+    graph: str,
+    standin: ExtractionStandIn,
+    paths: list[Path],
+    *,
+    timeout_s: float | None = None,
+    **kwargs: Any,
+) -> TextIngestReport:
     """Text-ingest ``paths``: ``standin`` extracts (no retries; ``timeout_s`` replaces the extractor's default), the
     scripted decider and adjudicator route in "decide" mode (``decider``, ``adjudicator``, ``mode`` replace them);
     other keywords go to :class:`TextIngest`."""
@@ -164,9 +180,26 @@ async def ingest(store: Any, graph: str, standin: ExtractionStandIn, paths: list
 
 # ---- reading the graph back ---------------------------------------------------------------------------------
 
-ENTITY_KEYS = {"uid", "id", "graph", "name", "name_lc", "aliases", "aliases_text", "sources", "confidence",
-               "created_at", "created_run", "updated_at", "type", "conflict_keys", "claims", "summary", "embedding",
-               "embed_hash"}
+ENTITY_KEYS = {
+    "uid",
+    "id",
+    "graph",
+    "name",
+    "name_lc",
+    "aliases",
+    "aliases_text",
+    "sources",
+    "confidence",
+    "created_at",
+    "created_run",
+    "updated_at",
+    "type",
+    "conflict_keys",
+    "claims",
+    "summary",
+    "embedding",
+    "embed_hash",
+}
 
 
 def doc_of(key: str) -> str:
@@ -175,8 +208,9 @@ def doc_of(key: str) -> str:
 
 async def entities(store: Any, graph: str) -> dict[str, dict[str, Any]]:
     """name -> {type, labels, aliases, sources (doc ids), attributes, conflicts {key: {value: [doc ids]}}}."""
-    rows = await store.query("MATCH (n:Entity {graph: $g}) RETURN properties(n) AS p, labels(n) AS labels",
-                             {"g": graph}, read=True)
+    rows = await store.query(
+        "MATCH (n:Entity {graph: $g}) RETURN properties(n) AS p, labels(n) AS labels", {"g": graph}, read=True
+    )
     out = {}
     for row in rows:
         p = row["p"]
@@ -186,7 +220,9 @@ async def entities(store: Any, graph: str) -> dict[str, dict[str, Any]]:
             if claim["key"] in p["conflict_keys"]:
                 conflicts.setdefault(claim["key"], {}).setdefault(claim["value"], []).append(doc_of(claim["source"]))
         out[p["name"]] = {
-            "type": p.get("type"), "labels": sorted(row["labels"]), "aliases": p["aliases"],
+            "type": p.get("type"),
+            "labels": sorted(row["labels"]),
+            "aliases": p["aliases"],
             "sources": sorted(doc_of(s) for s in p["sources"]),
             "attributes": {k: v for k, v in p.items() if k not in ENTITY_KEYS},
             "conflicts": conflicts,
@@ -198,27 +234,57 @@ async def relations(store: Any, graph: str) -> set[tuple[str, str, str, tuple[st
     """(source name, type, target name, doc ids, chunk keys as 'doc#index') of every relationship."""
     rows = await store.query(
         "MATCH (a:Entity {graph: $g})-[r]->(b:Entity) RETURN a.name AS a, type(r) AS t, b.name AS b, "
-        "r.sources AS sources, r.chunks AS chunks", {"g": graph}, read=True)
-    return {(r["a"], r["t"], r["b"], tuple(sorted(doc_of(s) for s in r["sources"])),
-             tuple(sorted(doc_of(c) for c in (r["chunks"] or [])))) for r in rows}
+        "r.sources AS sources, r.chunks AS chunks",
+        {"g": graph},
+        read=True,
+    )
+    return {
+        (
+            r["a"],
+            r["t"],
+            r["b"],
+            tuple(sorted(doc_of(s) for s in r["sources"])),
+            tuple(sorted(doc_of(c) for c in (r["chunks"] or []))),
+        )
+        for r in rows
+    }
 
 
 async def from_chunks(store: Any, graph: str) -> set[tuple[str, str]]:
     """(entity name, 'doc#index') for every FROM_CHUNK link that reaches a document through HAS_CHUNK."""
     rows = await store.query(
         "MATCH (n:Entity {graph: $g})-[:FROM_CHUNK]->(c:Chunk)<-[:HAS_CHUNK]-(d:Document) "
-        "RETURN n.name AS n, d.doc_id + '#' + toString(c.index) AS c", {"g": graph}, read=True)
+        "RETURN n.name AS n, d.doc_id + '#' + toString(c.index) AS c",
+        {"g": graph},
+        read=True,
+    )
     return {(r["n"], r["c"]) for r in rows}
 
 
-S, H, Q, R, C = ("01-saltmere.md", "02-harrow-light.txt", "03-quill-family.md", "04-renn-letters.json",
-                 "05-harbour-register.csv")
+S, H, Q, R, C = (
+    "01-saltmere.md",
+    "02-harrow-light.txt",
+    "03-quill-family.md",
+    "04-renn-letters.json",
+    "05-harbour-register.csv",
+)
 
 
-def entity(type_: str | None, sources: list[str], aliases: list[str] | None = None,
-           attributes: dict[str, Any] | None = None, conflicts: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": type_, "labels": sorted(["Entity", *([type_] if type_ else [])]), "aliases": aliases or [],
-            "sources": sorted(sources), "attributes": attributes or {}, "conflicts": conflicts or {}}
+def entity(
+    type_: str | None,
+    sources: list[str],
+    aliases: list[str] | None = None,
+    attributes: dict[str, Any] | None = None,
+    conflicts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": type_,
+        "labels": sorted(["Entity", *([type_] if type_ else [])]),
+        "aliases": aliases or [],
+        "sources": sorted(sources),
+        "attributes": attributes or {},
+        "conflicts": conflicts or {},
+    }
 
 
 def expected_entities() -> dict[str, dict[str, Any]]:
@@ -227,10 +293,15 @@ def expected_entities() -> dict[str, dict[str, Any]]:
         "Saltmere": entity("Town", [S, Q], attributes={"charter_year": 1642, "population": 4100}),
         "Brackwater Estuary": entity("Estuary", [S]),
         "Harrow Point Lighthouse": entity(
-            "Lighthouse", [S, H, R], aliases=["Harrow Point Light"], attributes={"completed": 1873, "height_m": 31},
-            conflicts={"completed": {1873: [S], 1875: [H]}}),
-        "Marta Quill": entity("Person", [S, Q, R], aliases=["M. Quill"],
-                              attributes={"years_as_keeper": 31, "born": 1841, "died": 1919}),
+            "Lighthouse",
+            [S, H, R],
+            aliases=["Harrow Point Light"],
+            attributes={"completed": 1873, "height_m": 31},
+            conflicts={"completed": {1873: [S], 1875: [H]}},
+        ),
+        "Marta Quill": entity(
+            "Person", [S, Q, R], aliases=["M. Quill"], attributes={"years_as_keeper": 31, "born": 1841, "died": 1919}
+        ),
         "Saltmere Regatta": entity("Event", [S], attributes={"month": "August"}),
         "Quill & Daughters": entity("Organization", [S, Q, C]),
         "Saltmere Rowing Club": entity(None, [S]),
@@ -267,13 +338,26 @@ def expected_relations() -> set[tuple[str, str, str, tuple[str, ...], tuple[str,
 
 def expected_from_chunks() -> set[tuple[str, str]]:
     return {
-        ("Saltmere", f"{S}#0"), ("Saltmere", f"{S}#1"), ("Saltmere", f"{Q}#0"),
+        ("Saltmere", f"{S}#0"),
+        ("Saltmere", f"{S}#1"),
+        ("Saltmere", f"{Q}#0"),
         ("Brackwater Estuary", f"{S}#0"),
-        ("Harrow Point Lighthouse", f"{S}#0"), ("Harrow Point Lighthouse", f"{H}#0"),
+        ("Harrow Point Lighthouse", f"{S}#0"),
+        ("Harrow Point Lighthouse", f"{H}#0"),
         ("Harrow Point Lighthouse", f"{R}#0"),
-        ("Marta Quill", f"{S}#0"), ("Marta Quill", f"{S}#1"), ("Marta Quill", f"{Q}#0"), ("Marta Quill", f"{R}#0"),
-        ("Saltmere Regatta", f"{S}#1"), ("Saltmere Rowing Club", f"{S}#1"),
-        ("Quill & Daughters", f"{S}#1"), ("Quill & Daughters", f"{Q}#0"), ("Quill & Daughters", f"{C}#0"),
-        ("Tobias Renn", f"{H}#0"), ("Tobias Renn", f"{R}#0"), ("Kestle Quarry", f"{H}#0"),
-        ("Ilse Quill", f"{Q}#0"), ("Gannet", f"{C}#0"), ("Curlew", f"{C}#0"),
+        ("Marta Quill", f"{S}#0"),
+        ("Marta Quill", f"{S}#1"),
+        ("Marta Quill", f"{Q}#0"),
+        ("Marta Quill", f"{R}#0"),
+        ("Saltmere Regatta", f"{S}#1"),
+        ("Saltmere Rowing Club", f"{S}#1"),
+        ("Quill & Daughters", f"{S}#1"),
+        ("Quill & Daughters", f"{Q}#0"),
+        ("Quill & Daughters", f"{C}#0"),
+        ("Tobias Renn", f"{H}#0"),
+        ("Tobias Renn", f"{R}#0"),
+        ("Kestle Quarry", f"{H}#0"),
+        ("Ilse Quill", f"{Q}#0"),
+        ("Gannet", f"{C}#0"),
+        ("Curlew", f"{C}#0"),
     }

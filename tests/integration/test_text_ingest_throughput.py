@@ -27,8 +27,10 @@ pytestmark = pytest.mark.neo4j
 FIRST = ["Ada", "Bram", "Cora", "Dov", "Edda", "Finn", "Gala", "Hugo", "Ines", "Jory"]
 LAST = ["Quill", "Renn", "Marsh", "Tallow", "Vane", "Wick"]
 PLACES = [f"{p} {k}" for p in ("North", "South", "Kestle", "Harrow") for k in ("Quay", "Mill", "Point")]
-FILLER = ("The ledger records the weather, the tides and the catch, in a careful hand that rarely changes. "
-          "Nothing else of note is written on this page, apart from a list of repairs to the slipway. ")
+FILLER = (
+    "The ledger records the weather, the tides and the catch, in a careful hand that rarely changes. "
+    "Nothing else of note is written on this page, apart from a list of repairs to the slipway. "
+)
 
 
 def make_corpus(folder: Path, n_docs: int, seed: int = 7) -> list[dict[str, Any]]:
@@ -44,24 +46,34 @@ def make_corpus(folder: Path, n_docs: int, seed: int = 7) -> list[dict[str, Any]
             who = rng.sample(people, 3)
             where = rng.choice(PLACES)
             parts.append(f"{marker}. {who[0]} met {who[1]} and {who[2]} at {where}. " + FILLER * 6)
-            scripts.append({"needle": marker, "reply": {
-                "entities": [{"name": p, "type": "Person", "attributes": {"seen": d}} for p in who]
-                + [{"name": where, "type": "Place"}],
-                "relations": [{"source": who[0], "type": "met", "target": who[1]},
-                              {"source": who[0], "type": "met", "target": who[2]},
-                              {"source": who[1], "type": "visited", "target": where}]}})
+            scripts.append(
+                {
+                    "needle": marker,
+                    "reply": {
+                        "entities": [{"name": p, "type": "Person", "attributes": {"seen": d}} for p in who]
+                        + [{"name": where, "type": "Place"}],
+                        "relations": [
+                            {"source": who[0], "type": "met", "target": who[1]},
+                            {"source": who[0], "type": "met", "target": who[2]},
+                            {"source": who[1], "type": "visited", "target": where},
+                        ],
+                    },
+                }
+            )
         (folder / f"doc-{d:04d}.txt").write_text("\n\n".join(parts), encoding="utf-8")
     return scripts
 
 
-async def measure(store: Any, graph: str, folder: Path, n_docs: int, delay_s: float, concurrency: int
-                  ) -> dict[str, Any]:
+async def measure(
+    store: Any, graph: str, folder: Path, n_docs: int, delay_s: float, concurrency: int
+) -> dict[str, Any]:
     scripts = make_corpus(folder, n_docs)
     standin = ExtractionStandIn(scripts).start()
     standin.delay_s = delay_s
     try:
-        extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", concurrency=concurrency,
-                              num_retries=0)
+        extractor = Extractor(
+            MODEL, api_base=standin.api_base, api_key="sk-test", concurrency=concurrency, num_retries=0
+        )
         await extractor.extract("warm-up: import litellm before the clock starts")
         standin.passages.clear()
         extractor.stats.calls = 0
@@ -74,11 +86,21 @@ async def measure(store: Any, graph: str, folder: Path, n_docs: int, delay_s: fl
         standin.stop()
     assert report.ok and len(standin.passages) == 2 * n_docs
     out = report.as_dict()
-    return {"documents": n_docs, "chunks": 2 * n_docs, "llm_delay_s": delay_s, "concurrency": concurrency,
-            "wall_s": round(wall, 2), "documents_per_s": round(n_docs / wall, 2), "timings_s": out["timings"],
-            "extraction_call_s": out["extraction"]["call_seconds"], "max_in_flight": standin.max_in_flight,
-            "mentions": out["routing"]["mentions"], "decision_questions": out["routing"]["questions"],
-            "merged": out["routing"]["merged"], "new": out["routing"]["new"]}
+    return {
+        "documents": n_docs,
+        "chunks": 2 * n_docs,
+        "llm_delay_s": delay_s,
+        "concurrency": concurrency,
+        "wall_s": round(wall, 2),
+        "documents_per_s": round(n_docs / wall, 2),
+        "timings_s": out["timings"],
+        "extraction_call_s": out["extraction"]["call_seconds"],
+        "max_in_flight": standin.max_in_flight,
+        "mentions": out["routing"]["mentions"],
+        "decision_questions": out["routing"]["questions"],
+        "merged": out["routing"]["merged"],
+        "new": out["routing"]["new"],
+    }
 
 
 async def test_extraction_runs_ahead(store: Any, graph_name: str, tmp_path: Path) -> None:

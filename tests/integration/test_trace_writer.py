@@ -38,10 +38,22 @@ The Blue Angel|starred_actors|Marlene Dietrich
 The Blue Angel|directed_by|Josef von Sternberg
 The Blue Angel|release_year|1930
 """
-TYPES = {"directed_by": ("Movie", "Person"), "written_by": ("Movie", "Person"),
-         "starred_actors": ("Movie", "Person"), "release_year": ("Movie", "Year")}
-KIND = {"Kismet": "Movie", "The Blue Angel": "Movie", "William Dieterle": "Person", "Edward Knoblock": "Person",
-        "Marlene Dietrich": "Person", "Josef von Sternberg": "Person", "1944": "Year", "1930": "Year"}
+TYPES = {
+    "directed_by": ("Movie", "Person"),
+    "written_by": ("Movie", "Person"),
+    "starred_actors": ("Movie", "Person"),
+    "release_year": ("Movie", "Year"),
+}
+KIND = {
+    "Kismet": "Movie",
+    "The Blue Angel": "Movie",
+    "William Dieterle": "Person",
+    "Edward Knoblock": "Person",
+    "Marlene Dietrich": "Person",
+    "Josef von Sternberg": "Person",
+    "1944": "Year",
+    "1930": "Year",
+}
 ID = {name: entity_id(name) for name in KIND}  # the type map labels nodes; ids stay untyped
 
 # "Which other film did the star of Kismet appear in?" Kismet -> Marlene Dietrich -> The Blue Angel -> STOP
@@ -64,12 +76,23 @@ async def load_kb(store: GraphStore, graph: str, tmp_path: Path) -> None:
 
 
 async def run_walk(
-    store: GraphStore, graph: str, *, walk_id: str, start: Sequence[str] = ("Kismet",),
-    script: Mapping[str, Mapping[str, float]] = CO_STAR, config: WalkConfig | None = None,
-    question: str = QUESTION, fail_on: Sequence[int] = (), sink: Neo4jTraceSink | None = None,
+    store: GraphStore,
+    graph: str,
+    *,
+    walk_id: str,
+    start: Sequence[str] = ("Kismet",),
+    script: Mapping[str, Mapping[str, float]] = CO_STAR,
+    config: WalkConfig | None = None,
+    question: str = QUESTION,
+    fail_on: Sequence[int] = (),
+    sink: Neo4jTraceSink | None = None,
 ) -> WalkResult:
-    engine = WalkEngine(Neo4jExpander(store, graph), ScriptedBackend(script, fail_on=fail_on),
-                        sink or Neo4jTraceSink(store, graph), config or WalkConfig())
+    engine = WalkEngine(
+        Neo4jExpander(store, graph),
+        ScriptedBackend(script, fail_on=fail_on),
+        sink or Neo4jTraceSink(store, graph),
+        config or WalkConfig(),
+    )
     starts = [node(s) if s in KIND else NodeRef(id=s, name=s) for s in start]
     return await engine.run(question, starts, walk_id=walk_id)
 
@@ -94,8 +117,7 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     assert walk.config == WalkConfig().model_dump(mode="json")
     assert walk.start_ids == [ID["Kismet"]] and walk.start_names == ["Kismet"]
     assert walk.answer_names == ["The Blue Angel"] and walk.answer_ids == [ID["The Blue Angel"]]
-    assert walk.best_path == ("Kismet --starred_actors--> Marlene Dietrich <--starred_actors-- The Blue Angel "
-                              "-> STOP")
+    assert walk.best_path == ("Kismet --starred_actors--> Marlene Dietrich <--starred_actors-- The Blue Angel -> STOP")
     score = (L(0.7) + L(0.6) + L(0.9)) / 3
     assert walk.best_score == pytest.approx(score)
     assert walk.started_at is not None and walk.finished_at is not None and walk.started_at <= walk.finished_at
@@ -126,7 +148,8 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     by_target = {o.target_names[0]: o for o in s1.options}
     assert sorted(by_target) == ["1944", "Edward Knoblock", "Marlene Dietrich", "William Dieterle"]
     assert by_target["Marlene Dietrich"].p == 0.7 and by_target["Marlene Dietrich"].target_ids == [
-        ID["Marlene Dietrich"]]
+        ID["Marlene Dietrich"]
+    ]
     assert by_target["Edward Knoblock"].relation == "written_by" and by_target["Edward Knoblock"].count == 1
     assert s1.probs == [o.p for o in s1.options] and sum(s1.probs) == pytest.approx(1.0)
     assert s1.distribution == result.steps[0].distribution and s1.raw_distribution == result.steps[0].raw_distribution
@@ -136,48 +159,89 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     assert s1.chosen_option is not None and s1.chosen_option.target_names == ["Marlene Dietrich"]
     # every stored step equals the engine's record on the fields both have
     for stored, rec in zip(walk.steps, result.steps, strict=True):
-        for field in ("decision_id", "kind", "kept", "node_ids", "chosen", "chosen_target_ids", "p", "step_logp",
-                      "cum_logp", "score", "confidence", "n_decisions", "n_choices", "used_distribution"):
+        for field in (
+            "decision_id",
+            "kind",
+            "kept",
+            "node_ids",
+            "chosen",
+            "chosen_target_ids",
+            "p",
+            "step_logp",
+            "cum_logp",
+            "score",
+            "confidence",
+            "n_decisions",
+            "n_choices",
+            "used_distribution",
+        ):
             assert getattr(stored, field) == getattr(rec, field), field
 
     # calls
     assert [(c.id, c.depth, c.request_id, c.input_tokens, c.output_tokens, c.n_questions) for c in walk.calls] == [
-        (f"{wid}/c{i}", i, f"req-{i}", 100, 10, 1) for i in (1, 2, 3)]
+        (f"{wid}/c{i}", i, f"req-{i}", 100, 10, 1) for i in (1, 2, 3)
+    ]
     c1 = walk.calls[0]
     assert (c1.model, c1.provider, c1.wire_calls, c1.latency_s, c1.walk_id) == (
-        "scripted-1-20260917", "scripted", 1, 0.25, wid)
+        "scripted-1-20260917",
+        "scripted",
+        1,
+        0.25,
+        wid,
+    )
     assert c1.cost_usd == pytest.approx(0.001)
 
     # answers
     assert [(a.id, a.name, a.type, a.rank, a.votes, a.terminated_by) for a in walk.answers] == [
-        (ID["The Blue Angel"], "The Blue Angel", "Movie", 1, 1, "stop")]
+        (ID["The Blue Angel"], "The Blue Angel", "Movie", 1, 1, "stop")
+    ]
     assert walk.answers[0].score == pytest.approx(score)
 
     # the same facts as relationships, in Cypher
-    [chain] = await q(store, """
+    [chain] = await q(
+        store,
+        """
         MATCH (w:Walk {id: $id})-[:FIRST_STEP]->(first:Step)
         MATCH p = (first)-[:NEXT*0..]->(last:Step) WHERE NOT (last)-[:NEXT]->()
         RETURN [s IN nodes(p) | s.id] AS ids, COUNT { (w)-[:FIRST_STEP]->() } AS firsts,
                COUNT { (w)-[:HAS_STEP]->() } AS has, COUNT { (w)-[:HAS_CALL]->() } AS calls,
-               [(w)-[:STARTED_AT]->(e) | e.name] AS started""", id=wid)
+               [(w)-[:STARTED_AT]->(e) | e.name] AS started""",
+        id=wid,
+    )
     assert chain == {"ids": [s1.id, s2.id, s3.id], "firsts": 1, "has": 3, "calls": 3, "started": ["Kismet"]}
-    links = await q(store, """
+    links = await q(
+        store,
+        """
         MATCH (w:Walk {id: $id})-[:HAS_STEP]->(s:Step)
         RETURN s.depth AS depth, [(s)-[:AT]->(e) | e.name] AS at, [(s)-[:CHOSE]->(e) | e.name] AS chose,
-               [(s)-[:DECIDED_BY]->(c) | c.id] AS call ORDER BY depth""", id=wid)
+               [(s)-[:DECIDED_BY]->(c) | c.id] AS call ORDER BY depth""",
+        id=wid,
+    )
     assert links == [
         {"depth": 1, "at": ["Kismet"], "chose": ["Marlene Dietrich"], "call": [f"{wid}/c1"]},
         {"depth": 2, "at": ["Marlene Dietrich"], "chose": ["The Blue Angel"], "call": [f"{wid}/c2"]},
         {"depth": 3, "at": ["The Blue Angel"], "chose": [], "call": [f"{wid}/c3"]},
     ]
-    answered = await q(store, "MATCH (:Walk {id: $id})-[r:ANSWERED]->(e) RETURN e.name AS name, r.rank AS rank, "
-                              "r.votes AS votes", id=wid)
+    answered = await q(
+        store,
+        "MATCH (:Walk {id: $id})-[r:ANSWERED]->(e) RETURN e.name AS name, r.rank AS rank, r.votes AS votes",
+        id=wid,
+    )
     assert answered == [{"name": "The Blue Angel", "rank": 1, "votes": 1}]
     # queryable without JSON: option lists are parallel and typed
-    [flat] = await q(store, "MATCH (s:Step {id: $id}) RETURN s.option_labels AS labels, s.option_relations AS rels, "
-                            "s.option_directions AS dirs, s.probs AS probs, s.graph AS graph", id=s2.id)
-    assert flat == {"labels": ["o1", "STOP"], "rels": ["starred_actors", ""], "dirs": ["in", ""],
-                    "probs": [0.6, 0.4], "graph": graph_name}
+    [flat] = await q(
+        store,
+        "MATCH (s:Step {id: $id}) RETURN s.option_labels AS labels, s.option_relations AS rels, "
+        "s.option_directions AS dirs, s.probs AS probs, s.graph AS graph",
+        id=s2.id,
+    )
+    assert flat == {
+        "labels": ["o1", "STOP"],
+        "rels": ["starred_actors", ""],
+        "dirs": ["in", ""],
+        "probs": [0.6, 0.4],
+        "graph": graph_name,
+    }
 
 
 # --- beam: sibling steps ------------------------------------------------------------------------------------
@@ -190,8 +254,9 @@ async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str
     assert result.answer_names == ["The Blue Angel", "Marlene Dietrich"]
     walk = await get_walk(store, graph_name, wid)
     assert walk.strategy == "beam" and walk.config["beam_width"] == 2
-    rows = [(s.depth, s.beam, s.seq, s.kind, s.kept, s.chosen_target_ids, s.is_stop, s.parent_step_id)
-            for s in walk.steps]
+    rows = [
+        (s.depth, s.beam, s.seq, s.kind, s.kept, s.chosen_target_ids, s.is_stop, s.parent_step_id) for s in walk.steps
+    ]
     d1a, d1b = f"{wid}/d1/0", f"{wid}/d1/1"
     assert rows == [
         # depth 1: one decision at Kismet spawns two surviving siblings
@@ -209,8 +274,12 @@ async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str
     assert walk.depths()[1][0].decision_id == walk.depths()[1][1].decision_id
     assert (d2[2].p, d2[2].call_id, d2[2].probs, d2[2].options[0].is_stop) == (1.0, None, [], True)
     assert [c.n_questions for c in walk.calls] == [1, 1, 1]  # the forced STOP asked nothing
-    siblings = await q(store, """
-        MATCH (:Step {id: $id})-[:NEXT]->(s:Step) RETURN s.seq AS seq, s.kept AS kept ORDER BY seq""", id=d1a)
+    siblings = await q(
+        store,
+        """
+        MATCH (:Step {id: $id})-[:NEXT]->(s:Step) RETURN s.seq AS seq, s.kept AS kept ORDER BY seq""",
+        id=d1a,
+    )
     assert siblings == [{"seq": 0, "kept": True}, {"seq": 1, "kept": True}]
     [firsts] = await q(store, "MATCH (:Walk {id: $id})-[:FIRST_STEP]->(s) RETURN collect(s.id) AS ids", id=wid)
     assert sorted(firsts["ids"]) == [d1a, d1b]
@@ -232,17 +301,22 @@ async def test_relation_hops_store_frontiers(store: GraphStore, graph_name: str,
     assert walk.hop_mode == "relation"
     s1, s2, s3 = walk.steps
     assert sorted((o.relation, o.direction, o.count) for o in s1.options) == [
-        ("directed_by", "out", 1), ("release_year", "out", 1), ("starred_actors", "out", 1), ("written_by", "out", 1)]
+        ("directed_by", "out", 1),
+        ("release_year", "out", 1),
+        ("starred_actors", "out", 1),
+        ("written_by", "out", 1),
+    ]
     assert (s1.chosen_relation, s1.chosen_target_ids, s1.p) == ("starred_actors", [ID["Marlene Dietrich"]], 1.0)
     assert (s2.chosen_relation, s2.chosen_direction, s2.chosen_target_ids) == (
-        "starred_actors", "in", [ID["The Blue Angel"]])
+        "starred_actors",
+        "in",
+        [ID["The Blue Angel"]],
+    )
     assert [o.target_names for o in s2.options] == [["The Blue Angel"], []]
     assert (s3.is_stop, s3.node_names, s3.p) == (True, ["The Blue Angel"], 1.0)
 
 
-async def test_sampled_walks_store_what_the_engine_recorded(
-    store: GraphStore, graph_name: str, tmp_path: Path
-) -> None:
+async def test_sampled_walks_store_what_the_engine_recorded(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     wid = f"{graph_name}-sample"
     config = WalkConfig(strategy="sample", n_samples=3, temperature=0.7, seed=7)
@@ -254,7 +328,11 @@ async def test_sampled_walks_store_what_the_engine_recorded(
     for stored in walk.steps:
         rec = recorded[stored.id]
         assert (stored.beam, stored.chosen, stored.p, stored.parent_step_id) == (
-            rec.beam, rec.chosen, rec.p, rec.parent_step_id)
+            rec.beam,
+            rec.chosen,
+            rec.p,
+            rec.parent_step_id,
+        )
         assert stored.used_distribution == rec.used_distribution and stored.distribution == rec.distribution
     assert [(a.name, a.votes) for a in walk.answers] == [(a.name, a.votes) for a in result.answers]
 
@@ -284,17 +362,25 @@ async def test_dead_end_and_forced_moves(store: GraphStore, graph_name: str, tmp
     assert walk.status == "dead_end" and walk.answers == [] and walk.calls == []
     [step] = walk.steps
     assert (step.kind, step.chosen, step.node_ids, step.options) == ("dead_end", None, ["no-such-node"], [])
-    [links] = await q(store, "MATCH (w:Walk {id: $id}) RETURN COUNT { (w)-[:STARTED_AT]->() } AS started, "
-                             "COUNT { (w)-[:HAS_STEP]->()-[:AT]->() } AS at", id=walk.id)
+    [links] = await q(
+        store,
+        "MATCH (w:Walk {id: $id}) RETURN COUNT { (w)-[:STARTED_AT]->() } AS started, "
+        "COUNT { (w)-[:HAS_STEP]->()-[:AT]->() } AS at",
+        id=walk.id,
+    )
     assert links == {"started": 0, "at": 0}
 
     # Dieterle -> Kismet is forced (one neighbour, no STOP at the start); Knoblock is a leaf: forced STOP
     script = {"Kismet (Movie)": {"Edward Knoblock": 0.8, "STOP": 0.2}}
-    forced = await run_walk(store, graph_name, walk_id=f"{graph_name}-forced", start=["William Dieterle"],
-                            script=script)
+    forced = await run_walk(
+        store, graph_name, walk_id=f"{graph_name}-forced", start=["William Dieterle"], script=script
+    )
     walk = await get_walk(store, graph_name, forced.walk_id)
     assert [(s.kind, s.p, s.call_id is None) for s in walk.steps] == [
-        ("forced_move", None, True), ("decision", 0.8, False), ("forced_stop", 1.0, True)]
+        ("forced_move", None, True),
+        ("decision", 0.8, False),
+        ("forced_stop", 1.0, True),
+    ]
     assert len(walk.calls) == 1 and walk.calls[0].depth == 2
     assert walk.steps[0].probs == [] and walk.steps[0].distribution == {}
 
@@ -304,9 +390,11 @@ async def test_rewrites_are_idempotent(store: GraphStore, graph_name: str, tmp_p
     await load_kb(store, graph_name, tmp_path)
     wid = f"{graph_name}-twice"
     result = await run_walk(store, graph_name, walk_id=wid)
-    count = ("MATCH (n) WHERE n.graph = $g AND (n:Walk OR n:Step OR n:Call) "
-             "RETURN count(n) AS nodes, COUNT { MATCH (m)-[r]->() WHERE m.graph = $g AND "
-             "(m:Walk OR m:Step) } AS rels")
+    count = (
+        "MATCH (n) WHERE n.graph = $g AND (n:Walk OR n:Step OR n:Call) "
+        "RETURN count(n) AS nodes, COUNT { MATCH (m)-[r]->() WHERE m.graph = $g AND "
+        "(m:Walk OR m:Step) } AS rels"
+    )
     before = await q(store, count, g=graph_name)
     sink = Neo4jTraceSink(store, graph_name)
     steps_by_depth: dict[int, list[StepRecord]] = {}
@@ -325,10 +413,23 @@ async def test_large_lists_are_capped(store: GraphStore, graph_name: str) -> Non
     sink = Neo4jTraceSink(store, graph_name)
     ids = [f"n{i}" for i in range(120)]
     option = OfferedOption(label="o1", relation="r", direction="out", target_ids=ids, target_names=ids, count=120)
-    step = StepRecord(step_id=f"{graph_name}-cap/d1/0", walk_id=f"{graph_name}-cap", depth=1, beam="b0",
-                      decision_id="x", parent_step_id=None, kind="forced_move", node_ids=ids, node_names=ids,
-                      options=[option], total_count=130, chosen="o1", chosen_relation="r", chosen_direction="out",
-                      chosen_target_ids=ids)
+    step = StepRecord(
+        step_id=f"{graph_name}-cap/d1/0",
+        walk_id=f"{graph_name}-cap",
+        depth=1,
+        beam="b0",
+        decision_id="x",
+        parent_step_id=None,
+        kind="forced_move",
+        node_ids=ids,
+        node_names=ids,
+        options=[option],
+        total_count=130,
+        chosen="o1",
+        chosen_relation="r",
+        chosen_direction="out",
+        chosen_target_ids=ids,
+    )
     await sink.record_depth(DepthRecord(walk_id=step.walk_id, depth=1, steps=[step]))
     [row] = await q(store, "MATCH (s:Step {id: $id}) RETURN s {.*} AS s", id=step.step_id)
     stored = StoredStep.model_validate(row["s"])
@@ -376,23 +477,28 @@ async def test_one_round_trip_per_depth(store: GraphStore, graph_name: str, tmp_
     assert used == {"trace/start_walk": 12, "trace/record_depth": 36, "trace/finish_walk": 12}
     depth = sink.write_seconds["depth"]
     assert len(depth) == 36
-    print(f"record_depth p50 {statistics.median(depth[3:]) * 1000:.1f} ms, max {max(depth) * 1000:.1f} ms; "
-          f"start p50 {statistics.median(sink.write_seconds['start']) * 1000:.1f} ms; "
-          f"finish p50 {statistics.median(sink.write_seconds['finish']) * 1000:.1f} ms")
+    print(
+        f"record_depth p50 {statistics.median(depth[3:]) * 1000:.1f} ms, max {max(depth) * 1000:.1f} ms; "
+        f"start p50 {statistics.median(sink.write_seconds['start']) * 1000:.1f} ms; "
+        f"finish p50 {statistics.median(sink.write_seconds['finish']) * 1000:.1f} ms"
+    )
 
 
 # --- interaction with the expander ------------------------------------------------------------------------------
 
 
-async def test_stored_traces_do_not_change_the_offer_order(
-    store: GraphStore, graph_name: str, tmp_path: Path
-) -> None:
+async def test_stored_traces_do_not_change_the_offer_order(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     expander = Neo4jExpander(store, graph_name)
     request = [ExpandRequest(beam_key="b0", node_ids=(ID["Kismet"],), exclude_ids=(ID["Kismet"],))]
     before = [o.target.id for o in (await expander.expand(request))[0].options]
     # Dieterle -> Kismet (forced) -> Edward Knoblock -> forced STOP: Knoblock gains AT, CHOSE and ANSWERED
-    await run_walk(store, graph_name, walk_id=f"{graph_name}-x", start=["William Dieterle"],
-                   script={"Kismet (Movie)": {"Edward Knoblock": 0.8, "STOP": 0.2}})
+    await run_walk(
+        store,
+        graph_name,
+        walk_id=f"{graph_name}-x",
+        start=["William Dieterle"],
+        script={"Kismet (Movie)": {"Edward Knoblock": 0.8, "STOP": 0.2}},
+    )
     after = [o.target.id for o in (await expander.expand(request))[0].options]
     assert after == before

@@ -29,14 +29,21 @@ def _chromium_present() -> None:
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         missing_service("needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)")
 
+
 QUESTION = "which movies did Christopher Nolan direct"
 WAIT_S = 90  # upper bound for the page to react; nothing is timed
 
 
 @pytest.fixture
 def service(neo4j_settings: Settings, movie_graph: str) -> Iterator[int]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake",
-           "GW_NEO4J_MODEL": "fake", "GW_NEO4J_SERVICE_GRAPHS": movie_graph}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "GW_NEO4J_URI": neo4j_settings.uri,
+        "GW_NEO4J_EMBEDDER": "fake",
+        "GW_NEO4J_MODEL": "fake",
+        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
+    }
     server = ServeProcess(env)
     try:
         server.wait_started()
@@ -54,9 +61,18 @@ def chromium(tmp_path: Path) -> Iterator[Any]:
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1600,1000", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1600,1000",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     try:
@@ -94,14 +110,19 @@ class BrowserPage:
 
     def login(self) -> None:
         host_port = self.settings.uri.split("://", 1)[1]
-        self.d.get(f"{self.settings.resolved_browser_url()}?dbms=neo4j://{self.settings.user}@{host_port}&db="
-                   f"{self.settings.database}")
-        password = self.until(lambda: self.d.find_element(self.By.CSS_SELECTOR, 'input[data-testid="password"]'),
-                              "the login form")
+        self.d.get(
+            f"{self.settings.resolved_browser_url()}?dbms=neo4j://{self.settings.user}@{host_port}&db="
+            f"{self.settings.database}"
+        )
+        password = self.until(
+            lambda: self.d.find_element(self.By.CSS_SELECTOR, 'input[data-testid="password"]'), "the login form"
+        )
         password.send_keys(self.settings.password.get_secret_value())
         password.send_keys(self.Keys.ENTER)
-        self.until(lambda: "You are connected as user" in self.d.find_element(self.By.TAG_NAME, "body").text,
-                   "the connected frame")
+        self.until(
+            lambda: "You are connected as user" in self.d.find_element(self.By.TAG_NAME, "body").text,
+            "the connected frame",
+        )
 
     def frames(self) -> list[Any]:
         return list(self.d.find_elements(self.By.CSS_SELECTOR, 'article[data-testid="frame"]'))
@@ -121,8 +142,10 @@ class BrowserPage:
 
     def next_slide(self, title: str) -> None:
         self.d.find_element(self.By.XPATH, "//*[normalize-space(text())='Next']").click()
-        self.until(lambda: self.d.find_elements(self.By.XPATH, f"//h3[normalize-space(text())='{title}']"),
-                   f"the slide {title!r}")
+        self.until(
+            lambda: self.d.find_elements(self.By.XPATH, f"//h3[normalize-space(text())='{title}']"),
+            f"the slide {title!r}",
+        )
 
     def run_block(self, starts_with: str) -> Any:
         """Click the play icon of the visible guide block that starts with ``starts_with``; return its frame once
@@ -168,11 +191,14 @@ def test_guide_runs_a_walk_and_replays_it_in_neo4j_browser(
     page.run_block(":params")
     frame = page.run_block("CALL apoc.load.jsonParams")
     assert page.errors() == []
-    with neo4j.GraphDatabase.driver(neo4j_settings.uri, auth=(neo4j_settings.user,
-                                                              neo4j_settings.password.get_secret_value())) as driver:
+    with neo4j.GraphDatabase.driver(
+        neo4j_settings.uri, auth=(neo4j_settings.user, neo4j_settings.password.get_secret_value())
+    ) as driver:
         records, _, _ = driver.execute_query(
             "MATCH (w:Walk {graph: $graph}) RETURN w.id AS id, w.answer_names AS answers, w.question AS question",
-            graph=movie_graph, database_=neo4j_settings.database)
+            graph=movie_graph,
+            database_=neo4j_settings.database,
+        )
     [walk] = [r.data() for r in records]  # the one walk the click ran
     assert walk["question"] == QUESTION and walk["answers"]
     shown = frame.text

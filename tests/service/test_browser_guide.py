@@ -16,15 +16,22 @@ ORIGIN = "http://127.0.0.1:7474"  # where Neo4j Browser runs
 BROWSER_HEADERS = "cache-control,pragma,sentry-trace,baggage"  # what Browser 5.24's guide fetch sends
 
 
-def test_guide_lists_the_walk_and_its_block_draws_it(client: httpx.Client, served: ServedApp, movie_graph: str,
-                                                     neo4j_settings: Settings) -> None:
+def test_guide_lists_the_walk_and_its_block_draws_it(
+    client: httpx.Client, served: ServedApp, movie_graph: str, neo4j_settings: Settings
+) -> None:
     walked = client.post("/v1/walk", json={"question": "who directed Memento", "graph": movie_graph})
     assert walked.status_code == 200, walked.text
     body = walked.json()
     walk_id = body["walk_id"]
 
-    preflight = client.options("/guide", headers={"Origin": ORIGIN, "Access-Control-Request-Method": "GET",
-                                                   "Access-Control-Request-Headers": BROWSER_HEADERS})
+    preflight = client.options(
+        "/guide",
+        headers={
+            "Origin": ORIGIN,
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": BROWSER_HEADERS,
+        },
+    )
     assert preflight.status_code == 204
     assert preflight.headers["access-control-allow-origin"] == "*"
     assert preflight.headers["access-control-allow-headers"] == BROWSER_HEADERS

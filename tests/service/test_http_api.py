@@ -44,8 +44,12 @@ def test_accept_header_asks_for_a_stream_too(client: httpx.Client, movie_graph: 
 
 
 def test_stored_walks_list_and_show(client: httpx.Client, movie_graph: str) -> None:
-    ids = [client.post("/v1/walk", json={"question": QUESTION, "graph": movie_graph, "preset": "relation"})
-           .json()["walk_id"] for _ in range(2)]
+    ids = [
+        client.post("/v1/walk", json={"question": QUESTION, "graph": movie_graph, "preset": "relation"}).json()[
+            "walk_id"
+        ]
+        for _ in range(2)
+    ]
     listed = client.get("/v1/walks", params={"graph": movie_graph, "limit": 10})
     assert listed.status_code == 200
     walks = listed.json()["walks"]
@@ -67,8 +71,9 @@ def test_search_and_graphs(client: httpx.Client, movie_graph: str) -> None:
     assert graphs[movie_graph] == {"graph": movie_graph, "entities": 7, "relationships": 6, "warm": True}
 
 
-def test_metrics_count_walks_depths_calls_and_round_trips(client: httpx.Client, served: ServedApp,
-                                                          movie_graph: str) -> None:
+def test_metrics_count_walks_depths_calls_and_round_trips(
+    client: httpx.Client, served: ServedApp, movie_graph: str
+) -> None:
     before = served.ctx.store.metrics.round_trips
     bundle = client.post("/v1/walk", json={"question": QUESTION, "graph": movie_graph, "preset": "relation"}).json()
     text = client.get("/metrics").text
@@ -90,7 +95,15 @@ def test_metrics_count_walks_depths_calls_and_round_trips(client: httpx.Client, 
 
 def test_openapi_document_describes_the_api(client: httpx.Client) -> None:
     doc = client.get("/openapi.json").json()
-    assert {"/v1/walk", "/v1/walks", "/v1/walks/{walk_id}", "/v1/search", "/v1/graphs", "/healthz", "/readyz",
-            "/metrics"} <= set(doc["paths"])
+    assert {
+        "/v1/walk",
+        "/v1/walks",
+        "/v1/walks/{walk_id}",
+        "/v1/search",
+        "/v1/graphs",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+    } <= set(doc["paths"])
     walk_body = doc["components"]["schemas"]["WalkRequest"]
     assert set(walk_body["properties"]) >= {"question", "graph", "start", "preset", "model", "config", "stream"}

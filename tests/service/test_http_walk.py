@@ -7,10 +7,17 @@ import httpx
 from tests.service.conftest import ServedApp
 
 
-def test_walk_answers_with_the_contract_and_the_trace_is_committed(client: httpx.Client, served: ServedApp,
-                                                                   movie_graph: str) -> None:
-    r = client.post("/v1/walk", json={"question": "which movies did Christopher Nolan direct", "graph": movie_graph,
-                                      "config": {"hop_mode": "relation", "max_depth": 3}})
+def test_walk_answers_with_the_contract_and_the_trace_is_committed(
+    client: httpx.Client, served: ServedApp, movie_graph: str
+) -> None:
+    r = client.post(
+        "/v1/walk",
+        json={
+            "question": "which movies did Christopher Nolan direct",
+            "graph": movie_graph,
+            "config": {"hop_mode": "relation", "max_depth": 3},
+        },
+    )
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "application/json"
     body = r.json()
@@ -32,12 +39,24 @@ def test_walk_answers_with_the_contract_and_the_trace_is_committed(client: httpx
 
 
 def test_given_start_and_preset(client: httpx.Client, movie_graph: str) -> None:
-    r = client.post("/v1/walk", json={"question": "who starred in Titanic", "graph": movie_graph,
-                                      "start": "Titanic", "preset": "relation", "model": "fake"})
+    r = client.post(
+        "/v1/walk",
+        json={
+            "question": "who starred in Titanic",
+            "graph": movie_graph,
+            "start": "Titanic",
+            "preset": "relation",
+            "model": "fake",
+        },
+    )
     assert r.status_code == 200, r.text
     bundle = r.json()["bundle"]
-    assert bundle["linking"] == {"method": "given", "start": ["Titanic"], "candidates": ["Titanic"],
-                                 "decision_calls": 0}
+    assert bundle["linking"] == {
+        "method": "given",
+        "start": ["Titanic"],
+        "candidates": ["Titanic"],
+        "decision_calls": 0,
+    }
 
 
 def test_probes(client: httpx.Client, served: ServedApp, movie_graph: str) -> None:
@@ -57,7 +76,8 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     problem = bad_preset.json()
     assert problem["status"] == 400 and problem["title"] == "Bad Request"
     assert problem["detail"] == "unknown walk preset 'nope'; valid presets: " + ", ".join(
-        ["greedy", "beam", "relation", "relation-beam", "sample", "relation-v2", "relation-beam-v2"])
+        ["greedy", "beam", "relation", "relation-beam", "sample", "relation-v2", "relation-beam-v2"]
+    )
     assert problem["request_id"] == bad_preset.headers["x-request-id"]
     floating = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "model": "jev-latest"})
     assert floating.status_code == 400 and "refusing the floating model alias 'jev-latest'" in floating.json()["detail"]
@@ -69,7 +89,8 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     assert unknown_graph.status_code == 404 and "no graph named 'no_such_graph_here'" in unknown_graph.json()["detail"]
     no_walk = client.get("/v1/walks/nope", params={"graph": movie_graph})
     assert no_walk.status_code == 404
-    assert no_walk.json()["detail"] == (f"no stored walk 'nope' in graph {movie_graph!r}; list them with "
-                                        f"`gw-neo4j trace list --graph {movie_graph}`")
+    assert no_walk.json()["detail"] == (
+        f"no stored walk 'nope' in graph {movie_graph!r}; list them with `gw-neo4j trace list --graph {movie_graph}`"
+    )
     no_route = client.get("/v2/nothing")
     assert no_route.status_code == 404 and no_route.headers["content-type"] == "application/problem+json"

@@ -39,8 +39,9 @@ def test_ingest_job_loads_embeds_and_the_graph_is_walkable(served_graph: tuple[S
     app, graph = served_graph
     kb = "Heat|directed_by|Michael Mann\nHeat|starred_actors|Al Pacino\nCollateral|directed_by|Michael Mann\n"
     with httpx.Client(base_url=app.url, timeout=60) as c:
-        started = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": kb}],
-                                             "embed": True})
+        started = c.post(
+            "/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": kb}], "embed": True}
+        )
         assert started.status_code == 202, started.text
         job = started.json()
         assert started.headers["location"] == f"/v1/jobs/{job['id']}" and job["kind"] == "structured"
@@ -49,42 +50,57 @@ def test_ingest_job_loads_embeds_and_the_graph_is_walkable(served_graph: tuple[S
         [file] = done["result"]["files"]
         assert (file["status"], file["rows"], file["counts"]["rels_created"]) == ("loaded", 3, 3)
         assert done["result"]["embed"]["embedded"] == 4
-        assert done["progress"] == {"file": "kb.txt", "rows_done": 3, "rows_total": 3, "files_done": 1,
-                                    "files_total": 1}
-        walked = c.post("/v1/walk", json={"question": "which films did Michael Mann direct", "graph": graph,
-                                          "preset": "relation"})
+        assert done["progress"] == {
+            "file": "kb.txt",
+            "rows_done": 3,
+            "rows_total": 3,
+            "files_done": 1,
+            "files_total": 1,
+        }
+        walked = c.post(
+            "/v1/walk", json={"question": "which films did Michael Mann direct", "graph": graph, "preset": "relation"}
+        )
         assert walked.status_code == 200, walked.text
         assert walked.json()["bundle"]["linking"]["start"] == ["Michael Mann"]
-        again = wait_finished(c, c.post("/v1/ingest", json={
-            "graph": graph, "files": [{"name": "kb.txt", "content": kb}]}).json()["id"])
+        again = wait_finished(
+            c, c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": kb}]}).json()["id"]
+        )
         assert again["result"]["files"][0]["status"] == "unchanged"  # the ledger's hash check, as in the CLI
 
 
 def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
     app, graph = served_graph
     with httpx.Client(base_url=app.url, timeout=60) as c:
-        both = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "a.txt", "content": "x|y|z"}],
-                                          "sql": "sqlite:///x.db"})
+        both = c.post(
+            "/v1/ingest",
+            json={"graph": graph, "files": [{"name": "a.txt", "content": "x|y|z"}], "sql": "sqlite:///x.db"},
+        )
         assert both.status_code == 422 and "either `files`" in both.json()["detail"]
         sql = c.post("/v1/ingest", json={"graph": graph, "sql": "sqlite:////etc/passwd"})
         assert sql.status_code == 400 and "GW_NEO4J_SERVICE_INGEST_SQL=true" in sql.json()["detail"]
         sneaky = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "../x.txt", "content": "a|b|c"}]})
         assert sneaky.status_code == 422
-        bad = wait_finished(c, c.post("/v1/ingest", json={
-            "graph": graph, "files": [{"name": "kb.txt", "content": "a|b|c\nbroken line\n"}]}).json()["id"])
+        bad = wait_finished(
+            c,
+            c.post(
+                "/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": "a|b|c\nbroken line\n"}]}
+            ).json()["id"],
+        )
         assert bad["status"] == "failed" and "kb.txt:2" in bad["error"]
         assert c.get("/v1/jobs/nope").status_code == 404
 
 
-def test_cancelling_a_job_keeps_whole_batches_only(served_graph: tuple[ServedApp, str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cancelling_a_job_keeps_whole_batches_only(
+    served_graph: tuple[ServedApp, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, graph = served_graph
     faults._passes.clear()
     monkeypatch.setenv(faults.ENV, "ingest.batch@2")  # the job stops after its second committed batch
     kb = "".join(f"s{i}|rel|o{i}\n" for i in range(500))
     with httpx.Client(base_url=app.url, timeout=60) as c:
-        job = c.post("/v1/ingest", json={"graph": graph, "batch_size": 50,
-                                         "files": [{"name": "big.txt", "content": kb}]}).json()
+        job = c.post(
+            "/v1/ingest", json={"graph": graph, "batch_size": 50, "files": [{"name": "big.txt", "content": kb}]}
+        ).json()
         for _ in range(6000):  # until the job reports its second batch (then it is paused there)
             progress = c.get(f"/v1/jobs/{job['id']}").json()["progress"]
             if progress.get("rows_done") == 100:

@@ -31,8 +31,9 @@ async def exercise(client: Client, graph: str) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
     assert set(tools) >= TOOLS
     assert "question" in tools["walk"].input_schema["properties"]
-    walked = structured(await client.call_tool("walk", {"question": "who directed Memento", "graph": graph,
-                                                        "preset": "relation"}))
+    walked = structured(
+        await client.call_tool("walk", {"question": "who directed Memento", "graph": graph, "preset": "relation"})
+    )
     assert walked["graph"] == graph and walked["status"] in {"ok", "budget"}
     assert walked["bundle"]["linking"]["start"] == ["Memento"]
     walk_id = walked["walk_id"]
@@ -44,7 +45,10 @@ async def exercise(client: Client, graph: str) -> None:
     assert found["hits"][0]["name"] == "Christopher Nolan"
     schema = structured(await client.call_tool("graph_schema", {"graph": graph}))
     assert {r["relation"]: r["count"] for r in schema["relation_types"]} == {
-        "directed_by": 2, "starred_actors": 2, "release_year": 2}
+        "directed_by": 2,
+        "starred_actors": 2,
+        "release_year": 2,
+    }
     # a project error comes back as a tool error with the CLI's message
     missing = await client.call_tool("get_walk", {"walk_id": "nope", "graph": graph})
     assert missing.is_error and f"no stored walk 'nope' in graph {graph!r}" in missing.content[0].text
@@ -65,9 +69,16 @@ async def test_mcp_over_streamable_http(served: ServedApp, movie_graph: str) -> 
 
 
 async def test_mcp_over_stdio(neo4j_settings: Settings, movie_graph: str) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake",
-           "GW_NEO4J_MODEL": "fake", "GW_NEO4J_SERVICE_GRAPHS": movie_graph}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "graphwalk_neo4j.cli", "mcp"], env=env,
-                                   cwd=str(ROOT))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "GW_NEO4J_URI": neo4j_settings.uri,
+        "GW_NEO4J_EMBEDDER": "fake",
+        "GW_NEO4J_MODEL": "fake",
+        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
+    }
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "graphwalk_neo4j.cli", "mcp"], env=env, cwd=str(ROOT)
+    )
     async with Client(params) as client:
         await exercise(client, movie_graph)

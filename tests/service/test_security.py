@@ -35,8 +35,13 @@ def test_loopback_rule() -> None:
 
 def test_serve_refuses_a_public_bind_without_a_token() -> None:
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ".", "GW_NEO4J_SERVICE_TOKEN": ""}
-    done = subprocess.run([sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--host", "0.0.0.0", "--port", "0"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--host", "0.0.0.0", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "refusing to listen on 0.0.0.0" in done.stderr and "GW_NEO4J_SERVICE_TOKEN" in done.stderr
 
@@ -75,7 +80,7 @@ def test_body_size_limit(guarded: ServedApp, movie_graph: str) -> None:
         def chunks():  # no Content-Length: the limit is enforced while reading
             payload = json.dumps({"question": "x" * 5000, "graph": movie_graph}).encode()
             for i in range(0, len(payload), 1000):
-                yield payload[i:i + 1000]
+                yield payload[i : i + 1000]
 
         streamed = c.post("/v1/walk", content=chunks(), headers={"content-type": "application/json"})
         assert streamed.status_code == 413

@@ -31,7 +31,11 @@ class ServeProcess:
     def __init__(self, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--port", "0"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         self.lines: list[str] = []
         self.port: int | None = None
@@ -66,15 +70,30 @@ def test_sigterm_mid_walk_finishes_the_walk_refuses_new_work_and_exits_0(
     neo4j_settings: Settings, movie_graph: str, standin: JevStandIn
 ) -> None:
     standin.hold = threading.Event()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake",
-           "TYPESAFE_API_KEY": "test-key", "GW_NEO4J_JEV_BASE_URL": standin.typesafe_base_url,
-           "GW_NEO4J_SERVICE_GRAPHS": movie_graph, "GW_NEO4J_MODEL": "jev"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "GW_NEO4J_URI": neo4j_settings.uri,
+        "GW_NEO4J_EMBEDDER": "fake",
+        "TYPESAFE_API_KEY": "test-key",
+        "GW_NEO4J_JEV_BASE_URL": standin.typesafe_base_url,
+        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
+        "GW_NEO4J_MODEL": "jev",
+    }
     server = ServeProcess(env)
     try:
         url = server.wait_started()
         with httpx.Client(base_url=url, timeout=120) as client, concurrent.futures.ThreadPoolExecutor(1) as pool:
-            walk = pool.submit(client.post, "/v1/walk", json={"question": "who directed Memento", "graph": movie_graph,
-                                                                "preset": "relation", "config": {"max_depth": 3}})
+            walk = pool.submit(
+                client.post,
+                "/v1/walk",
+                json={
+                    "question": "who directed Memento",
+                    "graph": movie_graph,
+                    "preset": "relation",
+                    "config": {"max_depth": 3},
+                },
+            )
             assert standin.arrived.wait(60), "the walk never asked for a decision"
             server.proc.send_signal(signal.SIGTERM)
             for _ in range(600):  # until the process has taken the signal in (bounded; no timing asserted)
@@ -99,9 +118,24 @@ def test_sigterm_mid_walk_finishes_the_walk_refuses_new_work_and_exits_0(
             server.proc.kill()
             server.proc.wait()
     # the trace is complete in Neo4j: finished, with every decision call and the same answers
-    shown = subprocess.run([sys.executable, "-m", "graphwalk_neo4j.cli", "trace", "show", body["walk_id"],
-                            "--graph", movie_graph, "--json"], cwd=ROOT, env=env, capture_output=True, text=True,
-                           timeout=120)
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphwalk_neo4j.cli",
+            "trace",
+            "show",
+            body["walk_id"],
+            "--graph",
+            movie_graph,
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert shown.returncode == 0, shown.stderr
     stored = json.loads(shown.stdout)["walk"]
     assert stored["status"] == "ok" and stored["finished_at"] is not None

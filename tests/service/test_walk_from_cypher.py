@@ -20,8 +20,13 @@ QUESTION = "who directed Memento"
 
 @pytest.fixture
 def service(neo4j_settings: Settings, movie_graph: str) -> Iterator[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_MODEL": "local",
-           "GW_NEO4J_SERVICE_GRAPHS": movie_graph}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "GW_NEO4J_URI": neo4j_settings.uri,
+        "GW_NEO4J_MODEL": "local",
+        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
+    }
     server = ServeProcess(env)
     try:
         yield server.wait_started()
@@ -39,13 +44,18 @@ def test_one_statement_walks_through_the_service_and_returns_answers_and_the_dra
 ) -> None:
     tmpl = template("recipes/run_walk")
     params = {"question": QUESTION, "graph": movie_graph, "preset": None, "service": service}
-    with driver(neo4j_settings) as d, d.session(database=neo4j_settings.database,
-                                                default_access_mode=neo4j.READ_ACCESS) as session:
+    with (
+        driver(neo4j_settings) as d,
+        d.session(database=neo4j_settings.database, default_access_mode=neo4j.READ_ACCESS) as session,
+    ):
         # a read transaction: the Cypher side writes nothing (the service writes the trace in its own transactions)
         [row] = session.execute_read(lambda tx: list(tx.run(tmpl.body, params)))
         assert tuple(row.keys()) == tmpl.returns
-        stored = session.run("MATCH (w:Walk {id: $id}) RETURN w.graph AS graph, w.status AS status, "
-                             "w.answer_names AS answers, w.question AS question", id=row["walk_id"]).single()
+        stored = session.run(
+            "MATCH (w:Walk {id: $id}) RETURN w.graph AS graph, w.status AS status, "
+            "w.answer_names AS answers, w.question AS question",
+            id=row["walk_id"],
+        ).single()
     assert stored is not None and stored["graph"] == movie_graph and stored["question"] == QUESTION
     assert row["status"] == stored["status"] == "ok"
     assert row["answers"] == stored["answers"] == ["Christopher Nolan"]

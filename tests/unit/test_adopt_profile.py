@@ -21,28 +21,47 @@ from graphwalk_neo4j.trace.models import StoredWalk
 from graphwalk_neo4j.walk.graph_expander import props_text, value_options
 
 
-def prop(key: str, filled: int, distinct: int, types: list[str], avg_len: float | None = None,
-         sampled: int = 100, unique: bool = False) -> PropStats:
-    return PropStats(key=key, filled=filled, sampled=sampled, distinct=distinct, types=types, avg_len=avg_len,
-                     unique=unique)
+def prop(
+    key: str,
+    filled: int,
+    distinct: int,
+    types: list[str],
+    avg_len: float | None = None,
+    sampled: int = 100,
+    unique: bool = False,
+) -> PropStats:
+    return PropStats(
+        key=key, filled=filled, sampled=sampled, distinct=distinct, types=types, avg_len=avg_len, unique=unique
+    )
 
 
 def movies_intro() -> Introspection:
-    person = LabelStats(label="Person", count=100, sampled=100, props={
-        "name": prop("name", 98, 98, ["STRING NOT NULL"], 12.0),
-        "born": prop("born", 90, 60, ["INTEGER NOT NULL"]),
-        "personId": prop("personId", 100, 100, ["INTEGER NOT NULL"], unique=True),
-        "nickname": prop("nickname", 2, 2, ["STRING NOT NULL"], 6.0),
-    })
-    movie = LabelStats(label="Movie", count=40, sampled=40, props={
-        "title": prop("title", 40, 40, ["STRING NOT NULL"], 14.0, sampled=40),
-        "released": prop("released", 40, 20, ["INTEGER NOT NULL"], sampled=40),
-        "tagline": prop("tagline", 36, 36, ["STRING NOT NULL"], 45.0, sampled=40),
-        "plot": prop("plot", 30, 30, ["STRING NOT NULL"], 900.0, sampled=40),
-    })
+    person = LabelStats(
+        label="Person",
+        count=100,
+        sampled=100,
+        props={
+            "name": prop("name", 98, 98, ["STRING NOT NULL"], 12.0),
+            "born": prop("born", 90, 60, ["INTEGER NOT NULL"]),
+            "personId": prop("personId", 100, 100, ["INTEGER NOT NULL"], unique=True),
+            "nickname": prop("nickname", 2, 2, ["STRING NOT NULL"], 6.0),
+        },
+    )
+    movie = LabelStats(
+        label="Movie",
+        count=40,
+        sampled=40,
+        props={
+            "title": prop("title", 40, 40, ["STRING NOT NULL"], 14.0, sampled=40),
+            "released": prop("released", 40, 20, ["INTEGER NOT NULL"], sampled=40),
+            "tagline": prop("tagline", 36, 36, ["STRING NOT NULL"], 45.0, sampled=40),
+            "plot": prop("plot", 30, 30, ["STRING NOT NULL"], 900.0, sampled=40),
+        },
+    )
     odd = LabelStats(label="Bad\nLabel", count=3, sampled=3, props={})
-    tag = LabelStats(label="Tag", count=5, sampled=5, props={"weight": prop("weight", 5, 3, ["FLOAT NOT NULL"],
-                                                                            sampled=5)})
+    tag = LabelStats(
+        label="Tag", count=5, sampled=5, props={"weight": prop("weight", 5, 3, ["FLOAT NOT NULL"], sampled=5)}
+    )
     rels = [
         RelStats(type="ACTED_IN", count=170, pairs=[(["Person"], ["Movie"], 170)], props={"roles": 1.0}),
         RelStats(type="DIRECTED", count=44, pairs=[(["Person"], ["Movie"], 44)]),
@@ -56,8 +75,11 @@ def test_proposal_picks_names_texts_answers_and_moves() -> None:
     assert [lp.label for lp in profile.labels] == ["Person", "Movie", "Tag"]
     person, movie, tag = profile.labels
     assert (person.name_props, person.text_props, person.answer_props) == (["name"], [], ["born"])
-    assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["plot", "tagline"],
-                                                                        ["released", "tagline"])
+    assert (movie.name_props, movie.text_props, movie.answer_props) == (
+        ["title"],
+        ["plot", "tagline"],
+        ["released", "tagline"],
+    )
     assert (tag.name_props, tag.answer_props) == ([], ["weight"])
     assert [(m.type, m.words, m.props, m.from_labels, m.to_labels) for m in profile.moves] == [
         ("ACTED_IN", "acted in", ["roles"], ["Person"], ["Movie"]),
@@ -75,8 +97,14 @@ def test_proposal_picks_names_texts_answers_and_moves() -> None:
 
 def test_proposal_options() -> None:
     intro = movies_intro()
-    only = propose(intro, "g", labels=["Person", "Movie"], exclude_rels=["ACTED_IN"],
-                   names={"Movie": ["tagline", "title"]}, types={"Person": "actor"})
+    only = propose(
+        intro,
+        "g",
+        labels=["Person", "Movie"],
+        exclude_rels=["ACTED_IN"],
+        names={"Movie": ["tagline", "title"]},
+        types={"Person": "actor"},
+    )
     assert [m.type for m in only.moves] == ["DIRECTED"]
     assert only.label("Movie").name_props == ["tagline", "title"]  # type: ignore[union-attr]
     assert only.label("Person").type == "actor"  # type: ignore[union-attr]
@@ -93,11 +121,18 @@ def test_proposal_options() -> None:
 
 
 def test_name_candidates_prefer_known_keys_then_unique_then_fill() -> None:
-    ls = LabelStats(label="X", count=10, props={
-        "code": prop("code", 100, 100, ["STRING"]), "title": prop("title", 60, 50, ["STRING"]),
-        "slug": prop("slug", 100, 100, ["STRING"], unique=True), "sparse": prop("sparse", 10, 10, ["STRING"]),
-        "tags": prop("tags", 100, 80, ["LIST<STRING NOT NULL>"]), "n": prop("n", 100, 100, ["INTEGER"]),
-    })
+    ls = LabelStats(
+        label="X",
+        count=10,
+        props={
+            "code": prop("code", 100, 100, ["STRING"]),
+            "title": prop("title", 60, 50, ["STRING"]),
+            "slug": prop("slug", 100, 100, ["STRING"], unique=True),
+            "sparse": prop("sparse", 10, 10, ["STRING"]),
+            "tags": prop("tags", 100, 80, ["LIST<STRING NOT NULL>"]),
+            "n": prop("n", 100, 100, ["INTEGER"]),
+        },
+    )
     assert [p.key for p in name_candidates(ls)] == ["title", "code", "slug"]
 
 
@@ -115,7 +150,9 @@ def test_data_name_allows_user_names_and_refuses_control_characters() -> None:
 
 def test_name_overrides_and_words() -> None:
     assert parse_name_overrides(["Person=name, fullName", "Movie=title"]) == {
-        "Person": ["name", "fullName"], "Movie": ["title"]}
+        "Person": ["name", "fullName"],
+        "Movie": ["title"],
+    }
     with pytest.raises(ConfigError, match="is not LABEL=prop"):
         parse_name_overrides(["Movie"])
     assert relation_words("ACTED_IN") == "acted in" and relation_words("directedBy") == "directed by"
@@ -128,14 +165,16 @@ def test_values_are_nodes_of_their_own() -> None:
     assert node_name(None, "Person", "4:abc:17") == "<Person without name #17>"
     assert node_name("  ", None, "x") == "<node without name #x>" and node_name(7, "T", "x") == "7"
     entity = value_options([["born", 1964], ["released", 1999], ["born", 1964]], set(), relation_mode=False)
-    assert [(o.relation, o.target.name, o.target.value) for o in entity] == [("born", "1964", 1964),
-                                                                              ("released", "1999", 1999)]
-    frontier = value_options([["released", 2003], ["released", 1999], ["released", 2003]], set(),
-                             relation_mode=True)
+    assert [(o.relation, o.target.name, o.target.value) for o in entity] == [
+        ("born", "1964", 1964),
+        ("released", "1999", 1999),
+    ]
+    frontier = value_options([["released", 2003], ["released", 1999], ["released", 2003]], set(), relation_mode=True)
     assert [[t.name for t in o.targets] for o in frontier] == [["1999", "2003"]]
     assert value_options([["born", 1964]], {"val:born:1964"}, relation_mode=False) == []
     assert props_text([["roles", ["Neo", "Thomas Anderson"]], ["rating", 92]]) == (
-        "roles: Neo, Thomas Anderson, rating: 92")
+        "roles: Neo, Thomas Anderson, rating: 92"
+    )
 
 
 def test_ingested_profile_and_cypher_map() -> None:
@@ -146,8 +185,19 @@ def test_ingested_profile_and_cypher_map() -> None:
 
 
 def test_stored_walk_answers_without_entity_links() -> None:
-    walk = StoredWalk.from_props({"id": "w", "graph": "g", "status": "ok", "answer_ids": ["val:born:1964", "e1"],
-                                  "answer_names": ["1964", "X"], "answer_scores": [-0.1, -0.5],
-                                  "answer_types": ["born", ""], "answer_values": "[1964, null]"})
+    walk = StoredWalk.from_props(
+        {
+            "id": "w",
+            "graph": "g",
+            "status": "ok",
+            "answer_ids": ["val:born:1964", "e1"],
+            "answer_names": ["1964", "X"],
+            "answer_scores": [-0.1, -0.5],
+            "answer_types": ["born", ""],
+            "answer_values": "[1964, null]",
+        }
+    )
     assert [(a.id, a.name, a.rank, a.score, a.type, a.value) for a in walk.unlinked_answers()] == [
-        ("val:born:1964", "1964", 1, -0.1, "born", 1964), ("e1", "X", 2, -0.5, None, None)]
+        ("val:born:1964", "1964", 1, -0.1, "born", 1964),
+        ("e1", "X", 2, -0.5, None, None),
+    ]

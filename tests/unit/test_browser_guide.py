@@ -51,8 +51,14 @@ class Blocks(HTMLParser):
 
 
 def walk(walk_id: str = "w1", question: str = "Who directed Memento?") -> StoredWalk:
-    return StoredWalk(id=walk_id, graph="movies", question=question, status="ok", answer_names=["Christopher Nolan"],
-                      started_at=datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
+    return StoredWalk(
+        id=walk_id,
+        graph="movies",
+        question=question,
+        status="ok",
+        answer_names=["Christopher Nolan"],
+        started_at=datetime(2026, 12, 1, 10, 0, tzinfo=UTC),
+    )
 
 
 def test_guide_urls_say_localhost_for_loopback() -> None:
@@ -67,7 +73,8 @@ def test_param_lines_are_json_literals() -> None:
     assert param_line(walkId="a'b") == ':param walkId => "a\'b"'
     assert param_line(walkId=None) == ":param walkId => null"
     assert param_line(question='say "hi"', graph="g", preset=None) == (
-        ':params {question: "say \\"hi\\"", graph: "g", preset: null}')
+        ':params {question: "say \\"hi\\"", graph: "g", preset: null}'
+    )
     with pytest.raises(ValueError, match="not a parameter name"):
         param_line(**{"x}) MATCH (n": 1})
 
@@ -93,8 +100,12 @@ def test_guide_escapes_stored_text_and_lists_walks_with_one_click_replays() -> N
     assert bound_recipe("draw_walk", "w1") in parsed.blocks and bound_recipe("draw_walk", "w2") in parsed.blocks
     assert bound_recipe("draw_walk", None) in parsed.blocks and bound_recipe("walk_options", None) in parsed.blocks
     run = parsed.blocks.index(template("recipes/run_walk").body)
-    assert parsed.blocks[run - 1] == param_line(question="which movies did Christopher Nolan direct", graph="movies",
-                                                preset=None, service="http://127.0.0.1:8765")
+    assert parsed.blocks[run - 1] == param_line(
+        question="which movies did Christopher Nolan direct",
+        graph="movies",
+        preset=None,
+        service="http://127.0.0.1:8765",
+    )
     assert ':param graph => "movies"' in parsed.blocks
     for name in ("dead_end_walks", "confidence_per_relation", "unsure_steps", "pruned_steps", "costliest_walks"):
         assert template(f"recipes/{name}").body in parsed.blocks, name
@@ -130,7 +141,7 @@ def test_run_walk_draws_exactly_as_draw_walk() -> None:
 
     def drawing(name: str) -> tuple[str, list[str]]:
         body = template(f"recipes/{name}").body
-        hops = body[body.index("CALL (w) {"):body.index("\nRETURN ")]
+        hops = body[body.index("CALL (w) {") : body.index("\nRETURN ")]
         return hops, [line.strip() for line in body.splitlines() if "COLLECT {" in line]
 
     assert drawing("run_walk") == drawing("draw_walk")

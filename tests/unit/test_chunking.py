@@ -40,7 +40,7 @@ def test_long_sentence_is_cut_at_spaces_then_hard() -> None:
 
 def test_nothing_lost_and_every_chunk_within_the_limit() -> None:
     words = [f"w{i}" for i in range(3000)]
-    paras = [" ".join(words[i:i + 37]) + "." for i in range(0, 3000, 37)]
+    paras = [" ".join(words[i : i + 37]) + "." for i in range(0, 3000, 37)]
     paras.insert(5, " ".join(words) + ".")  # one paragraph far over the limit
     chunks = chunk_text("\n\n".join(paras), max_chars=2000)
     assert all(len(c.text) <= 2000 for c in chunks)

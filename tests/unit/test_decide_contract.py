@@ -144,7 +144,8 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
     config = WalkConfig(hop_mode=hop_mode, max_depth=3)  # type: ignore[arg-type]
     try:
         result = await WalkEngine(InMemoryExpander(FILM_NODES, FILM_EDGES), jev, config=config).run(
-            "Who directed Memento?", ["memento"], start_names=["Memento"], start_types={"memento": "film"})
+            "Who directed Memento?", ["memento"], start_names=["Memento"], start_types={"memento": "film"}
+        )
     finally:
         await jev.aclose()
     assert result.status in ("ok", "budget") and sent
@@ -156,19 +157,22 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
             sent_q = body["questions"][question.key]
             assert question.context is not None
             assert "context" not in sent_q and "context" not in json_text(body)
-            assert list(sent_q["instructions"]) == [k for k in ("task", "stop", "path", "current")
-                                                    if k in sent_q["instructions"]]
+            assert list(sent_q["instructions"]) == [
+                k for k in ("task", "stop", "path", "current") if k in sent_q["instructions"]
+            ]
             rendered = render_question(question.key, question.context, Layout())
             assert sent_q["instructions"] == rendered.instructions
             assert sent_q["criteria"] == rendered.options
             labels = list(sent_q["criteria"])
             assert labels[:-1] == [f"o{i}" for i in range(1, len(labels))] or labels == [
-                f"o{i}" for i in range(1, len(labels) + 1)]
+                f"o{i}" for i in range(1, len(labels) + 1)
+            ]
             for line in sent_q["instructions"]["path"]:
                 assert "-->" in line  # hops read as stored edges
     first = body_of(wire[0])
     assert first["instructions"]["path"] == [] and first["instructions"]["current"].startswith(
-        "Memento (film)" if hop_mode == "entity" else "1 node: Memento (film)")
+        "Memento (film)" if hop_mode == "entity" else "1 node: Memento (film)"
+    )
     if len(wire) > 1:
         assert body_of(wire[1])["instructions"]["path"][0].startswith("Memento --")
 

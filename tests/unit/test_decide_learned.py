@@ -31,16 +31,35 @@ from graphwalk_neo4j.walk.result import PathStep
 TATE = NodeRef(id="t", name="Sharon Tate", type="person")
 FILMS = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
 YEARS = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
-STEP = PathStep(step_id="s", depth=1, kind="decision", label="o1", relation="starred_actors", direction="in",
-                from_ids=["t"], from_names=["Sharon Tate"], nodes=FILMS)
+STEP = PathStep(
+    step_id="s",
+    depth=1,
+    kind="decision",
+    label="o1",
+    relation="starred_actors",
+    direction="in",
+    from_ids=["t"],
+    from_names=["Sharon Tate"],
+    nodes=FILMS,
+)
 QUESTION = "the films starred by Sharon Tate were released in which years"
 
 
 def tate_question(key: str = "b0") -> ChoiceQuestion:
-    options = [Option(relation="release_year", direction="out", targets=YEARS, total_targets=3),
-               Option(relation="starred_actors", direction="out", targets=(TATE,))]
-    question, _ = build_question(key, current=FILMS, start=[TATE], steps=[STEP], options=options,
-                                 stop_allowed=True, config=WalkConfig(hop_mode="relation"), question=QUESTION)
+    options = [
+        Option(relation="release_year", direction="out", targets=YEARS, total_targets=3),
+        Option(relation="starred_actors", direction="out", targets=(TATE,)),
+    ]
+    question, _ = build_question(
+        key,
+        current=FILMS,
+        start=[TATE],
+        steps=[STEP],
+        options=options,
+        stop_allowed=True,
+        config=WalkConfig(hop_mode="relation"),
+        question=QUESTION,
+    )
     return question
 
 
@@ -53,8 +72,11 @@ def test_inputs_come_from_the_structure() -> None:
     assert inputs.tokens == ("release_year|out", "starred_actors|out", "STOP")
     assert inputs.types == ("year", "person", "film")
     assert inputs.counts == (3, 1, 2)
-    assert inputs.moves == ("release year (film to year)", "starred actors (film to person)",
-                            "the answer is these 2 films")
+    assert inputs.moves == (
+        "release year (film to year)",
+        "starred actors (film to person)",
+        "the answer is these 2 films",
+    )
     assert type(inputs).from_json(json.loads(json.dumps(inputs.to_json()))) == inputs
 
 
@@ -80,8 +102,13 @@ def test_numpy_forward_equals_the_torch_module() -> None:
     sims = np.asarray([0.1, -0.2, 0.3], dtype=np.float32)
     extra = np.stack([enc.counts, sims, enc.is_stop], axis=1)[None]
     with torch.no_grad():
-        expected = net(torch.tensor(q)[None], torch.tensor(enc.path)[None], torch.tensor(enc.tokens)[None],
-                       torch.tensor(enc.types)[None], torch.tensor(extra)).numpy()[0]
+        expected = net(
+            torch.tensor(q)[None],
+            torch.tensor(enc.path)[None],
+            torch.tensor(enc.tokens)[None],
+            torch.tensor(enc.types)[None],
+            torch.tensor(extra),
+        ).numpy()[0]
     got = logits(_weights(net), q, enc, sims)
     assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-5)
 
@@ -106,8 +133,14 @@ def synthetic(n: int) -> list[Example]:
 
 async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path: Path) -> None:
     embedder = FakeEmbedder(64)
-    metrics = await fit(synthetic(40), synthetic(10), embedder, tmp_path / "art",
-                        options=FitOptions(epochs=25, hidden=32, lr=1e-2), meta={"graph": "g"})
+    metrics = await fit(
+        synthetic(40),
+        synthetic(10),
+        embedder,
+        tmp_path / "art",
+        options=FitOptions(epochs=25, hidden=32, lr=1e-2),
+        meta={"graph": "g"},
+    )
     art = tmp_path / "art"
     assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "checkpoint.pt", "cache"}
     assert metrics["val"]["accuracy"] == 1.0 and metrics["decisions"] == {"train": 40, "val": 10}
@@ -131,8 +164,9 @@ async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     embedder = FakeEmbedder(64)
     opts = FitOptions(epochs=6, hidden=16, patience=100)
     full = await fit(synthetic(20), synthetic(6), embedder, tmp_path / "a", options=opts)
-    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "b", options=FitOptions(epochs=3, hidden=16,
-                                                                                         patience=100))
+    await fit(
+        synthetic(20), synthetic(6), embedder, tmp_path / "b", options=FitOptions(epochs=3, hidden=16, patience=100)
+    )
     resumed = await fit(synthetic(20), synthetic(6), embedder, tmp_path / "b", options=opts)
     assert [h["epoch"] for h in resumed["history"]] == [1, 2, 3, 4, 5, 6]
     assert resumed["history"][-1]["nll"] == pytest.approx(full["history"][-1]["nll"], rel=1e-4)

@@ -28,12 +28,12 @@ def test_template_counts_split_question_words_from_topics() -> None:
 
 
 def test_features_exact() -> None:
-    linker = MentionLinker(weights=np.zeros(len(FEATURES)), outside={"director": 9},
-                           inside={"director": 2, "livid": 3})
-    rows = linker.features("who is the director that directed livid",
-                           [("director", {"degree": 4}), ("livid", {"degree": 0}), ("is the director", {})])
-    assert rows[0].tolist() == pytest.approx([9 / 12, math.log(10), 1.0, math.log(9),
-                                              1.0, 0.0, math.log(5)])
+    linker = MentionLinker(weights=np.zeros(len(FEATURES)), outside={"director": 9}, inside={"director": 2, "livid": 3})
+    rows = linker.features(
+        "who is the director that directed livid",
+        [("director", {"degree": 4}), ("livid", {"degree": 0}), ("is the director", {})],
+    )
+    assert rows[0].tolist() == pytest.approx([9 / 12, math.log(10), 1.0, math.log(9), 1.0, 0.0, math.log(5)])
     assert rows[1][0] == 0.0 and rows[1][5] == 1.0 and rows[1][4] == 0.0  # never a question word; ends it
     assert rows[2][4] == 0.0 and rows[2][2] == 3.0
 
@@ -44,7 +44,7 @@ def test_fit_learns_that_question_words_are_not_topics(tmp_path: Path) -> None:
     outside, inside = template_counts(questions)
     examples = []
     for q in questions:
-        topic = q[q.index("[") + 1:q.index("]")].lower()
+        topic = q[q.index("[") + 1 : q.index("]")].lower()
         plain = q.replace("[", "").replace("]", "")
         word = "director" if "director" in q else "language"
         candidates = [(word, {"degree": 50}), (topic, {"degree": 5})]  # the question word is a bigger entity
@@ -61,6 +61,8 @@ def test_fit_learns_that_question_words_are_not_topics(tmp_path: Path) -> None:
 
 
 def test_best_per_span_orders_longest_first_with_the_biggest_entity() -> None:
-    found = {"paris": [{"id": "a", "name": "Paris", "degree": 1}, {"id": "b", "name": "Paris", "degree": 9}],
-             "is paris burning?": [{"id": "c", "name": "Is Paris Burning?", "degree": 2}]}
+    found = {
+        "paris": [{"id": "a", "name": "Paris", "degree": 1}, {"id": "b", "name": "Paris", "degree": 9}],
+        "is paris burning?": [{"id": "c", "name": "Is Paris Burning?", "degree": 2}],
+    }
     assert [(s, r["id"]) for s, r in best_per_span(found)] == [("is paris burning?", "c"), ("paris", "b")]

@@ -143,8 +143,9 @@ async def test_coverage_features_exact_with_fake_vectors() -> None:
     assert rows[2, :5].tolist() == [0.0] * 5 and rows[2, 8] == 1.0
     assert rows[2, 6] == pytest.approx((1 / 2) / (1 + 1 / 2 + 1 / 3), abs=0.02)  # "released" is still open
     assert rows[0, 5:].tolist() == [0.0] * 4
-    response = await decider.decide(DecisionRequest(state="the films starred by Sharon Tate were released in which "
-                                                          "years", questions=[question]))
+    response = await decider.decide(
+        DecisionRequest(state="the films starred by Sharon Tate were released in which years", questions=[question])
+    )
     scores = rows @ np.array([decider.weights[f] for f in FEATURES])
     scores[2] += decider.stop_bias
     expected = softmax(scores, 1.0)
@@ -170,14 +171,36 @@ async def test_coverage_reads_the_context_not_the_text() -> None:
     tate = NodeRef(id="t", name="Sharon Tate", type="person")
     films = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
     years = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
-    step = PathStep(step_id="s", depth=1, kind="decision", label="o1", relation="starred_actors", direction="in",
-                    from_ids=["t"], from_names=["Sharon Tate"], nodes=films)
-    options = [Option(relation="release_year", direction="out", targets=years),
-               Option(relation="starred_actors", direction="in",
-                      targets=tuple(NodeRef(id=f"g{i}", name=f"G{i}", type="film") for i in range(9)))]
+    step = PathStep(
+        step_id="s",
+        depth=1,
+        kind="decision",
+        label="o1",
+        relation="starred_actors",
+        direction="in",
+        from_ids=["t"],
+        from_names=["Sharon Tate"],
+        nodes=films,
+    )
+    options = [
+        Option(relation="release_year", direction="out", targets=years),
+        Option(
+            relation="starred_actors",
+            direction="in",
+            targets=tuple(NodeRef(id=f"g{i}", name=f"G{i}", type="film") for i in range(9)),
+        ),
+    ]
     state = "the films starred by Sharon Tate were released in which years"
-    structured, _ = build_question("b0", current=films, start=[tate], steps=[step], options=options,
-                                   stop_allowed=True, config=WalkConfig(hop_mode="relation"), question=state)
+    structured, _ = build_question(
+        "b0",
+        current=films,
+        start=[tate],
+        steps=[step],
+        options=options,
+        stop_allowed=True,
+        config=WalkConfig(hop_mode="relation"),
+        question=state,
+    )
     legacy = ChoiceQuestion(
         key="b0",
         instructions={"start": ["Sharon Tate (person)"], "path": ["films starred actors this person: 2 films"]},

@@ -55,8 +55,9 @@ def test_export_is_reused_until_the_weights_change(onnx_path: Path) -> None:
         meta.write_text(saved)
 
 
-def test_factory_and_command_line(onnx_path: Path, capsys: pytest.CaptureFixture[str],
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_factory_and_command_line(
+    onnx_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert isinstance(make_embedder(Settings(embedder="minilm-onnx")), OnnxMiniLMEmbedder)
     monkeypatch.setenv("GW_NEO4J_ONNX_PATH", os.fspath(onnx_path))
     assert main(["export"]) == 0 and capsys.readouterr().out.strip() == str(onnx_path)

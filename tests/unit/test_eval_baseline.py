@@ -16,8 +16,9 @@ from tests.standins.openai_server import OpenAIStandIn
 
 
 def test_entity_document() -> None:
-    text = entity_document("Kismet", "Movie", [["Kismet", "directed_by", "William Dieterle"],
-                                               ["Kismet", "release_year", "1944"]])
+    text = entity_document(
+        "Kismet", "Movie", [["Kismet", "directed_by", "William Dieterle"], ["Kismet", "release_year", "1944"]]
+    )
     assert text == "Kismet (movie). Kismet directed by William Dieterle. Kismet release year 1944."
     assert entity_document("1944", None, []) == "1944."
 
@@ -36,15 +37,18 @@ def test_search_ranks_by_cosine_and_skips_excluded_ids() -> None:
     assert index.search(np.array([0.0, 1.0]), 0) == []
 
 
-@pytest.mark.parametrize(("reply", "answers"), [
-    ("William Dieterle | Josef von Sternberg", ["William Dieterle", "Josef von Sternberg"]),
-    ("'1944'|1944\n1932", ["1944", "1932"]),
-    ('{"answers": ["Kismet"]}', ["Kismet"]),
-    ('["Kismet", " "]', ["Kismet"]),
-    ("{}", []),
-    ("NONE", []),
-    ("{not json", ["{not json"]),
-])
+@pytest.mark.parametrize(
+    ("reply", "answers"),
+    [
+        ("William Dieterle | Josef von Sternberg", ["William Dieterle", "Josef von Sternberg"]),
+        ("'1944'|1944\n1932", ["1944", "1932"]),
+        ('{"answers": ["Kismet"]}', ["Kismet"]),
+        ('["Kismet", " "]', ["Kismet"]),
+        ("{}", []),
+        ("NONE", []),
+        ("{not json", ["{not json"]),
+    ],
+)
 def test_parse_reader_answers(reply: str, answers: list[str]) -> None:
     assert parse_reader_answers(reply) == answers
 
@@ -60,8 +64,12 @@ class PinnedEmbedder:
         return np.array([[1.0, 0.0]] * len(texts), dtype=np.float32)
 
 
-QUESTION = {"id": "q", "text": "who directed [Kismet]", "text_without_brackets": "who directed Kismet",
-            "topic": "Kismet"}
+QUESTION = {
+    "id": "q",
+    "text": "who directed [Kismet]",
+    "text_without_brackets": "who directed Kismet",
+    "topic": "Kismet",
+}
 
 
 async def test_vector_system_answers_top_k_without_the_topic() -> None:
@@ -90,13 +98,24 @@ async def test_vector_reader_through_the_openai_standin() -> None:
 
 
 def _path(names: list[str], finished: bool = True, score: float = 0.0) -> WalkPath:
-    return WalkPath(beam="b0", start=[], steps=[], end=[NodeRef(id=n, name=n) for n in names], cum_logp=0.0,
-                    n_decisions=1, n_choices=1, score=score, finished=finished, terminated_by="stop")
+    return WalkPath(
+        beam="b0",
+        start=[],
+        steps=[],
+        end=[NodeRef(id=n, name=n) for n in names],
+        cum_logp=0.0,
+        n_decisions=1,
+        n_choices=1,
+        score=score,
+        finished=finished,
+        terminated_by="stop",
+    )
 
 
 def _result(mode: str, paths: list[WalkPath]) -> WalkResult:
-    return WalkResult(walk_id="w", question="q", status="ok", stop_reason="", strategy="beam", hop_mode=mode,
-                      model="m", paths=paths)
+    return WalkResult(
+        walk_id="w", question="q", status="ok", stop_reason="", strategy="beam", hop_mode=mode, model="m", paths=paths
+    )
 
 
 def test_walk_answers() -> None:

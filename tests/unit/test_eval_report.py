@@ -21,20 +21,52 @@ from graphwalk_neo4j.eval.report import (
 
 def rec(system: str, qid: str, hops: int, f1: float, **kw: Any) -> QuestionRecord:
     base: dict[str, Any] = {
-        "system": system, "question_id": qid, "hops": hops, "line": int(qid[-1]), "qtype": kw.pop("qtype", "a_to_b"),
-        "text": "q", "topic": "t", "gold": kw.pop("gold", ["x"]), "answers": kw.pop("answers", ["x"]),
-        "hits_at_1": kw.pop("hits_at_1", f1), "exact_match": kw.pop("exact_match", f1), "precision": f1,
-        "recall": f1, "f1": f1, "answered": kw.pop("answered", True), "status": "ok",
+        "system": system,
+        "question_id": qid,
+        "hops": hops,
+        "line": int(qid[-1]),
+        "qtype": kw.pop("qtype", "a_to_b"),
+        "text": "q",
+        "topic": "t",
+        "gold": kw.pop("gold", ["x"]),
+        "answers": kw.pop("answers", ["x"]),
+        "hits_at_1": kw.pop("hits_at_1", f1),
+        "exact_match": kw.pop("exact_match", f1),
+        "precision": f1,
+        "recall": f1,
+        "f1": f1,
+        "answered": kw.pop("answered", True),
+        "status": "ok",
     }
     return QuestionRecord(**{**base, **kw})
 
 
 RECORDS = [
     rec("gw", "q1", 1, 1.0, decision_calls=2, round_trips=3, latency_s=0.1, linking_ok=True, input_tokens=100),
-    rec("gw", "q2", 1, 0.5, decision_calls=2, round_trips=3, latency_s=0.3, linking_ok=True, exact_match=0.0,
-        qtype="c_to_d"),
-    rec("gw", "q3", 2, 0.0, decision_calls=3, round_trips=5, latency_s=0.5, linking_ok=False, answered=False,
-        cost_usd=0.002),
+    rec(
+        "gw",
+        "q2",
+        1,
+        0.5,
+        decision_calls=2,
+        round_trips=3,
+        latency_s=0.3,
+        linking_ok=True,
+        exact_match=0.0,
+        qtype="c_to_d",
+    ),
+    rec(
+        "gw",
+        "q3",
+        2,
+        0.0,
+        decision_calls=3,
+        round_trips=5,
+        latency_s=0.5,
+        linking_ok=False,
+        answered=False,
+        cost_usd=0.002,
+    ),
     rec("ceiling", "q1", 1, 1.0),
     rec("ceiling", "q2", 1, 1.0),
     rec("ceiling", "q3", 2, 0.5),
@@ -43,8 +75,14 @@ RECORDS = [
 
 def test_summary_rows_exact() -> None:
     rows = {(r.system, r.hops): r for r in summary_rows(RECORDS)}
-    assert [k for k in rows] == [("gw", "1"), ("gw", "2"), ("gw", "all"), ("ceiling", "1"), ("ceiling", "2"),
-                                 ("ceiling", "all")]
+    assert [k for k in rows] == [
+        ("gw", "1"),
+        ("gw", "2"),
+        ("gw", "all"),
+        ("ceiling", "1"),
+        ("ceiling", "2"),
+        ("ceiling", "all"),
+    ]
     one = rows[("gw", "1")]
     assert (one.n, one.f1, one.exact_match, one.ceiling_f1, one.f1_over_ceiling) == (2, 0.75, 0.5, 1.0, 0.75)
     assert (one.decision_calls, one.round_trips, one.input_tokens, one.answered) == (2.0, 3.0, 50.0, 1.0)
@@ -60,8 +98,11 @@ def test_summary_rows_exact() -> None:
 
 def test_qtype_rows_exact() -> None:
     rows = [(r.system, r.hops, r.qtype, r.n, r.f1, r.ceiling_f1) for r in qtype_rows(RECORDS)]
-    assert rows == [("gw", 1, "a_to_b", 1, 1.0, 1.0), ("gw", 1, "c_to_d", 1, 0.5, 1.0),
-                    ("gw", 2, "a_to_b", 1, 0.0, 0.5)]
+    assert rows == [
+        ("gw", 1, "a_to_b", 1, 1.0, 1.0),
+        ("gw", 1, "c_to_d", 1, 0.5, 1.0),
+        ("gw", 2, "a_to_b", 1, 0.0, 0.5),
+    ]
 
 
 def test_k_sweep_picks_the_smallest_best_k() -> None:
@@ -79,10 +120,21 @@ def test_k_sweep_picks_the_smallest_best_k() -> None:
 
 
 def test_build_results_and_markdown() -> None:
-    run = {"spec": {"run_id": "r1", "dataset": "metaqa", "split": "dev", "hops": [1, 2], "n": 2, "seed": 0,
-                    "graph": "g", "linking": "gold", "concurrency": 1},
-           "systems": {"gw": {"kind": "graphwalk", "config": {"x": 1}}}, "environment": {"git_revision": "abc",
-                                                                                        "machine": "2 cores"}}
+    run = {
+        "spec": {
+            "run_id": "r1",
+            "dataset": "metaqa",
+            "split": "dev",
+            "hops": [1, 2],
+            "n": 2,
+            "seed": 0,
+            "graph": "g",
+            "linking": "gold",
+            "concurrency": 1,
+        },
+        "systems": {"gw": {"kind": "graphwalk", "config": {"x": 1}}},
+        "environment": {"git_revision": "abc", "machine": "2 cores"},
+    }
     records = [*RECORDS, rec("v", "q1", 1, 0.0, gold=["a"], ranked=["a", "b"])]
     results = build_results(run, records, sweep_ks=[1, 2])
     assert results["spec"]["run_id"] == "r1" and len(results["questions"]) == 7

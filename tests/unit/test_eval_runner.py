@@ -18,8 +18,9 @@ from graphwalk_neo4j.eval.runner import RunDir, answer_one, run_systems, setting
 from tests.standins.progress import RecordingProgress
 
 
-def _question(line: int, text: str = "who directed [Kismet]\tWilliam Dieterle|Josef von Sternberg",
-              hops: int = 1) -> MetaQAQuestion:
+def _question(
+    line: int, text: str = "who directed [Kismet]\tWilliam Dieterle|Josef von Sternberg", hops: int = 1
+) -> MetaQAQuestion:
     return parse_question_line(text, split="dev", hops=hops, line=line)
 
 

@@ -26,64 +26,119 @@ from graphwalk_neo4j.ingest.extraction import (
 )
 
 
-@pytest.mark.parametrize(("raw", "label"), [
-    ("person", "Person"), ("sea captain", "SeaCaptain"), ("LIGHTHOUSE", "Lighthouse"), ("boat-yard", "BoatYard"),
-    ("organizationName", "OrganizationName"), ("Café owner", "CafeOwner"), ("19th century fort", "T19thCenturyFort"),
-    ("Document", "ExtractedDocument"), ("entity", None), ("Thing", None), ("", None), (None, None), ("!!", None),
-])
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        ("person", "Person"),
+        ("sea captain", "SeaCaptain"),
+        ("LIGHTHOUSE", "Lighthouse"),
+        ("boat-yard", "BoatYard"),
+        ("organizationName", "OrganizationName"),
+        ("Café owner", "CafeOwner"),
+        ("19th century fort", "T19thCenturyFort"),
+        ("Document", "ExtractedDocument"),
+        ("entity", None),
+        ("Thing", None),
+        ("", None),
+        (None, None),
+        ("!!", None),
+    ],
+)
 def test_pascal_labels(raw: str | None, label: str | None) -> None:
     assert pascal_label(raw) == label
 
 
-@pytest.mark.parametrize(("raw", "name"), [
-    ("designed by", "designed_by"), ("wasBornIn", "was_born_in"), ("DESIGNED-BY", "designed_by"),
-    ("1st owner of", "rel_1st_owner_of"), ("---", "related_to"), ("x" * 80, "x" * 64),
-])
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ("designed by", "designed_by"),
+        ("wasBornIn", "was_born_in"),
+        ("DESIGNED-BY", "designed_by"),
+        ("1st owner of", "rel_1st_owner_of"),
+        ("---", "related_to"),
+        ("x" * 80, "x" * 64),
+    ],
+)
 def test_relation_names(raw: str, name: str) -> None:
     assert relation_name(raw) == name
 
 
 def test_attribute_keys_and_values() -> None:
     assert [attribute_key(k) for k in ("Built Year", "name", "id", "updated_at", "9lives")] == [
-        "built_year", "attr_name", "attr_id", "attr_updated_at", "attr_9lives"]
+        "built_year",
+        "attr_name",
+        "attr_id",
+        "attr_updated_at",
+        "attr_9lives",
+    ]
     assert [attribute_value(v) for v in (3, 2.5, True, " x ", "", float("nan"), ["a", 1], [], {"a": 1}, None)] == [
-        3, 2.5, True, "x", None, None, "a; 1", None, None, None]
+        3,
+        2.5,
+        True,
+        "x",
+        None,
+        None,
+        "a; 1",
+        None,
+        None,
+        None,
+    ]
 
 
 def test_clean_extraction_exactly() -> None:
-    raw = Extraction.model_validate({
-        "entities": [
-            {"name": " Ada  Lovelace ", "type": "person", "description": "A  mathematician.",
-             "attributes": {"Born": 1815, "name": "x", "notes": {"a": 1}}},
-            {"name": "ada lovelace", "type": "Scientist", "description": "Later text.", "attributes": {"born": 1816}},
-            {"name": "Analytical Engine", "type": "machine"},
-        ],
-        "relations": [
-            {"source": "Ada Lovelace", "type": "wrote about", "target": "analytical engine"},
-            {"source": "ADA LOVELACE", "type": "wrote_about", "target": "Analytical Engine"},
-            {"source": "Ada Lovelace", "type": "knows", "target": "Charles Babbage"},
-            {"source": "Ada Lovelace", "type": "is", "target": "ada lovelace"},
-        ],
-    })
+    raw = Extraction.model_validate(
+        {
+            "entities": [
+                {
+                    "name": " Ada  Lovelace ",
+                    "type": "person",
+                    "description": "A  mathematician.",
+                    "attributes": {"Born": 1815, "name": "x", "notes": {"a": 1}},
+                },
+                {
+                    "name": "ada lovelace",
+                    "type": "Scientist",
+                    "description": "Later text.",
+                    "attributes": {"born": 1816},
+                },
+                {"name": "Analytical Engine", "type": "machine"},
+            ],
+            "relations": [
+                {"source": "Ada Lovelace", "type": "wrote about", "target": "analytical engine"},
+                {"source": "ADA LOVELACE", "type": "wrote_about", "target": "Analytical Engine"},
+                {"source": "Ada Lovelace", "type": "knows", "target": "Charles Babbage"},
+                {"source": "Ada Lovelace", "type": "is", "target": "ada lovelace"},
+            ],
+        }
+    )
     assert clean_extraction(raw) == CleanExtraction(
         mentions=[
-            Mention(name="Ada Lovelace", type="Person", description="A mathematician.",
-                    attributes={"born": 1815, "attr_name": "x"}),
+            Mention(
+                name="Ada Lovelace",
+                type="Person",
+                description="A mathematician.",
+                attributes={"born": 1815, "attr_name": "x"},
+            ),
             Mention(name="Analytical Engine", type="Machine"),
             Mention(name="Charles Babbage"),
         ],
-        facts=[Fact(source="Ada Lovelace", type="wrote_about", target="Analytical Engine"),
-               Fact(source="Ada Lovelace", type="knows", target="Charles Babbage")],
+        facts=[
+            Fact(source="Ada Lovelace", type="wrote_about", target="Analytical Engine"),
+            Fact(source="Ada Lovelace", type="knows", target="Charles Babbage"),
+        ],
         dropped=["attribute 'notes' of 'Ada Lovelace' (not a scalar)", "self-loop 'Ada Lovelace' -is-> 'ada lovelace'"],
     )
 
 
-@pytest.mark.parametrize(("reply", "problem"), [
-    ("I think there are two people.", "no JSON object"),
-    ("{entities: []}", "not valid JSON"),
-    ('{"entities": [{"type": "Person"}]}', "entities.0.name: Field required"),
-    ('{"entities": [], "relations": [{"source": "a", "type": "", "target": "b"}]}', "relations.0.type"),
-])
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        ("I think there are two people.", "no JSON object"),
+        ("{entities: []}", "not valid JSON"),
+        ('{"entities": [{"type": "Person"}]}', "entities.0.name: Field required"),
+        ('{"entities": [], "relations": [{"source": "a", "type": "", "target": "b"}]}', "relations.0.type"),
+    ],
+)
 def test_parse_reply_errors_are_model_readable(reply: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         parse_reply(reply)

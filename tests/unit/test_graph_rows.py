@@ -33,15 +33,23 @@ def test_hashed_entity_id_is_sha256_prefix() -> None:
 
 def test_entity_row_param() -> None:
     row = EntityRow.of("g", "e_1", "Kismet", "Movie")
-    assert row.param() == {"uid": "g:e_1", "id": "e_1", "name": "Kismet", "name_lc": "kismet", "type": "Movie",
-                           "summary": None, "aliases": []}
+    assert row.param() == {
+        "uid": "g:e_1",
+        "id": "e_1",
+        "name": "Kismet",
+        "name_lc": "kismet",
+        "type": "Movie",
+        "summary": None,
+        "aliases": [],
+    }
 
 
 def test_relation_row_id_comes_from_the_entity_ids() -> None:
     row = RelationRow.of("g:e_a", "directed_by", "g:e_b")
     assert row.id == relation_id("e_a", "directed_by", "e_b")
-    assert params([row]) == [{"src": "g:e_a", "dst": "g:e_b", "type": "directed_by", "id": row.id, "chunk": None,
-                              "confidence": None}]
+    assert params([row]) == [
+        {"src": "g:e_a", "dst": "g:e_b", "type": "directed_by", "id": row.id, "chunk": None, "confidence": None}
+    ]
 
 
 def test_claim_row_text() -> None:
@@ -58,7 +66,8 @@ def test_prepare_batch_builds_rows_from_the_model() -> None:
     batch = prepare_batch(records, "g", "doc", {"directed_by": ("Movie", "Person")})
     kismet, dieterle = entity_id("Kismet"), entity_id("William Dieterle")
     assert [(e.uid, e.name, e.type) for e in batch.entities] == [
-        (f"g:{kismet}", "Kismet", "Movie"), (f"g:{dieterle}", "William Dieterle", "Person"),
+        (f"g:{kismet}", "Kismet", "Movie"),
+        (f"g:{dieterle}", "William Dieterle", "Person"),
     ]
     assert [(r.src, r.dst, r.id) for r in batch.relations] == [
         (f"g:{kismet}", f"g:{dieterle}", relation_id(kismet, "directed_by", dieterle)),

@@ -46,7 +46,10 @@ def _callers(api_base: str) -> dict[str, Callable[[], Awaitable[object]]]:
 
 @pytest.mark.parametrize("caller", ["decision", "extraction", "reader"])
 async def test_a_key_echoed_by_the_server_is_redacted_everywhere(
-    standin: OpenAIStandIn, caller: str, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str],
+    standin: OpenAIStandIn,
+    caller: str,
+    caplog: pytest.LogCaptureFixture,
+    capfd: pytest.CaptureFixture[str],
 ) -> None:
     standin.status = 500
     standin.echo_credentials = True

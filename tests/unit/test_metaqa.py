@@ -27,27 +27,66 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa"
 METAQA = shared_dir() / "datasets" / "metaqa"
 
 DEV_QTYPES = [
-    "actor_to_movie", "actor_to_movie_to_actor", "actor_to_movie_to_director", "actor_to_movie_to_genre",
-    "actor_to_movie_to_language", "actor_to_movie_to_writer", "actor_to_movie_to_year", "director_to_movie",
-    "director_to_movie_to_actor", "director_to_movie_to_director", "director_to_movie_to_genre",
-    "director_to_movie_to_language", "director_to_movie_to_writer", "director_to_movie_to_year",
-    "movie_to_actor", "movie_to_actor_to_movie", "movie_to_actor_to_movie_to_director",
-    "movie_to_actor_to_movie_to_genre", "movie_to_actor_to_movie_to_language",
-    "movie_to_actor_to_movie_to_writer", "movie_to_actor_to_movie_to_year", "movie_to_director",
-    "movie_to_director_to_movie", "movie_to_director_to_movie_to_actor",
+    "actor_to_movie",
+    "actor_to_movie_to_actor",
+    "actor_to_movie_to_director",
+    "actor_to_movie_to_genre",
+    "actor_to_movie_to_language",
+    "actor_to_movie_to_writer",
+    "actor_to_movie_to_year",
+    "director_to_movie",
+    "director_to_movie_to_actor",
+    "director_to_movie_to_director",
+    "director_to_movie_to_genre",
+    "director_to_movie_to_language",
+    "director_to_movie_to_writer",
+    "director_to_movie_to_year",
+    "movie_to_actor",
+    "movie_to_actor_to_movie",
+    "movie_to_actor_to_movie_to_director",
+    "movie_to_actor_to_movie_to_genre",
+    "movie_to_actor_to_movie_to_language",
+    "movie_to_actor_to_movie_to_writer",
+    "movie_to_actor_to_movie_to_year",
+    "movie_to_director",
+    "movie_to_director_to_movie",
+    "movie_to_director_to_movie_to_actor",
     "movie_to_director_to_movie_to_genre",
-    "movie_to_director_to_movie_to_language", "movie_to_director_to_movie_to_writer",
-    "movie_to_director_to_movie_to_year", "movie_to_genre", "movie_to_imdbrating", "movie_to_imdbvotes",
-    "movie_to_language", "movie_to_tags", "movie_to_writer", "movie_to_writer_to_movie",
-    "movie_to_writer_to_movie_to_actor", "movie_to_writer_to_movie_to_director",
-    "movie_to_writer_to_movie_to_genre", "movie_to_writer_to_movie_to_language",
-    "movie_to_writer_to_movie_to_year", "movie_to_year", "tag_to_movie", "writer_to_movie",
-    "writer_to_movie_to_actor", "writer_to_movie_to_director", "writer_to_movie_to_genre",
-    "writer_to_movie_to_language", "writer_to_movie_to_writer", "writer_to_movie_to_year",
+    "movie_to_director_to_movie_to_language",
+    "movie_to_director_to_movie_to_writer",
+    "movie_to_director_to_movie_to_year",
+    "movie_to_genre",
+    "movie_to_imdbrating",
+    "movie_to_imdbvotes",
+    "movie_to_language",
+    "movie_to_tags",
+    "movie_to_writer",
+    "movie_to_writer_to_movie",
+    "movie_to_writer_to_movie_to_actor",
+    "movie_to_writer_to_movie_to_director",
+    "movie_to_writer_to_movie_to_genre",
+    "movie_to_writer_to_movie_to_language",
+    "movie_to_writer_to_movie_to_year",
+    "movie_to_year",
+    "tag_to_movie",
+    "writer_to_movie",
+    "writer_to_movie_to_actor",
+    "writer_to_movie_to_director",
+    "writer_to_movie_to_genre",
+    "writer_to_movie_to_language",
+    "writer_to_movie_to_writer",
+    "writer_to_movie_to_year",
 ]
 METAQA_RELATIONS = {
-    "directed_by", "written_by", "starred_actors", "release_year", "in_language", "has_tags", "has_genre",
-    "has_imdb_votes", "has_imdb_rating",
+    "directed_by",
+    "written_by",
+    "starred_actors",
+    "release_year",
+    "in_language",
+    "has_tags",
+    "has_genre",
+    "has_imdb_votes",
+    "has_imdb_rating",
 }
 
 
@@ -89,7 +128,9 @@ def test_load_questions_with_qtype() -> None:
     qs = load_questions(DATA, "dev", 2)
     assert [q.id for q in qs] == ["dev-2hop-00001", "dev-2hop-00002", "dev-2hop-00003"]
     assert [q.qtype for q in qs] == [
-        "director_to_movie_to_actor", "movie_to_actor_to_movie", "actor_to_movie_to_year",
+        "director_to_movie_to_actor",
+        "movie_to_actor_to_movie",
+        "actor_to_movie_to_year",
     ]
     assert qs[1].topic == "Kismet" and qs[1].answers == ("Blonde Venus", "Random Harvest")
     assert (qs[0].split, qs[0].hops, qs[0].line) == ("dev", 2, 1)
@@ -174,13 +215,16 @@ def test_sample_edges() -> None:
 
 def test_qtype_paths() -> None:
     assert qtype_path("director_to_movie_to_actor") == (
-        PathStep("directed_by", "in"), PathStep("starred_actors", "out"),
+        PathStep("directed_by", "in"),
+        PathStep("starred_actors", "out"),
     )
     assert qtype_path("movie_to_tags") == (PathStep("has_tags", "out"),)
     assert qtype_path("tag_to_movie") == (PathStep("has_tags", "in"),)
     assert qtype_path("movie_to_imdbrating") == (PathStep("has_imdb_rating", "out"),)
     assert qtype_path("movie_to_writer_to_movie_to_language") == (
-        PathStep("written_by", "out"), PathStep("written_by", "in"), PathStep("in_language", "out"),
+        PathStep("written_by", "out"),
+        PathStep("written_by", "in"),
+        PathStep("in_language", "out"),
     )
 
 

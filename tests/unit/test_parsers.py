@@ -117,9 +117,14 @@ def test_tab_triples_autodetected_and_pipes_kept_in_names() -> None:
 def test_csv_types_attributes_and_multiline_quotes() -> None:
     records, report = _all(DATA / "tiny.csv")
     assert records[0] == TripleRecord(
-        subject="Kismet", relation="directed_by", object="William Dieterle", subject_type="Movie",
-        object_type="Person", attributes={"imdb_votes": "1200", "country": "USA"},
-        source=str(DATA / "tiny.csv"), line=2,
+        subject="Kismet",
+        relation="directed_by",
+        object="William Dieterle",
+        subject_type="Movie",
+        object_type="Person",
+        attributes={"imdb_votes": "1200", "country": "USA"},
+        source=str(DATA / "tiny.csv"),
+        line=2,
     )
     assert (records[1].subject, records[1].attributes) == ("Paris, Texas", {"country": "West Germany"})
     assert (records[2].subject, records[2].subject_type, records[2].line) == ("Multi\nLine", None, 4)
@@ -154,8 +159,15 @@ def test_metaqa_kb_parses_whole() -> None:
     records, report = _all(KB)
     assert len(records) == report.records == report.lines == 130_173
     assert {r.relation for r in records} == {
-        "directed_by", "written_by", "starred_actors", "release_year", "in_language", "has_tags",
-        "has_genre", "has_imdb_votes", "has_imdb_rating",
+        "directed_by",
+        "written_by",
+        "starred_actors",
+        "release_year",
+        "in_language",
+        "has_tags",
+        "has_genre",
+        "has_imdb_votes",
+        "has_imdb_rating",
     }
 
 

@@ -13,8 +13,9 @@ def _type_checking_imports() -> set[str]:
     """The names the package's ``if TYPE_CHECKING:`` block imports (what a type checker sees)."""
     tree = ast.parse(Path(graphwalk_neo4j.__file__).read_text(encoding="utf-8"))
     block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
-    return {alias.asname or alias.name for node in block.body if isinstance(node, ast.ImportFrom)
-            for alias in node.names}
+    return {
+        alias.asname or alias.name for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
 
 
 def test_all_is_what_the_package_exposes() -> None:
@@ -47,9 +48,12 @@ def test_importing_the_package_does_not_load_torch_or_touch_the_network() -> Non
 def test_localserver_needs_only_the_standard_library() -> None:
     # `make neo4j-up` runs it with the system Python, before the virtualenv has any dependency. With -S there is
     # no site-packages at all, so any third-party import anywhere on the way fails here.
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import graphwalk_neo4j.localserver; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) "
-            "- {'graphwalk_neo4j', '__main__'}))")
-    out = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(PACKAGE_ROOT)], capture_output=True,
-                         text=True, check=True)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import graphwalk_neo4j.localserver; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) "
+        "- {'graphwalk_neo4j', '__main__'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(PACKAGE_ROOT)], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "[]"

@@ -11,8 +11,14 @@ from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.ingest.extraction import Mention
 from graphwalk_neo4j.ingest.routing import NEW, Candidate, Router, build_request, exact_match
 
-LIGHT = Candidate(uid="g:e1", name="Harrow Point Lighthouse", type="Lighthouse", aliases=["the Harrow light"],
-                  summary="A white tower.", relations=["-located_in-> Saltmere"])
+LIGHT = Candidate(
+    uid="g:e1",
+    name="Harrow Point Lighthouse",
+    type="Lighthouse",
+    aliases=["the Harrow light"],
+    summary="A white tower.",
+    relations=["-located_in-> Saltmere"],
+)
 TOWN = Candidate(uid="g:e2", name="Saltmere", type="Town")
 TOWN_ORG = Candidate(uid="g:e3", name="saltmere", type="Organization")
 
@@ -24,11 +30,18 @@ def test_cards_and_request() -> None:
     [question] = request.questions
     assert question.key == "m2"
     assert question.instructions["mention"] == {  # type: ignore[index]
-        "name": "Harrow Point Light", "type": "Lighthouse", "description": "A granite tower."}
+        "name": "Harrow Point Light",
+        "type": "Lighthouse",
+        "description": "A granite tower.",
+    }
     assert list(question.options) == ["c1", "c2", NEW]
-    assert question.options["c1"] == {"name": "Harrow Point Lighthouse", "type": "Lighthouse",
-                                      "aliases": ["the Harrow light"], "summary": "A white tower.",
-                                      "relations": ["-located_in-> Saltmere"]}
+    assert question.options["c1"] == {
+        "name": "Harrow Point Lighthouse",
+        "type": "Lighthouse",
+        "aliases": ["the Harrow light"],
+        "summary": "A white tower.",
+        "relations": ["-located_in-> Saltmere"],
+    }
     assert question.options["c2"] == {"name": "Saltmere", "type": "Town"}
 
 
@@ -50,8 +63,11 @@ class Offline(Router):
         return [list(self.table.get(m.name, [])) for m in mentions]
 
 
-MENTIONS = [Mention(name="Harrow Point Light", type="Lighthouse"), Mention(name="Saltmere", type="Town"),
-            Mention(name="Kestle Quarry", type="Quarry")]
+MENTIONS = [
+    Mention(name="Harrow Point Light", type="Lighthouse"),
+    Mention(name="Saltmere", type="Town"),
+    Mention(name="Kestle Quarry", type="Quarry"),
+]
 TABLE = {"Harrow Point Light": [LIGHT], "Saltmere": [TOWN, TOWN_ORG]}
 
 
@@ -60,7 +76,10 @@ async def test_one_request_per_chunk_and_no_call_without_candidates() -> None:
     router = Offline(TABLE, decider=decider)
     routes = await router.route("passage", MENTIONS)
     assert [(r.target, r.method, r.confidence) for r in routes] == [
-        ("g:e1", "decided", 1.0), ("g:e2", "decided", 0.9), (None, "no-candidates", 1.0)]
+        ("g:e1", "decided", 1.0),
+        ("g:e2", "decided", 0.9),
+        (None, "no-candidates", 1.0),
+    ]
     assert len(decider.requests) == 1 and [q.key for q in decider.requests[0].questions] == ["m0", "m1"]
     assert (router.stats.questions, router.stats.decision_calls, router.stats.merged, router.stats.new) == (2, 1, 2, 1)
 
@@ -89,8 +108,9 @@ async def test_exact_names_only_without_a_working_decider(setup: str) -> None:
     decider = FakeBackend(script={"m0": "c1", "m1": "c1"})
     if setup == "decider-down":
         decider.fail_with(DecisionError("Jev unreachable"))
-    router = Offline(TABLE, decider=None if setup == "no-decider" else decider,
-                     mode="exact" if setup == "exact-mode" else "decide")
+    router = Offline(
+        TABLE, decider=None if setup == "no-decider" else decider, mode="exact" if setup == "exact-mode" else "decide"
+    )
     routes = await router.route("passage", MENTIONS)
     assert [r.target for r in routes] == [None, "g:e2", None]
     if setup == "decider-down":

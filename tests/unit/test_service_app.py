@@ -22,8 +22,19 @@ from graphwalk_neo4j.service.app import BROWSER_ROUTER, create_app
 from graphwalk_neo4j.service.problems import from_exception, status_for
 from graphwalk_neo4j.settings import Settings
 
-API = {"/v1/walk", "/v1/walks", "/v1/walks/{walk_id}", "/v1/search", "/v1/graphs", "/v1/ingest", "/v1/jobs/{job_id}",
-       "/healthz", "/readyz", "/metrics", "/mcp"}
+API = {
+    "/v1/walk",
+    "/v1/walks",
+    "/v1/walks/{walk_id}",
+    "/v1/search",
+    "/v1/graphs",
+    "/v1/ingest",
+    "/v1/jobs/{job_id}",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/mcp",
+}
 
 
 def paths(app: FastAPI) -> set[str]:
@@ -49,12 +60,25 @@ def test_the_browser_router_is_included_when_its_module_exists(monkeypatch: pyte
 
 
 def test_error_statuses() -> None:
-    cases = [(ConfigError("x"), 400), (NotFoundError("x"), 404), (SaturatedError("x"), 429), (DrainingError("x"), 503),
-             (StoreUnavailableError("x"), 503), (DecisionError("x"), 502), (RequestTimeoutError("x"), 504),
-             (RuntimeError("secret detail"), 500)]
+    cases = [
+        (ConfigError("x"), 400),
+        (NotFoundError("x"), 404),
+        (SaturatedError("x"), 429),
+        (DrainingError("x"), 503),
+        (StoreUnavailableError("x"), 503),
+        (DecisionError("x"), 502),
+        (RequestTimeoutError("x"), 504),
+        (RuntimeError("secret detail"), 500),
+    ]
     assert [status_for(e) for e, _ in cases] == [s for _, s in cases]
     status, body = from_exception(RuntimeError("secret detail"), instance="/v1/walk", request_id="r1")
     assert status == 500 and "secret detail" not in body["detail"] and "r1" in body["detail"]
     status, body = from_exception(ConfigError("unknown walk preset 'x'"), instance="/v1/walk", request_id="r2")
-    assert body == {"type": "about:blank", "title": "Bad Request", "status": 400,
-                    "detail": "unknown walk preset 'x'", "instance": "/v1/walk", "request_id": "r2"}
+    assert body == {
+        "type": "about:blank",
+        "title": "Bad Request",
+        "status": 400,
+        "detail": "unknown walk preset 'x'",
+        "instance": "/v1/walk",
+        "request_id": "r2",
+    }

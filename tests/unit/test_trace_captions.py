@@ -9,16 +9,25 @@ import pytest
 from graphwalk_neo4j.walk.trace_writer import MAX_WALK_CAPTION, short_p, step_captions, walk_caption
 
 DECISION: dict[str, Any] = {
-    "depth": 1, "beam": "b0", "kind": "decision", "kept": True, "chosen": "o2", "is_stop": False,
-    "chosen_relation": "directed_by", "chosen_direction": "in", "p": 0.891,
-    "option_relations": ["written_by", "directed_by", ""], "option_directions": ["out", "in", ""],
+    "depth": 1,
+    "beam": "b0",
+    "kind": "decision",
+    "kept": True,
+    "chosen": "o2",
+    "is_stop": False,
+    "chosen_relation": "directed_by",
+    "chosen_direction": "in",
+    "p": 0.891,
+    "option_relations": ["written_by", "directed_by", ""],
+    "option_directions": ["out", "in", ""],
     "probs": [0.05, 0.891, 0.059],
     "pruned": '[{"relation": "release_year", "direction": "out", "reason": "hub", "count": 37}]',
 }
 
 
-@pytest.mark.parametrize(("p", "text"), [(0.891, ".89"), (0.05, ".05"), (0.0, ".00"), (0.999, "1"), (1.0, "1"),
-                                         (0.5, ".50")])
+@pytest.mark.parametrize(
+    ("p", "text"), [(0.891, ".89"), (0.05, ".05"), (0.0, ".00"), (0.999, "1"), (1.0, "1"), (0.5, ".50")]
+)
 def test_short_p(p: float, text: str) -> None:
     assert short_p(p) == text
 
@@ -33,19 +42,26 @@ def test_decision_step() -> None:
 
 
 def test_other_kinds_of_step() -> None:
-    forced_move = {**DECISION, "kind": "forced_move", "p": None, "chosen_direction": "out", "probs": [],
-                   "pruned": []}
+    forced_move = {**DECISION, "kind": "forced_move", "p": None, "chosen_direction": "out", "probs": [], "pruned": []}
     assert step_captions(forced_move)["caption"] == "d1 directed_by → forced"
     assert step_captions(forced_move)["hop"] == "directed_by → forced"
     assert step_captions(forced_move)["option_captions"] == ["written_by → –", "directed_by ← –", "STOP –"]
     stop = {"depth": 3, "beam": "b0", "kind": "decision", "kept": True, "chosen": "STOP", "is_stop": True, "p": 0.9}
-    assert step_captions(stop) == {"caption": "d3 STOP p .90", "hop": None, "option_captions": [],
-                                   "pruned_captions": []}
+    assert step_captions(stop) == {
+        "caption": "d3 STOP p .90",
+        "hop": None,
+        "option_captions": [],
+        "pruned_captions": [],
+    }
     forced_stop = {**stop, "kind": "forced_stop", "p": 1.0, "beam": "b1", "kept": False}
     assert step_captions(forced_stop)["caption"] == "d3 b1 STOP forced ✗"
     dead = {"depth": 1, "beam": "b0", "kind": "dead_end", "kept": False, "chosen": None}
-    assert step_captions(dead) == {"caption": "d1 dead end ✗", "hop": None, "option_captions": [],
-                                   "pruned_captions": []}
+    assert step_captions(dead) == {
+        "caption": "d1 dead end ✗",
+        "hop": None,
+        "option_captions": [],
+        "pruned_captions": [],
+    }
 
 
 def test_walk_caption_is_the_question_shortened() -> None:

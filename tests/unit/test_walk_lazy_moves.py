@@ -27,12 +27,14 @@ def preferring(*moves: tuple[str, str]) -> Any:
     return answer
 
 
-async def walk(lazy_above: int | None, moves: Sequence[tuple[str, str]], **config: Any) -> tuple[Any, InMemoryExpander,
-                                                                                       RecordingTraceSink]:
+async def walk(
+    lazy_above: int | None, moves: Sequence[tuple[str, str]], **config: Any
+) -> tuple[Any, InMemoryExpander, RecordingTraceSink]:
     expander = InMemoryExpander(FILM_NODES, FILM_EDGES, lazy_above=lazy_above)
     sink = RecordingTraceSink()
-    engine = WalkEngine(expander, FakeBackend(answer=preferring(*moves)), sink,
-                        WalkConfig(hop_mode="relation", **config))
+    engine = WalkEngine(
+        expander, FakeBackend(answer=preferring(*moves)), sink, WalkConfig(hop_mode="relation", **config)
+    )
     result = await engine.run("When were Christopher Nolan's films released?", ["nolan"])
     return result, expander, sink
 
@@ -51,13 +53,16 @@ async def test_lazy_moves_reach_the_same_answers_and_trace() -> None:
     assert [a.node_id for a in eager.answers] == ["y2000", "y2010"]
     assert summary(lazy, lazy_sink) == summary(eager, eager_sink)
     # both moves had two edges, so the lazy expander offered them unresolved and read each at the next depth
-    follows = [(r.follow.relation, r.follow.direction, r.node_ids) for batch in lazy_x.requests for r in batch
-               if r.follow is not None]
+    follows = [
+        (r.follow.relation, r.follow.direction, r.node_ids)
+        for batch in lazy_x.requests
+        for r in batch
+        if r.follow is not None
+    ]
     assert follows == [("directed_by", "in", ("nolan",)), ("release_year", "out", ("memento", "inception"))]
     assert lazy_x.calls == eager_x.calls == 3  # still one expansion per depth
     offered = lazy.steps[0].options
-    assert [(o.label, o.count, o.resolved, o.target_ids) for o in offered] == [
-        ("o1", 2, False, ["memento"])]
+    assert [(o.label, o.count, o.resolved, o.target_ids) for o in offered] == [("o1", 2, False, ["memento"])]
 
 
 async def test_a_walk_that_ends_right_after_a_lazy_move_reads_it_once_more() -> None:

@@ -227,8 +227,15 @@ async def test_context_bundle_entity_walk() -> None:
     bundle = result.context_bundle()
     assert bundle["walk_id"] == "w" and bundle["goal"] == "Who directed Memento?"
     assert bundle["answers"] == [
-        {"id": "nolan", "name": "Christopher Nolan", "type": "person", "value": None, "score": score, "rank": 1,
-         "votes": 1}
+        {
+            "id": "nolan",
+            "name": "Christopher Nolan",
+            "type": "person",
+            "value": None,
+            "score": score,
+            "rank": 1,
+            "votes": 1,
+        }
     ]
     assert bundle["nodes"] == [
         {

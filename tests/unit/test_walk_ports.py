@@ -37,7 +37,9 @@ async def test_the_in_memory_parts_fit_the_ports() -> None:
     sinks: list[TraceSink] = [RecordingTraceSink(), NullTraceSink()]
     [expansion] = await expander.expand([ExpandRequest(beam_key="b0", node_ids=("Memento",))])
     assert [(o.relation, o.direction) for o in expansion.options] == [
-        ("directed_by", "out"), ("written_by", "out"), ("release_year", "out"),
+        ("directed_by", "out"),
+        ("written_by", "out"),
+        ("release_year", "out"),
     ]
     assert len(sinks) == 2
 

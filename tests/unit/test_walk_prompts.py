@@ -232,9 +232,11 @@ def test_path_lines_in_relation_mode_count_nodes() -> None:
     assert path_lines([NOLAN], [step], WalkConfig(hop_mode="relation", relation_glosses=False)) == [
         "2 nodes --directed_by--> Christopher Nolan",
     ]
-    assert path_lines([MEMENTO], [step.model_copy(update={"direction": "out", "nodes": [NOLAN],
-                                                          "from_names": ["Memento"]})],
-                      WalkConfig()) == ["Memento --directed_by--> Christopher Nolan"]
+    assert path_lines(
+        [MEMENTO],
+        [step.model_copy(update={"direction": "out", "nodes": [NOLAN], "from_names": ["Memento"]})],
+        WalkConfig(),
+    ) == ["Memento --directed_by--> Christopher Nolan"]
     hops = path_hops([NOLAN], [step, stop])
     assert [(h.relation, h.direction, h.source_type, h.target_type, h.count, h.from_count) for h in hops] == [
         ("directed_by", "in", "person", "film", 2, 1)
