@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     service_max_body_bytes: int = Field(default=1_000_000, ge=1024)
     service_graphs: str | None = None  # comma-separated graphs to warm at start (default: every graph found)
     service_drain_s: float = Field(default=60.0, ge=0)  # SIGTERM: how long in-flight work may take to finish
+    # GW_NEO4J_SERVICE_LEARNED_DIRS: comma-separated folders under which a caller may name a learned decider
+    # (`"model": "learned:DIR"`); the service's own default model is always allowed. Unset: callers may not.
+    service_learned_dirs: str | None = None
     service_ingest_sql: bool = False  # allow POST /v1/ingest to connect to a database URL the caller names
 
     def resolved_service_url(self) -> str:

@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from graphwalk_neo4j.decide.base import DecisionBackend
@@ -23,6 +24,7 @@ from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import (
     DrainingError,
     GraphwalkError,
+    InputError,
     NotFoundError,
     RequestTimeoutError,
     SaturatedError,
@@ -61,6 +63,23 @@ def _model_key(settings: Settings, model: str | None) -> tuple[str, str]:
         settings.jev_provider,
     )
     return kind, model_id
+
+
+def check_caller_model(settings: Settings, model: str | None) -> None:
+    """Refuse a caller-named ``learned:DIR`` outside ``GW_NEO4J_SERVICE_LEARNED_DIRS``: the service would otherwise
+    read any folder a caller names. The configured default model is always allowed."""
+    if model is None or model == settings.model:
+        return
+    kind, directory = _model_key(settings, model)
+    if kind != "learned":
+        return
+    allowed = [Path(p.strip()).resolve() for p in (settings.service_learned_dirs or "").split(",") if p.strip()]
+    target = Path(directory).resolve()
+    if not any(target == root or root in target.parents for root in allowed):
+        raise InputError(
+            f"model {model!r} names a learned decider outside the folders this service allows; put it under one "
+            "listed in GW_NEO4J_SERVICE_LEARNED_DIRS or make it the service's GW_NEO4J_MODEL"
+        )
 
 
 class ServiceContext:
@@ -141,6 +160,7 @@ class ServiceContext:
     async def backend(self, model: str | None) -> DecisionBackend:
         """One backend per resolved model (``jev`` and ``jev-1.13.0`` share one); Jev's pinned id is verified
         the first time."""
+        check_caller_model(self.settings, model)
         key = _model_key(self.settings, model)
         found = self._backends.get(key)
         if found is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from fastapi import APIRouter, FastAPI
@@ -82,3 +83,26 @@ def test_error_statuses() -> None:
         "instance": "/v1/walk",
         "request_id": "r2",
     }
+
+
+def test_a_caller_may_name_a_learned_decider_only_under_the_allowed_folders(tmp_path: Path) -> None:
+    from graphwalk_neo4j.errors import InputError
+    from graphwalk_neo4j.service.context import check_caller_model
+    from graphwalk_neo4j.settings import Settings
+
+    allowed, other = tmp_path / "models", tmp_path / "elsewhere"
+    (allowed / "m1").mkdir(parents=True)
+    other.mkdir()
+    closed = Settings(model="local")
+    with pytest.raises(InputError, match="GW_NEO4J_SERVICE_LEARNED_DIRS"):
+        check_caller_model(closed, f"learned:{allowed / 'm1'}")
+    check_caller_model(closed, "local")  # other kinds are not folders: unaffected
+    check_caller_model(closed, None)
+    opened = Settings(model="local", service_learned_dirs=f" {allowed} ,")
+    check_caller_model(opened, f"learned:{allowed / 'm1'}")
+    with pytest.raises(InputError):
+        check_caller_model(opened, f"learned:{allowed / 'm1' / '..' / '..' / 'elsewhere'}")
+    with pytest.raises(InputError):
+        check_caller_model(opened, f"learned:{other}")
+    own = Settings(model=f"learned:{other}")  # the service's own default is always allowed
+    check_caller_model(own, f"learned:{other}")
