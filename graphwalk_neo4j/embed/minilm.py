@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -44,21 +45,15 @@ def _quiet_transformers() -> None:
         pass
 
 
-class MiniLMEmbedder:
-    def __init__(
-        self,
-        *,
-        batch_size: int = 256,
-        model_path: str | Path | None = None,
-        cache_size: int = 50_000,
-        device: str = "auto",
-    ) -> None:
+class CachedMiniLM(ABC):
+    """What every MiniLM backend shares: the model's identity, batch size, the text -> vector cache, and the
+    encode/embed flow around it. A backend supplies ``loaded`` and ``_encode_missing`` (unit vectors for texts
+    the cache does not hold; raising :class:`EmbeddingError` with the reason)."""
+
+    def __init__(self, *, batch_size: int, cache_size: int) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         self.batch_size = batch_size
-        self.device = device
-        self._model_path = Path(model_path) if model_path is not None else None
-        self._model: Any = None
         self._lock = threading.Lock()
         self.cache: VectorCache | None = VectorCache(cache_size) if cache_size > 0 else None
 
@@ -69,6 +64,49 @@ class MiniLMEmbedder:
     @property
     def dimensions(self) -> int:
         return MINILM_DIMENSIONS
+
+    @property
+    @abstractmethod
+    def loaded(self) -> bool: ...
+
+    @abstractmethod
+    def _encode_missing(self, texts: list[str]) -> np.ndarray: ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return empty_matrix(MINILM_DIMENSIONS)
+        found, missing = split_cached(self.cache, texts)
+        if missing:
+            vectors = l2_normalise(self._encode_missing(missing))
+            for text, vector in zip(missing, vectors, strict=True):
+                found[text] = vector
+                if self.cache is not None:
+                    self.cache.put(text, vector)
+        return np.stack([found[text] for text in texts]).astype(np.float32, copy=False)
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return empty_matrix(MINILM_DIMENSIONS)
+        if self.cache is not None and all(text in self.cache for text in texts):
+            return self.encode(texts)  # all cached: dot-product speed, no thread hop
+        return await asyncio.to_thread(self.encode, texts)
+
+
+class MiniLMEmbedder(CachedMiniLM):
+    def __init__(
+        self,
+        *,
+        batch_size: int = 256,
+        model_path: str | Path | None = None,
+        cache_size: int = 50_000,
+        device: str = "auto",
+    ) -> None:
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        self.device = device
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._model: Any = None
 
     @property
     def loaded(self) -> bool:
@@ -107,34 +145,15 @@ class MiniLMEmbedder:
             self._model = model
             return model
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return empty_matrix(MINILM_DIMENSIONS)
-        found, missing = split_cached(self.cache, texts)
-        if missing:
-            model = self.load()
-            try:
-                vectors = model.encode(
-                    missing,
-                    batch_size=self.batch_size,
-                    convert_to_numpy=True,
-                    normalize_embeddings=True,
-                    show_progress_bar=False,
-                )
-            except Exception as exc:
-                raise EmbeddingError(f"MiniLM could not encode {len(missing)} texts: {exc}") from exc
-            vectors = l2_normalise(vectors)
-            for text, vector in zip(missing, vectors, strict=True):
-                found[text] = vector
-                if self.cache is not None:
-                    self.cache.put(text, vector)
-        return np.stack([found[text] for text in texts]).astype(np.float32, copy=False)
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return empty_matrix(MINILM_DIMENSIONS)
-        if self.cache is not None and all(text in self.cache for text in texts):
-            return self.encode(texts)  # all cached: dot-product speed, no thread hop
-        return await asyncio.to_thread(self.encode, texts)
+    def _encode_missing(self, texts: list[str]) -> np.ndarray:
+        model = self.load()
+        try:
+            return model.encode(
+                texts,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        except Exception as exc:
+            raise EmbeddingError(f"MiniLM could not encode {len(texts)} texts: {exc}") from exc

@@ -18,19 +18,16 @@ tests/unit/test_embed_onnx.py).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
-from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS, MINILM_MODEL_ID, packaged_model_path
+from graphwalk_neo4j.embed.minilm import MINILM_MODEL_ID, CachedMiniLM, packaged_model_path
 from graphwalk_neo4j.errors import EmbeddingError
 
 MAX_TOKENS = 256  # sentence_bert_config.json of the packaged model
@@ -126,7 +123,7 @@ def onnx_providers() -> list[str]:
     return [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
 
 
-class OnnxMiniLMEmbedder:
+class OnnxMiniLMEmbedder(CachedMiniLM):
     def __init__(
         self,
         *,
@@ -136,24 +133,12 @@ class OnnxMiniLMEmbedder:
         cache_size: int = 50_000,
         providers: Sequence[str] | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
-        self.batch_size = batch_size
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
         self._onnx_path = Path(onnx_path) if onnx_path is not None else None
         self._model_dir = Path(model_dir) if model_dir is not None else None
         self._providers = list(providers) if providers is not None else None
         self._session: Any = None
         self._tokenizer: Any = None
-        self._lock = threading.Lock()
-        self.cache: VectorCache | None = VectorCache(cache_size) if cache_size > 0 else None
-
-    @property
-    def model_id(self) -> str:
-        return MINILM_MODEL_ID
-
-    @property
-    def dimensions(self) -> int:
-        return MINILM_DIMENSIONS
 
     @property
     def loaded(self) -> bool:
@@ -211,31 +196,13 @@ class OnnxMiniLMEmbedder:
             )
         return np.concatenate(out)
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return empty_matrix(MINILM_DIMENSIONS)
-        found, missing = split_cached(self.cache, texts)
-        if missing:
-            try:
-                vectors = l2_normalise(self._run(missing))
-            except EmbeddingError:
-                raise
-            except Exception as exc:
-                raise EmbeddingError(f"MiniLM (ONNX) could not encode {len(missing)} texts: {exc}") from exc
-            for text, vector in zip(missing, vectors, strict=True):
-                found[text] = vector
-                if self.cache is not None:
-                    self.cache.put(text, vector)
-        return np.stack([found[text] for text in texts]).astype(np.float32, copy=False)
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
-        if not texts:
-            return empty_matrix(MINILM_DIMENSIONS)
-        if self.cache is not None and all(text in self.cache for text in texts):
-            return self.encode(texts)
-        return await asyncio.to_thread(self.encode, texts)
+    def _encode_missing(self, texts: list[str]) -> np.ndarray:
+        try:
+            return self._run(texts)
+        except EmbeddingError:
+            raise
+        except Exception as exc:
+            raise EmbeddingError(f"MiniLM (ONNX) could not encode {len(texts)} texts: {exc}") from exc
 
 
 def main(argv: list[str] | None = None) -> int:
