@@ -38,7 +38,7 @@ from graphwalk_neo4j.decide.linker import MentionLinker
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.decide.request import DecisionContext
-from graphwalk_neo4j.embed.base import Embedder, VectorCache
+from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 
 STOP_TOKEN = "STOP"
@@ -303,21 +303,7 @@ class LearnedDecider:
         )
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        missing: list[str] = []
-        for text in dict.fromkeys(texts):
-            found = self.cache.get(text)
-            if found is None:
-                missing.append(text)
-            else:
-                out[text] = found
-        if missing:
-            matrix = await self.embedder.embed(missing)
-            for text, vector in zip(missing, matrix, strict=True):
-                vec = np.asarray(vector, dtype=np.float32)
-                out[text] = vec
-                self.cache.put(text, vec)
-        return out
+        return await embed_cached(self.embedder, self.cache, texts)
 
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         vecs = await self.vectors([inputs.question, *inputs.moves])

@@ -52,7 +52,7 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, Decisio
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.render import coverage_view
 from graphwalk_neo4j.decide.text import values_text
-from graphwalk_neo4j.embed.base import Embedder, VectorCache
+from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 
 Method = Literal["coverage", "similarity"]
 
@@ -268,22 +268,7 @@ class LocalDecider:
     # -- embedding -------------------------------------------------------------------------------------------
 
     async def _vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        missing: dict[str, None] = {}  # ordered set
-        for text in texts:
-            if text in out or text in missing:
-                continue
-            vector = self.cache.get(text)
-            if vector is None:
-                missing[text] = None
-            else:
-                out[text] = vector
-        if missing:
-            matrix = await self.embedder.embed(list(missing))
-            for text, vector in zip(missing, matrix, strict=True):
-                out[text] = vector
-                self.cache.put(text, vector)
-        return out
+        return await embed_cached(self.embedder, self.cache, texts)
 
     # -- similarity method -----------------------------------------------------------------------------------
 

@@ -97,3 +97,15 @@ def split_cached(cache: VectorCache | None, texts: Sequence[str]) -> tuple[dict[
         else:
             found[text] = vector
     return found, missing
+
+
+async def embed_cached(embedder: Embedder, cache: VectorCache, texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """The vector of each distinct text, from ``cache`` where it holds one, else embedded once (in one call) and
+    cached; what the deciders use to read questions and options."""
+    found, missing = split_cached(cache, texts)
+    if missing:
+        matrix = await embedder.embed(missing)
+        for text, vector in zip(missing, matrix, strict=True):
+            found[text] = vector
+            cache.put(text, vector)
+    return found
