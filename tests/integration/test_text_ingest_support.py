@@ -22,6 +22,7 @@ from typing import Any
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
 from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT, Extractor
 from graphwalk_neo4j.ingest.routing import Router
@@ -180,26 +181,7 @@ async def ingest(
 
 # ---- reading the graph back ---------------------------------------------------------------------------------
 
-ENTITY_KEYS = {
-    "uid",
-    "id",
-    "graph",
-    "name",
-    "name_lc",
-    "aliases",
-    "aliases_text",
-    "sources",
-    "confidence",
-    "created_at",
-    "created_run",
-    "updated_at",
-    "type",
-    "conflict_keys",
-    "claims",
-    "summary",
-    "embedding",
-    "embed_hash",
-}
+ENTITY_KEYS = RESERVED_KEYS  # the project's own properties; everything else on an entity is an attribute
 
 
 def doc_of(key: str) -> str:
