@@ -47,7 +47,8 @@ def read_kb(path: Path) -> tuple[dict[str, set[str]], list[tuple[str, str, str, 
             continue
         s, rel, o = parts
         s_label, o_label = types[rel]
-        assert s_label is not None and o_label is not None
+        assert s_label is not None
+        assert o_label is not None
         labels[s].add(s_label)
         labels[o].add(o_label)
         triples.append((s, rel.upper(), o, o_label))

@@ -36,7 +36,6 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "__version__",
     "DecisionBackend",
     "DecisionRequest",
     "DecisionResponse",
@@ -48,6 +47,7 @@ __all__ = [
     "WalkOutcome",
     "WalkResult",
     "WalkService",
+    "__version__",
     "apply_schema",
     "embed_graph",
     "get_preset",

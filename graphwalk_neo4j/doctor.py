@@ -7,6 +7,7 @@ and the decision backends are reported; they do not make the check fail.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -64,10 +65,8 @@ async def _vector_check(store: GraphStore) -> Check:
             "use Neo4j 5.26 or newer (vector indexes are in Community since 5.13)",
         )
     finally:
-        try:
+        with contextlib.suppress(GraphwalkError):
             await store.write("doctor/scratch_vector_drop", token=token)
-        except GraphwalkError:
-            pass
     if rows and rows[0]["k"] == "a":
         return Check("vector_index", True, f"created and queried (nearest score {rows[0]['score']:.3f})")
     return Check("vector_index", False, f"vector query returned {rows!r}", "check the server logs")

@@ -3,7 +3,7 @@
 Values always travel as ``$parameters``; identifiers cannot, so the few that are spliced into Cypher (or handed to
 APOC) must pass :func:`validate_identifier` first. The rule is deliberately narrow: ASCII letters, digits and
 underscores, starting with a letter, at most 64 characters. That rejects backticks, braces, spaces, newlines, empty
-names and unicode look-alikes (a Cyrillic "а" in "stаrred_by" is not an ASCII "a").
+names and unicode look-alikes (U+0430 CYRILLIC SMALL LETTER A in "starred_by" is not an ASCII "a").
 """
 
 from __future__ import annotations
@@ -49,9 +49,8 @@ def validate_identifier(name: object, kind: str = "identifier") -> str:
 def _first_bad_char(name: str) -> str:
     if len(name) > 64:
         return f"it is {len(name)} characters long"
-    if not name[0].isascii() or not name[0].isalpha():
-        if name[0].isascii():
-            return f"it starts with {name[0]!r}"
+    if name[0].isascii() and not name[0].isalpha():
+        return f"it starts with {name[0]!r}"
     for ch in name:
         if not ch.isascii():
             label = unicodedata.name(ch, "unknown character")

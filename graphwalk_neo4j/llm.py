@@ -32,7 +32,7 @@ REDACTED = "***"
 def litellm_module() -> ModuleType:
     """litellm, imported once with the package's settings (the import is slow, so it waits for the first call)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-    import litellm  # noqa: PLC0415 - deferred: importing litellm costs about a second
+    import litellm  # deferred: importing litellm costs about a second
 
     litellm.suppress_debug_info = True
     return litellm

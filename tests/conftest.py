@@ -35,7 +35,7 @@ def neo4j_settings() -> Iterator[Settings]:
         from graphwalk_neo4j.localserver import LocalServer
 
         LocalServer().up()
-    yield Settings()
+    yield Settings()  # noqa: PT022 - a generator because the testcontainers branch above tears down
 
 
 @pytest.fixture

@@ -423,14 +423,17 @@ class JevBackend:
                     f"Jev answered question {question.key!r} with a {answer.type!r} answer, expected 'choice'"
                 )
             result = make_result(question, answer.probabilities, confidence=answer.confidence)
-            if answer.choice != result.top and answer.choice in question.options:
-                # Rounding ties may make the server's pick differ from our offer-order tie-break: keep
-                # ours, and note a real disagreement.
-                if result.probabilities[answer.choice] < result.probabilities[result.top]:
-                    result.warnings.append(
-                        f"question {question.key!r}: server chose {answer.choice!r} but its probabilities "
-                        f"favour {result.top!r}"
-                    )
+            # Rounding ties may make the server's pick differ from our offer-order tie-break: keep ours, and
+            # note a real disagreement.
+            if (
+                answer.choice != result.top
+                and answer.choice in question.options
+                and result.probabilities[answer.choice] < result.probabilities[result.top]
+            ):
+                result.warnings.append(
+                    f"question {question.key!r}: server chose {answer.choice!r} but its probabilities "
+                    f"favour {result.top!r}"
+                )
             results[question.key] = result
         request_id: str | None
         try:

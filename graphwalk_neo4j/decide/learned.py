@@ -158,7 +158,7 @@ class Encoded:
 def encode(vocab: Vocab, d: DecisionInputs) -> Encoded:
     path = [vocab.token(t) for t in d.path]
     if len(path) > MAX_PATH:
-        path = path[: MAX_PATH - 1] + [path[-1]]
+        path = [*path[: MAX_PATH - 1], path[-1]]
     path += [vocab.token(PAD)] * (MAX_PATH - len(path))
     return Encoded(
         path=np.asarray(path, dtype=np.int64),

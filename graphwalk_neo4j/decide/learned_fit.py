@@ -170,7 +170,7 @@ def decision_metrics(probs: np.ndarray, target: np.ndarray, mask: np.ndarray) ->
         "accuracy": float(correct.mean()) if len(top) else 0.0,
         "nll": float(nll),
         "ece": expected_calibration_error(conf, correct),
-        "n": int(len(top)),
+        "n": len(top),
     }
 
 

@@ -16,6 +16,7 @@ intermediate node, so :func:`follow_path` drops it after every hop of a path of 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -191,7 +192,7 @@ def qtype_path(qtype: str) -> tuple[PathStep, ...]:
     if len(kinds) < 2:
         raise InputError(f"question type {qtype!r} is not of the form kind_to_kind[_to_kind...]")
     steps: list[PathStep] = []
-    for src, dst in zip(kinds, kinds[1:], strict=False):
+    for src, dst in itertools.pairwise(kinds):
         if src == MOVIE and dst in KIND_RELATIONS:
             steps.append(PathStep(KIND_RELATIONS[dst], "out"))
         elif dst == MOVIE and src in KIND_RELATIONS:

@@ -144,9 +144,8 @@ def check_head(p: Path, head: bytes, size: int) -> None:
         raise InputError("looks like UTF-16 text; convert it with `iconv -f utf-16 -t utf-8 IN > OUT`", path=p)
     if b"\x00" in head or _control_ratio(head) > 0.1:
         raise InputError("looks binary (NUL or control bytes near the start); expected UTF-8 text", path=p)
-    if not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip()):
-        if size <= _SNIFF_BYTES:
-            raise InputError("is empty; expected at least one record", path=p)
+    if (not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip())) and size <= _SNIFF_BYTES:
+        raise InputError("is empty; expected at least one record", path=p)
 
 
 def _control_ratio(data: bytes) -> float:

@@ -157,9 +157,9 @@ def discover(paths: list[str | Path]) -> list[tuple[Path, str]]:
         if p.is_dir():
             for f in sorted(p.rglob("*")):
                 rel = f.relative_to(p)
-                if f.is_file() and not any(part.startswith(".") for part in rel.parts):
-                    if f.suffix.lower() in TEXT_SUFFIXES:
-                        found.append((f, rel.as_posix()))
+                hidden = any(part.startswith(".") for part in rel.parts)
+                if f.is_file() and not hidden and f.suffix.lower() in TEXT_SUFFIXES:
+                    found.append((f, rel.as_posix()))
         elif p.is_file():
             found.append((p, p.name))
         else:

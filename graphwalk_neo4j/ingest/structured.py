@@ -342,7 +342,8 @@ def _record_keys(
 
 async def _plan_diff(store: GraphStore, plan: Plan) -> None:
     """Fill ``plan.diff`` (see the module docstring). Reads stored segments; writes nothing."""
-    assert plan.existing is not None and plan.fmt is not None
+    assert plan.existing is not None
+    assert plan.fmt is not None
     graph, doc = plan.graph, plan.key
     check_head(plan.path, plan.data[:8192], len(plan.data))  # the file-level checks, on the whole snapshot
     old_hashes = Counter(plan.existing["segments"])
@@ -576,7 +577,8 @@ async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progres
 
 async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
     diff = plan.diff
-    assert diff is not None and plan.existing is not None
+    assert diff is not None
+    assert plan.existing is not None
     graph, key = plan.graph, plan.key
     run, now = uuid.uuid4().hex, now_iso()
     expected = plan.existing["content_hash"]

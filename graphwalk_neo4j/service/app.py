@@ -204,7 +204,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
             yield sse("depth", depth_payload(call.graph, event))
         try:
             outcome = await task
-        except BaseException as exc:  # noqa: BLE001 - reported to the client as an error event
+        except BaseException as exc:  # reported to the client as an error event
             if isinstance(exc, asyncio.CancelledError):
                 raise
             _, problem = from_exception(exc, instance="/v1/walk", request_id=request.state.request_id)

@@ -144,7 +144,7 @@ class ServiceContext:
         for backend in self._backends.values():
             try:
                 await backend.aclose()
-            except Exception:  # noqa: BLE001 - closing is best effort; the process is ending
+            except Exception:  # closing is best effort; the process is ending
                 log.warning("closing a decision backend failed", exc_info=True)
         self._backends.clear()
         if self._own_store:

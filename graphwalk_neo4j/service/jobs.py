@@ -14,6 +14,7 @@ finished job is kept until :data:`KEEP_FINISHED` newer ones have finished.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
 import tempfile
@@ -133,10 +134,8 @@ class IngestJobs:
         task = self._tasks.get(job_id)
         if task is not None and not task.done():
             task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
-            except asyncio.CancelledError:
-                pass
         return job
 
     async def close(self) -> None:
@@ -162,7 +161,7 @@ class IngestJobs:
             raise
         except GraphwalkError as exc:
             job.status, job.error = "failed", str(exc)
-        except Exception as exc:  # noqa: BLE001 - reported on the job; the service keeps running
+        except Exception as exc:  # reported on the job; the service keeps running
             log.error("ingest job failed", exc_info=exc, extra={"job_id": job.id})
             job.status, job.error = "failed", f"unexpected error ({type(exc).__name__}); see the service log"
         finally:

@@ -61,7 +61,7 @@ class Beam:
             self,
             current=tuple(frontier),
             visited=self.visited | {n.id for n in frontier},
-            steps=self.steps[:-1] + (last,),
+            steps=(*self.steps[:-1], last),
             pending=None,
         )
 
@@ -127,14 +127,14 @@ class Candidate:
             return replace(
                 parent,
                 key=self.key,
-                steps=parent.steps + (step,),
+                steps=(*parent.steps, step),
                 cum_logp=self.cum_logp,
                 n_decisions=self.n_decisions,
                 n_choices=self.n_choices,
                 finished=True,
                 terminated_by="forced_stop" if self.kind == "forced_stop" else "stop",
                 last_step_id=step_id,
-                confidences=parent.confidences + (self.confidence,),
+                confidences=(*parent.confidences, self.confidence),
             )
         targets = self.option.targets
         if not self.option.resolved:  # the expander reads the targets at the next depth (Beam.settle)
@@ -145,12 +145,12 @@ class Candidate:
             current=tuple(targets) if self.option.resolved else parent.current,
             visited=parent.visited | {t.id for t in targets} if self.option.resolved else parent.visited,
             pending=None if self.option.resolved else self.option,
-            steps=parent.steps + (step,),
+            steps=(*parent.steps, step),
             cum_logp=self.cum_logp,
             n_decisions=self.n_decisions,
             n_choices=self.n_choices,
             last_step_id=step_id,
-            confidences=parent.confidences + (self.confidence,),
+            confidences=(*parent.confidences, self.confidence),
         )
 
 

@@ -26,7 +26,7 @@ from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import NodeRef
 
 MAX_SPAN = 8
-_WORD = re.compile(r"[\w'’.&-]+", re.UNICODE)
+_WORD = re.compile(r"[\w'\u2019.&-]+", re.UNICODE)  # \u2019: the typographic apostrophe
 STOPWORDS = frozenset(
     "a an the of in on at to for by with from and or is are was were be been what which who whom whose when where "
     "how why did do does that this these those it its as film films movie movies about also same share".split()

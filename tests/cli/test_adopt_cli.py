@@ -33,21 +33,27 @@ async def test_adopt_embed_walk_and_undo_from_the_command_line(
         dry = await invoke(["adopt", *scope, "--dry-run", "--json"], env)
         assert dry.exit_code == 0, dry.output
         plan: dict[str, Any] = json.loads(dry.stdout)
-        assert plan["plan"]["scanned"] == 23 and plan["profile"]["labels"][0]["name_props"] == ["name"]
+        assert plan["plan"]["scanned"] == 23
+        assert plan["profile"]["labels"][0]["name_props"] == ["name"]
         assert await checksum(store, g) == before
         unconfirmed = await invoke(["adopt", *scope], env)
-        assert unconfirmed.exit_code == 2 and "Add --yes to confirm" in unconfirmed.output
+        assert unconfirmed.exit_code == 2
+        assert "Add --yes to confirm" in unconfirmed.output
         assert await checksum(store, g) == before
         bad = await invoke(["adopt", "--graph", graph_name, "--labels", "NoSuchLabel", "--yes"], env)
-        assert bad.exit_code == 2 and "label 'NoSuchLabel' has no nodes" in bad.output
+        assert bad.exit_code == 2
+        assert "label 'NoSuchLabel' has no nodes" in bad.output
         bad_name = await invoke(["adopt", *scope, "--name", "Person", "--yes"], env)
-        assert bad_name.exit_code == 2 and "is not LABEL=prop" in bad_name.output
+        assert bad_name.exit_code == 2
+        assert "is not LABEL=prop" in bad_name.output
 
         adopted = await invoke(["adopt", *scope, "--yes", "--json"], env)
         assert adopted.exit_code == 0, adopted.output
         assert json.loads(adopted.stdout)["report"]["marked"] == 23
         table = await invoke(["adopt", *scope, "--dry-run"], env)
-        assert "ACTED_IN" in table.stdout and "acted in" in table.stdout and "roles" in table.stdout
+        assert "ACTED_IN" in table.stdout
+        assert "acted in" in table.stdout
+        assert "roles" in table.stdout
         assert "would mark 0 of 23 nodes (23 already up to date" in table.stdout
         embedded = await invoke(["embed", "--graph", graph_name, "--json"], env)
         assert embedded.exit_code == 0, embedded.output
@@ -62,7 +68,8 @@ async def test_adopt_embed_walk_and_undo_from_the_command_line(
         assert (bundle["answers"][0]["name"], bundle["answers"][0]["value"]) == ("1964", 1964)
         shown = await invoke(["trace", "show", bundle["walk_id"], "--graph", graph_name], env)
         assert shown.exit_code == 0, shown.output
-        assert "1964" in shown.stdout and "born" in shown.stdout
+        assert "1964" in shown.stdout
+        assert "born" in shown.stdout
         directed = await invoke(
             [
                 "walk",

@@ -32,7 +32,8 @@ def test_doctor_reports_a_healthy_local_server(neo4j_settings: Settings) -> None
     assert report["apoc_version"].startswith("5.26.")
     checks = {c["name"]: c for c in report["checks"]}
     assert checks["vector_index"]["ok"] is True
-    assert checks["browser"]["ok"] is True and "HTTP 200" in checks["browser"]["detail"]
+    assert checks["browser"]["ok"] is True
+    assert "HTTP 200" in checks["browser"]["detail"]
     assert report["decision"]["kind"] in {"local", "jev", "llm"}
 
 
@@ -47,7 +48,8 @@ def test_doctor_fails_clearly_when_neo4j_is_down(neo4j_settings: Settings) -> No
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     neo = next(c for c in report["checks"] if c["name"] == "neo4j")
-    assert neo["ok"] is False and neo["fix"] == "make neo4j-up"
+    assert neo["ok"] is False
+    assert neo["fix"] == "make neo4j-up"
     assert "make neo4j-up" in result.stderr
 
 
@@ -72,19 +74,23 @@ def test_ingest_search_and_bad_input(neo4j_settings: Settings, graph_name: str, 
         result = invoke(["ingest", str(kb), "--graph", graph_name, "--json"], neo4j_settings)
         assert result.exit_code == 0, result.output
         files = json.loads(result.stdout)["files"]
-        assert files[0]["status"] == "loaded" and files[0]["counts"]["rels_created"] == 1
+        assert files[0]["status"] == "loaded"
+        assert files[0]["counts"]["rels_created"] == 1
         result = invoke(["search", "kismet", "--graph", graph_name, "--no-vector", "--json"], neo4j_settings)
         assert json.loads(result.stdout)["hits"][0]["name"] == "Kismet"
         bad = tmp_path / "bad.txt"
         bad.write_text("a|has{x}|b\n")
         result = invoke(["ingest", str(bad), "--graph", graph_name], neo4j_settings)
         assert result.exit_code == 2
-        assert "bad.txt:1" in result.stderr and "'{'" in result.stderr
+        assert "bad.txt:1" in result.stderr
+        assert "'{'" in result.stderr
         empty = tmp_path / "empty.txt"
         empty.write_text("")
         result = invoke(["ingest", str(empty), "--graph", graph_name], neo4j_settings)
-        assert result.exit_code == 2 and "empty" in result.stderr
+        assert result.exit_code == 2
+        assert "empty" in result.stderr
         result = invoke(["ingest", str(kb), "--graph", "bad graph"], neo4j_settings)
-        assert result.exit_code == 2 and "graph name" in result.stderr
+        assert result.exit_code == 2
+        assert "graph name" in result.stderr
     finally:
         invoke(["drop-graph", graph_name, "--yes"], neo4j_settings)

@@ -43,7 +43,8 @@ def test_list_json_newest_first_and_by_status(walks: dict[str, str], graph_name:
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert [(r["id"], r["status"]) for r in rows] == [(walks["error"], "error"), (walks["ok"], "ok")]
-    assert rows[1]["answer_names"] == ["The Blue Angel"] and rows[1]["totals"]["depths"] == 3
+    assert rows[1]["answer_names"] == ["The Blue Angel"]
+    assert rows[1]["totals"]["depths"] == 3
     assert "steps" not in rows[0]
 
     result = invoke(
@@ -60,7 +61,8 @@ def test_list_table_and_empty_graph(walks: dict[str, str], graph_name: str, neo4
         assert text in result.stdout, text
     assert result.stdout.index(walks["error"]) < result.stdout.index(walks["ok"])
     result = invoke(["trace", "list", "--graph", f"{graph_name}_empty"], neo4j_settings)
-    assert result.exit_code == 0 and result.stdout == ""
+    assert result.exit_code == 0
+    assert result.stdout == ""
     assert "no stored walks in graph" in result.stderr
     result = invoke(["trace", "list", "--status", "finished"], neo4j_settings)
     assert result.exit_code == 2  # not a status
@@ -122,7 +124,8 @@ def test_show_renders_depths_options_answers_totals_and_replay(
     assert "MATCH" not in text  # one Browser line, not the query
     failed = invoke(["trace", "show", walks["error"], "--graph", graph_name], neo4j_settings)
     assert failed.exit_code == 0
-    assert "error" in failed.stdout and "decision_error: scripted failure on call 2" in failed.stdout
+    assert "error" in failed.stdout
+    assert "decision_error: scripted failure on call 2" in failed.stdout
 
 
 def test_show_finds_a_walk_by_id_alone_and_prints_the_cypher(
@@ -197,4 +200,5 @@ def test_show_unknown_walk_fails_clearly(walks: dict[str, str], graph_name: str,
     assert f"gw-neo4j trace list --graph {graph_name}" in result.stderr
     # a walk is only found in its own graph
     result = invoke(["trace", "show", walks["ok"], "--graph", f"{graph_name}_other", "--json"], neo4j_settings)
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 1
+    assert result.stdout == ""

@@ -60,14 +60,16 @@ def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, gra
         calls = standin.systemone_requests
     assert set(bundle) >= {"goal", "answers", "nodes", "hops", "stopped", "usage", "walk_id", "linking"}
     assert bundle["goal"] == "which movies did Christopher Nolan direct"
-    assert bundle["linking"]["start"] == ["Christopher Nolan"] and bundle["linking"]["method"] == "exact"
+    assert bundle["linking"]["start"] == ["Christopher Nolan"]
+    assert bundle["linking"]["method"] == "exact"
     assert len(calls) == bundle["usage"]["decision_calls"] >= 1
     assert all(c.body["model"] == "jev-1.13.0" for c in calls)
     assert all(c.authorized for c in calls)
     shown = runner.invoke(main, ["trace", "show", bundle["walk_id"], "--graph", graph_name, "--json"], env=env)
     assert shown.exit_code == 0, shown.output
     stored = json.loads(shown.stdout)["walk"]
-    assert stored["id"] == bundle["walk_id"] and stored["question"] == bundle["goal"]
+    assert stored["id"] == bundle["walk_id"]
+    assert stored["question"] == bundle["goal"]
     assert len(stored["calls"]) == len(calls)
 
 
@@ -91,7 +93,8 @@ def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # 
     walk_id = result.stdout.split("walk id: ", 1)[1].split()[0]
     # one Browser line, not the replay query
     assert f":guide http://localhost:8765/guide/walk/{walk_id}" in result.stdout
-    assert ":param walkId" not in result.stdout and "MATCH" not in result.stdout
+    assert ":param walkId" not in result.stdout
+    assert "MATCH" not in result.stdout
     assert "start: Christopher Nolan (given)" in result.stdout
 
 
@@ -103,7 +106,8 @@ def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> No
         env=env,
     )
     assert result.exit_code == 1
-    assert "no_start" in result.stderr and "no entity named or with id 'Stanley Kubrick'" in result.stderr
+    assert "no_start" in result.stderr
+    assert "no entity named or with id 'Stanley Kubrick'" in result.stderr
 
 
 def test_bad_walk_options_are_usage_errors(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]

@@ -33,7 +33,7 @@ async def test_a_bad_later_file_means_nothing_is_written(store: GraphStore, grap
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text(GOOD)
     bad.write_text(GOOD + "Film X|directed by|Nobody\n")
-    with pytest.raises(InputError, match="bad.txt:41"):
+    with pytest.raises(InputError, match=r"bad\.txt:41"):
         await ingest_files(store, [good, bad], graph=graph_name, root=tmp_path, batch_size=10)
     await nothing_written(store, graph_name)
 
@@ -48,7 +48,8 @@ def test_a_bad_type_map_label_is_found_before_writing_and_names_the_file(
     env = {"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake"}
     result = CliRunner().invoke(main, ["ingest", str(kb), "--graph", graph_name, "--type-map", str(types)], env=env)
     assert result.exit_code == 2
-    assert f"{types}: type map entry 'directed_by'" in result.stderr and "'Bad Label'" in result.stderr
+    assert f"{types}: type map entry 'directed_by'" in result.stderr
+    assert "'Bad Label'" in result.stderr
     listed = CliRunner().invoke(main, ["documents", "--graph", graph_name, "--json"], env=env)
     assert json.loads(listed.stdout) == []
 
@@ -84,11 +85,12 @@ async def test_a_file_changed_after_validation_loads_the_validated_bytes(
     try:
         await ingest_file(store, original, graph=clean, root=tmp_path / "original")
         mine, theirs = await snapshot(store, graph_name), await snapshot(store, clean)
-        assert mine["nodes"] == theirs["nodes"] and mine["rels"] == theirs["rels"]
+        assert mine["nodes"] == theirs["nodes"]
+        assert mine["rels"] == theirs["rels"]
     finally:
         await drop_graph(store, clean)
     # The next run sees the new bytes: validated (and refused) before anything is written.
-    with pytest.raises(InputError, match="kb.txt:1"):
+    with pytest.raises(InputError, match=r"kb\.txt:1"):
         await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     assert (await store.read("graph/counts", graph=graph_name))[0]["relationships"] == 40
 
@@ -109,7 +111,8 @@ async def test_kill_9_mid_ingest_then_resume_matches_a_clean_load(
     assert doc["complete"] is False
     assert (await store.read("graph/counts", graph=graph_name))[0]["relationships"] == 40  # 4 whole batches
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path, batch_size=10)
-    assert result.status == "resumed" and result.resumed_from_batch == 4
+    assert result.status == "resumed"
+    assert result.resumed_from_batch == 4
     clean = f"{graph_name}_clean"
     try:
         await ingest_file(store, kb, graph=clean, root=tmp_path, batch_size=10)

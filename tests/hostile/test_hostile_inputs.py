@@ -43,7 +43,8 @@ async def test_cypher_and_lucene_lookalikes_are_stored_as_names(
         assert set(INJECTIONS) <= names
         for name in INJECTIONS:
             hits = await search_entities(store, graph_name, name, k=3)
-            assert hits and hits[0].name == name
+            assert hits
+            assert hits[0].name == name
         assert (await store.read("graph/counts", graph=bystander))[0] == {"entities": 2, "relationships": 1}
     finally:
         from graphwalk_neo4j.graph.ledger import drop_graph
@@ -71,6 +72,7 @@ async def test_bad_files_are_refused_naming_the_file_and_nothing_is_written(
     bad.write_bytes(content)
     with pytest.raises(InputError) as info:
         await ingest_files(store, [good, bad], graph=graph_name, root=tmp_path)
-    assert "bad.txt" in str(info.value) and expected in str(info.value)
+    assert "bad.txt" in str(info.value)
+    assert expected in str(info.value)
     assert await list_documents(store, graph_name) == []
     assert (await store.read("graph/counts", graph=graph_name))[0] == {"entities": 0, "relationships": 0}

@@ -42,12 +42,14 @@ async def test_an_interrupted_walk_is_stored_as_interrupted(
     paused.proc.send_signal(sig)
     returncode, _, stderr = await paused.finish()
     assert returncode == code, stderr
-    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert "interrupted" in stderr
+    assert "Traceback" not in stderr
     walks = await store.query(
         "MATCH (w:Walk {graph: $g}) RETURN w.status AS status, w.stop_reason AS reason", {"g": graph_name}
     )
     assert len(walks) == 1
-    assert walks[0]["status"] == "interrupted" and walks[0]["reason"].startswith("interrupted")
+    assert walks[0]["status"] == "interrupted"
+    assert walks[0]["reason"].startswith("interrupted")
 
 
 async def test_ctrl_c_during_ingest_says_what_was_committed_and_resumes(
@@ -65,10 +67,13 @@ async def test_ctrl_c_during_ingest_says_what_was_committed_and_resumes(
     assert returncode == 130, stderr
     assert "interrupted: committed before the interruption:" in stderr
     assert f"{first} (loaded, 1 rows)" in stderr
-    assert f"{kb}: 20 of 50 rows, in whole batches" in stderr and "Run the same command again to resume" in stderr
+    assert f"{kb}: 20 of 50 rows, in whole batches" in stderr
+    assert "Run the same command again to resume" in stderr
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts["relationships"] == 1 + 20
     again = await ingest_file(store, kb, graph=graph_name, batch_size=10)
-    assert again.status == "resumed" and again.resumed_from_batch == 2 and again.batches == 3
+    assert again.status == "resumed"
+    assert again.resumed_from_batch == 2
+    assert again.batches == 3
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 2 + 50 + 7, "relationships": 51}

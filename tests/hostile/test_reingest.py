@@ -86,7 +86,8 @@ async def test_a_legacy_ledger_entry_is_migrated_in_place(store: GraphStore, gra
     await store.query("MATCH (d:Document {key: $k}) REMOVE d.segments, d.manifest, d.identity", {"k": legacy})
     before = await element_ids(store, graph_name)
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
-    assert result.status == "migrated" and result.doc_id == "data/kb.txt"
+    assert result.status == "migrated"
+    assert result.doc_id == "data/kb.txt"
     assert await element_ids(store, graph_name) == before  # nothing recreated
     new_key = document_key(graph_name, "files", "data/kb.txt")
     sources = await store.query("MATCH (n:Entity {graph: $g}) RETURN DISTINCT n.sources AS s", {"g": graph_name})
@@ -127,7 +128,8 @@ async def test_a_changed_file_applies_only_the_difference(
     )
     kb.write_text(edited + FILLER + TAIL)
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
-    assert result.status == "updated" and result.changed_segments <= 2
+    assert result.status == "updated"
+    assert result.changed_segments <= 2
     c = result.counts
     assert (c.nodes_created, c.rels_created) == (1, 1)  # the new year, and Kismet -release_year-> it
     assert result.removed == {"relationships": 2, "entities": 1, "entities_kept_for_traces": 2, "claims": 0}
@@ -135,7 +137,8 @@ async def test_a_changed_file_applies_only_the_difference(
     ids_after = await element_ids(store, graph_name)
     gone = {entity_id("Old Film"), entity_id("Gone Director"), entity_id("Nineteen Forty-Four")}
     changed = set(ids_before) ^ set(ids_after)
-    assert {entity_id("Nineteen Forty-Five")} <= changed and gone <= changed
+    assert {entity_id("Nineteen Forty-Five")} <= changed
+    assert gone <= changed
     untouched = set(ids_before) & set(ids_after)
     assert all(ids_before[k] == ids_after[k] for k in untouched)  # same elements, not recreated
     assert len(untouched) == len(ids_before) - 3 - 2  # 3 entities and 2 relationships went
@@ -149,7 +152,8 @@ async def test_a_changed_file_applies_only_the_difference(
         "MATCH (w:Walk {id: $w}) RETURN w.retracted_ids AS ids, w.retracted_names AS names",
         {"w": gone_walk.result.walk_id},
     )
-    assert "Gone Director" in marked[0]["names"] and entity_id("Gone Director") in marked[0]["ids"]
+    assert "Gone Director" in marked[0]["names"]
+    assert entity_id("Gone Director") in marked[0]["ids"]
     retracted = await store.query(
         "MATCH (n:RetractedEntity {graph: $g}) RETURN n.name AS name, labels(n) AS l ORDER BY name", {"g": graph_name}
     )
@@ -160,7 +164,9 @@ async def test_a_changed_file_applies_only_the_difference(
     assert "Gone Director" in stored.retracted_names
     code, shown, _ = await run_cli(neo4j_settings, ["trace", "show", gone_walk.result.walk_id, "--graph", graph_name])
     changed_line = next(line for line in shown.splitlines() if line.startswith("data changed since:"))
-    assert code == 0 and "Gone Director" in changed_line and "retracted by a later ingest" in shown
+    assert code == 0
+    assert "Gone Director" in changed_line
+    assert "retracted by a later ingest" in shown
     # The same graph as a clean load of the new file.
     clean = f"{graph_name}_clean"
     try:
@@ -188,11 +194,13 @@ async def test_attribute_claims_follow_the_difference(store: GraphStore, graph_n
     rows[10]["attributes"] = {"runtime": 1}
     kb.write_text("".join(json.dumps(r) + "\n" for r in rows))
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
-    assert result.status == "updated" and result.removed["claims"] == 1
+    assert result.status == "updated"
+    assert result.removed["claims"] == 1
     row = await store.query(
         "MATCH (n:Entity {uid: $u}) RETURN n.runtime AS r, n.claims AS c", {"u": f"{graph_name}:{entity_id('Film 10')}"}
     )
-    assert row[0]["r"] == 1 and len(row[0]["c"]) == 1
+    assert row[0]["r"] == 1
+    assert len(row[0]["c"]) == 1
     clean = f"{graph_name}_clean"
     try:
         await ingest_file(store, kb, graph=clean, root=tmp_path)

@@ -22,7 +22,8 @@ def invoke(settings: Settings, args: list[str], **env: str) -> Result:
 
 def no_traceback(result: Result) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output and "MarkupError" not in result.output
+    assert "Traceback" not in result.output
+    assert "MarkupError" not in result.output
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def test_markup_in_names_and_paths_is_printed_as_text(
     neo4j_settings: Settings,  # type: ignore[no-untyped-def]
     graph_name: str,
 ) -> None:
-    result, kb = markup_graph
+    result, _kb = markup_graph
     no_traceback(result)
     assert result.exit_code == 0, result.output
     assert "[/]kb.txt" in result.stdout  # the document column: the id "[/]kb.txt"
@@ -92,7 +93,8 @@ def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, g
     assert "[red]bad[/red].txt:1" in failed.stderr
     nothing = invoke(neo4j_settings, ["search", "[/]", "--graph", graph_name, "--no-vector"])
     no_traceback(nothing)
-    assert nothing.exit_code == 1 and "search '[/]'" in nothing.stdout
+    assert nothing.exit_code == 1
+    assert "search '[/]'" in nothing.stdout
 
 
 @pytest.mark.parametrize(
@@ -119,7 +121,8 @@ def test_walks_are_never_stored_under_an_invalid_graph_name(neo4j_settings: Sett
 def test_drop_graph_of_a_missing_graph_fails(neo4j_settings: Settings, graph_name: str) -> None:
     result = invoke(neo4j_settings, ["drop-graph", graph_name, "--yes"])
     assert result.exit_code == 1
-    assert f"no graph named {graph_name!r}" in result.stderr and "nothing was deleted" in result.stderr
+    assert f"no graph named {graph_name!r}" in result.stderr
+    assert "nothing was deleted" in result.stderr
 
 
 def test_search_exit_code_is_the_same_with_and_without_json(neo4j_settings: Settings, graph_name: str) -> None:
@@ -167,7 +170,8 @@ def test_bad_settings_are_one_line_naming_the_variable(
     no_traceback(result)
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and expected in lines[0], result.stderr
+    assert len(lines) == 1, result.stderr
+    assert expected in lines[0], result.stderr
 
 
 def test_skip_mode_with_every_line_bad_fails_and_writes_nothing(
@@ -177,7 +181,8 @@ def test_skip_mode_with_every_line_bad_fails_and_writes_nothing(
     bad.write_text("a|has space|b\nno separators here\nc|x`y|d\n")
     result = invoke(neo4j_settings, ["ingest", str(bad), "--graph", graph_name, "--on-error", "skip"])
     assert result.exit_code == 2
-    assert "none of its 3 records could be read" in result.stderr and "nothing was loaded" in result.stderr
+    assert "none of its 3 records could be read" in result.stderr
+    assert "nothing was loaded" in result.stderr
     listed = invoke(neo4j_settings, ["documents", "--graph", graph_name, "--json"])
     assert json.loads(listed.stdout) == []
 
@@ -187,7 +192,8 @@ def test_fail_mode_hint_names_the_option(neo4j_settings: Settings, graph_name: s
     bad.write_text("a|rel|b\nbroken line\n")
     result = invoke(neo4j_settings, ["ingest", str(bad), "--graph", graph_name])
     assert result.exit_code == 2
-    assert "(use --on-error skip to skip bad lines" in result.stderr and "on_error=" not in result.stderr
+    assert "(use --on-error skip to skip bad lines" in result.stderr
+    assert "on_error=" not in result.stderr
 
 
 def test_driver_retry_warnings_are_counted_not_printed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,4 +208,5 @@ def test_driver_retry_warnings_are_counted_not_printed(capsys: pytest.CaptureFix
     )
     assert transient_retries() == before + 1
     captured = capsys.readouterr()
-    assert "will be retried" not in captured.err and "deadlock" not in captured.err
+    assert "will be retried" not in captured.err
+    assert "deadlock" not in captured.err

@@ -187,7 +187,8 @@ async def checksum(store: GraphStore, g: MoviesGraph) -> str:
         return sorted(out)
 
     blob = json.dumps([canon(nodes), canon(rels), canon(indexes)])
-    assert nodes and rels, "the fixture is empty"
+    assert nodes, "the fixture has no nodes"
+    assert rels, "the fixture has no relationships"
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

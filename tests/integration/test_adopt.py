@@ -55,15 +55,19 @@ async def namespace_snapshot(store: GraphStore, g: MoviesGraph) -> list[dict[str
 async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
     profile = await proposed(store, graph_name, movies)
     person, movie = profile.label(movies.person), profile.label(movies.movie)
-    assert person is not None and movie is not None
+    assert person is not None
+    assert movie is not None
     assert [lp.label for lp in profile.labels] == [movies.person, movies.movie, movies.director, movies.studio]
-    assert person.count == 17 and movie.count == 5  # graphwalk's own :Entity:Person node is not counted
+    assert person.count == 17
+    assert movie.count == 5
     assert (person.type, person.name_props, person.answer_props) == ("Person", ["name"], ["born"])
     assert (movie.name_props, movie.text_props, movie.answer_props) == (["title"], ["tagline"], ["released", "tagline"])
     moves = {m.type: m for m in profile.moves}
     assert set(moves) == {"ACTED_IN", "DIRECTED", "PRODUCED", "WROTE", "REVIEWED", "FOLLOWS", movies.distributed}
-    assert moves["ACTED_IN"].props == ["roles"] and moves["REVIEWED"].props == ["rating", "summary"]
-    assert moves["ACTED_IN"].words == "acted in" and moves["ACTED_IN"].count == 13
+    assert moves["ACTED_IN"].props == ["roles"]
+    assert moves["REVIEWED"].props == ["rating", "summary"]
+    assert moves["ACTED_IN"].words == "acted in"
+    assert moves["ACTED_IN"].count == 13
     excluded = await proposed(store, graph_name, movies, exclude_rels=["FOLLOWS"])
     assert "FOLLOWS" not in {m.type for m in excluded.moves}
     assert [s.name for s in excluded.skipped if s.kind == "relationship"] == ["FOLLOWS"]
@@ -77,14 +81,16 @@ async def test_adopt_is_additive_idempotent_and_undo_restores_everything(
     before = await checksum(store, movies)
     profile = await proposed(store, graph_name, movies)
     plan = await adopt_graph(store, profile, dry_run=True)
-    assert plan.scanned == 23 and plan.marked == 0
+    assert plan.scanned == 23
+    assert plan.marked == 0
     assert await checksum(store, movies) == before, "--dry-run wrote something"
     first = await adopt_graph(store, profile, batch_size=7)
     assert (first.marked, first.batches, first.unnamed) == (23, 4, 1)
     assert await checksum(store, movies) != before
     snap = await namespace_snapshot(store, movies)
     managed = [r for r in snap if "Entity" in r["labels"]]  # type: ignore[operator]
-    assert len(managed) == 1 and "GwAdopted" not in managed[0]["labels"]  # type: ignore[operator]
+    assert len(managed) == 1
+    assert "GwAdopted" not in managed[0]["labels"]
     assert not [k for k in managed[0]["props"] if k.startswith("gw_")]  # type: ignore[union-attr]
     user_keys = {k for r in snap for k in r["props"] if not k.startswith("gw_")}  # type: ignore[union-attr]
     assert user_keys <= {"name", "born", "title", "released", "tagline", "graph", "uid", "id", "name_lc", "type"}
@@ -94,7 +100,8 @@ async def test_adopt_is_additive_idempotent_and_undo_restores_everything(
     assert (second.marked, second.unchanged, second.batches, second.released) == (0, 23, 0, 0)
     assert await namespace_snapshot(store, movies) == snap, "adopting twice changed something"
     undone = await undo_graph(store, graph_name)
-    assert undone.released == 23 and undone.profile_deleted == 1
+    assert undone.released == 23
+    assert undone.profile_deleted == 1
     assert await checksum(store, movies) == before
     assert (await load_profile(store, graph_name)).kind == "ingested"  # no stored profile left
 
@@ -122,7 +129,8 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
     await adopt_graph(store, profile)
     ex = Neo4jExpander(store, graph_name, profile=profile)
     matrix = (await search_entities(store, graph_name, "The Matrix", k=1, profile=profile))[0]
-    assert matrix.name == "The Matrix" and matrix.reasons[0] == "exact name"
+    assert matrix.name == "The Matrix"
+    assert matrix.reasons[0] == "exact name"
     [exp] = await ex.expand([ExpandRequest(beam_key="b", node_ids=(matrix.id,))])
     rows = {(o.relation, o.direction, o.target.name): o for o in exp.options}
     assert rows[("ACTED_IN", "in", "Keanu Reeves")].description == "roles: Neo"
@@ -144,10 +152,12 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
     [rel] = await ex.expand([ExpandRequest(beam_key="f", hop_mode="relation", node_ids=(few.id,))])
     acted = next(o for o in rel.options if o.relation == "ACTED_IN")
     assert any(t.name.startswith("<Person without name #") for t in acted.targets)
-    assert acted.description is not None and acted.description.startswith("e.g. roles: ")
+    assert acted.description is not None
+    assert acted.description.startswith("e.g. roles: ")
     # graphwalk's own :Entity:Person 'Keanu Reeves' is never a neighbour or a search hit
     keanus = await search_entities(store, graph_name, "Keanu Reeves", k=5, profile=profile)
-    assert [h.name for h in keanus] == ["Keanu Reeves"] and ":" in keanus[0].id
+    assert [h.name for h in keanus] == ["Keanu Reeves"]
+    assert ":" in keanus[0].id
 
 
 async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
@@ -203,7 +213,8 @@ async def test_live_writes_after_adoption_are_walkable(store: GraphStore, graph_
     gone = await service.walk(
         "which movies did Lana Wachowski direct", get_preset("relation"), start=["Lana Wachowski"]
     )
-    assert "Sense8 Pilot" not in gone.result.answer_names and "The Matrix" in gone.result.answer_names
+    assert "Sense8 Pilot" not in gone.result.answer_names
+    assert "The Matrix" in gone.result.answer_names
 
 
 def _directed_then_stop(question: ChoiceQuestion, _state: object) -> str:
@@ -213,7 +224,7 @@ def _directed_then_stop(question: ChoiceQuestion, _state: object) -> str:
     return next(label for label, text in question.options.items() if "--DIRECTED-->" in str(text))
 
 
-def _Scripted() -> FakeBackend:  # noqa: N802
+def _Scripted() -> FakeBackend:
     return FakeBackend(answer=_directed_then_stop)
 
 

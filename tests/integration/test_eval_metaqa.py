@@ -34,11 +34,13 @@ async def test_ceiling_in_neo4j_agrees_with_follow_path(store: Any, graph_name: 
 
     progress = RecordingProgress()
     loaded = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), progress)
-    assert loaded["ingest"]["status"] == "loaded" and loaded["embed"]["embedded"] == 16
+    assert loaded["ingest"]["status"] == "loaded"
+    assert loaded["embed"]["embedded"] == 16
     assert progress.of("embed")[-1] == (16, 16)
     assert progress.stages[-1] == "embedded 16 entities"
     again = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32))
-    assert again["ingest"]["status"] == "unchanged" and again["embed"]["embedded"] == 0  # the ledger decides
+    assert again["ingest"]["status"] == "unchanged"
+    assert again["embed"]["embedded"] == 0
     types = {r["type"] for r in await store.read("graph/entity_types", graph=graph_name)}
     assert types == {"Movie", "Person", "Year", "Genre"}
     questions = select_questions(DATA, "dev", [1, 2, 3], None, 0)
@@ -50,7 +52,8 @@ async def test_ceiling_in_neo4j_agrees_with_follow_path(store: Any, graph_name: 
     scores = {c.question_id: (c.f1, c.reachable) for c in await ceiling_answers(store, graph_name, questions)}
     assert scores["dev-1hop-00005"] == (0.0, False)  # Casablanca is not in the graph
     assert scores["dev-2hop-00004"] == (0.0, False)  # Random Harvest has no genre here
-    assert sum(f for f, _ in scores.values()) == 10.0 and len(scores) == 12
+    assert sum(f for f, _ in scores.values()) == 10.0
+    assert len(scores) == 12
 
 
 def invoke(settings: Settings, tmp_path: Path, *args: str) -> dict[str, Any]:
@@ -107,7 +110,8 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(
 
         run_dir = tmp_path / "results" / "r1"
         results = json.loads((run_dir / "results.json").read_text())
-        assert results["spec"]["graph"] == graph_name and results["environment"]["git_revision"]
+        assert results["spec"]["graph"] == graph_name
+        assert results["environment"]["git_revision"]
         assert results["systems"]["graphwalk:relation"]["config"]["hop_mode"] == "relation"
         assert [s["best_k"] for s in results["k_sweeps"]] == [1]
         record = next(
@@ -115,8 +119,10 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(
             for q in results["questions"]
             if q["question_id"] == "dev-1hop-00001" and q["system"] == "graphwalk:relation"
         )
-        assert record["answers"] == ["William Dieterle"] and record["gold"] == ["William Dieterle"]
-        assert record["path"] == "Kismet --directed_by--> William Dieterle -> STOP" and record["walk_id"]
+        assert record["answers"] == ["William Dieterle"]
+        assert record["gold"] == ["William Dieterle"]
+        assert record["path"] == "Kismet --directed_by--> William Dieterle -> STOP"
+        assert record["walk_id"]
         assert "| graphwalk:relation | 3 | 3 |" in (run_dir / "summary.md").read_text()
 
         # Interrupt: keep 10 whole records and half of the 11th, then run the same command again.
@@ -125,7 +131,8 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(
         (run_dir / "questions.jsonl").write_text("".join(lines[:10]) + lines[10][:25])
         resumed = invoke(neo4j_settings, tmp_path, "--graph", graph_name, "--system", "all", "--run-id", "r1")
         after = (run_dir / "questions.jsonl").read_text().splitlines()
-        assert len(after) == 36 and after[:10] == [line.rstrip("\n") for line in lines[:10]]
+        assert len(after) == 36
+        assert after[:10] == [line.rstrip("\n") for line in lines[:10]]
         for key, row in rows(resumed).items():
             assert {m: row[m] for m in METRICS} == {m: summary[key][m] for m in METRICS}, key
 
@@ -161,7 +168,8 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(
             ],
             env={"GW_NEO4J_URI": neo4j_settings.uri},
         )
-        assert refused.exit_code == 2 and "spec.seed: 7 -> 8" in refused.output
+        assert refused.exit_code == 2
+        assert "spec.seed: 7 -> 8" in refused.output
     finally:
         asyncio.run(_drop(neo4j_settings, graph_name))
 

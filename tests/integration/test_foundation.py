@@ -11,7 +11,8 @@ from graphwalk_neo4j.store import GraphStore, run_template
 async def test_server_is_526_with_apoc(store: GraphStore) -> None:
     assert store.info is not None
     assert store.info.version.startswith("5.26.")
-    assert store.info.apoc_version is not None and store.info.apoc_version.startswith("5.26")
+    assert store.info.apoc_version is not None
+    assert store.info.apoc_version.startswith("5.26")
 
 
 async def test_apoc_procedures_really_run(store: GraphStore) -> None:
@@ -41,7 +42,8 @@ async def test_every_kind_of_call_is_measured(store: GraphStore) -> None:
 async def test_schema_is_idempotent(store: GraphStore) -> None:
     first = await apply_schema(store)  # the fixture applied it once already
     again = await apply_schema(store)
-    assert first.created == 0 and again.created == 0
+    assert first.created == 0
+    assert again.created == 0
     assert again.total == first.total >= 12
     states = {r["name"]: r["state"] for r in await store.read("schema/list_objects")}
     for name in ("entity_uid", "entity_names", "entity_embedding", "walk_id", "document_key"):
@@ -65,6 +67,7 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
     query = (vectors[1] + 0.05 * vectors[0]).tolist()
     # The index is shared by every graph in the database; the template filters to this test's graph.
     rows = await store.read("search/vector", graph=graph_name, vector=query, k=50, limit=3)
-    assert rows[0]["id"] == "e1" and rows[0]["score"] > 0.99
+    assert rows[0]["id"] == "e1"
+    assert rows[0]["score"] > 0.99
     # Neo4j reports cosine as (1 + cos) / 2: unrelated random vectors score near 0.5, well under e1's.
     assert all(0.3 < r["score"] < 0.65 for r in rows[1:])

@@ -69,7 +69,8 @@ async def test_killed_ingest_leaves_whole_batches_and_resumes(
     rels = (await store.read("graph/counts", graph=graph_name))[0]["relationships"]
     assert rels == batches_done * 1000
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path, batch_size=1000)
-    assert result.status == "resumed" and result.resumed_from_batch == batches_done
+    assert result.status == "resumed"
+    assert result.resumed_from_batch == batches_done
     assert result.batches == 40 - batches_done
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 20_000 + 97 + 13, "relationships": 40_000}
@@ -99,6 +100,7 @@ async def test_embed_only_what_changed_and_search_reasons(store: GraphStore, gra
     assert any(r.startswith("fulltext") for r in hits[0].reasons)
     assert any(r.startswith("vector") for r in hits[0].reasons)
     fuzzy = await search_entities(store, graph_name, "Sternberg", k=3)
-    assert fuzzy[0].name == "Josef von Sternberg" and fuzzy[0].reasons[0].startswith("fulltext")
+    assert fuzzy[0].name == "Josef von Sternberg"
+    assert fuzzy[0].reasons[0].startswith("fulltext")
     hostile = await search_entities(store, graph_name, 'Kismet") OR name:* AND [', k=3)
     assert all(h.name for h in hostile)  # escaped: no Lucene syntax error

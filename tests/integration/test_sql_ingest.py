@@ -268,7 +268,8 @@ async def test_changed_table_is_reloaded_alone(store: Any, graph_name: str, sqli
         "conflicts": [],
     }
     expected_relations.discard(("Notes on Lamps", "publisher", "Harbour Press", ("books",)))
-    assert entities == expected_entities and relations == expected_relations
+    assert entities == expected_entities
+    assert relations == expected_relations
 
 
 async def test_dropped_table_is_pruned(store: Any, graph_name: str, sqlite_url: str) -> None:
@@ -300,8 +301,10 @@ def test_mapping_rules() -> None:
         "status",
         "analysis",
     ]
-    assert is_sql_url("sqlite:///x.db") and is_sql_url("postgresql+psycopg://u@h/db")
-    assert not is_sql_url("https://example.org/x.db") and not is_sql_url("notes.txt")
+    assert is_sql_url("sqlite:///x.db")
+    assert is_sql_url("postgresql+psycopg://u@h/db")
+    assert not is_sql_url("https://example.org/x.db")
+    assert not is_sql_url("notes.txt")
     assert choose_pipeline(["postgresql://u@h/db"], None) == "sql"
     assert choose_pipeline(["kb.txt"], None) == "structured"
     assert choose_pipeline(["kb.txt"], "text") == "text"

@@ -47,7 +47,8 @@ async def test_load_counts_provenance_and_labels(store: GraphStore, graph_name: 
     kb.write_text(KB)
     result = await ingest_file(store, kb, graph=graph_name, root=tmp_path, type_map=TYPES, batch_size=4)
     assert result.status == "loaded"
-    assert result.rows == 6 and result.batches == 2
+    assert result.rows == 6
+    assert result.batches == 2
     c = result.counts
     assert (c.nodes_created, c.rels_created, c.nodes_updated, c.rels_updated) == (7, 6, 0, 0)
     state = await graph_state(store, graph_name)
@@ -67,14 +68,17 @@ async def test_load_counts_provenance_and_labels(store: GraphStore, graph_name: 
     assert labels["Kismet"] == ["Entity", "Movie"]
     assert labels["1944"] == ["Entity", "Year"]
     ledger = await get_document(store, doc)
-    assert ledger is not None and ledger["complete"] is True and ledger["rows"] == 6
+    assert ledger is not None
+    assert ledger["complete"] is True
+    assert ledger["rows"] == 6
     # where did this come from: relationship -> document, in Cypher
     rows = await store.query(
         "MATCH (:Entity {graph: $g, name: 'Kismet'})-[r:directed_by]->() "
         "MATCH (d:Document) WHERE d.key IN r.sources RETURN d.doc_id AS doc, d.content_hash AS h",
         {"g": graph_name},
     )
-    assert rows[0]["doc"] == "kb.txt" and len(rows[0]["h"]) == 64
+    assert rows[0]["doc"] == "kb.txt"
+    assert len(rows[0]["h"]) == 64
 
 
 async def test_reingest_unchanged_is_a_no_op(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
@@ -83,7 +87,8 @@ async def test_reingest_unchanged_is_a_no_op(store: GraphStore, graph_name: str,
     await ingest_file(store, kb, graph=graph_name, root=tmp_path)
     before = await graph_state(store, graph_name)
     again = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
-    assert again.status == "unchanged" and again.batches == 0
+    assert again.status == "unchanged"
+    assert again.batches == 0
     assert await graph_state(store, graph_name) == before
 
 
@@ -191,7 +196,8 @@ async def test_fail_mode_writes_nothing_of_a_bad_file(store: GraphStore, graph_n
     bad.write_text(KB + "Kismet|has tags|oops\n")
     with pytest.raises(InputError) as info:
         await ingest_file(store, bad, graph=graph_name, root=tmp_path, batch_size=2)
-    assert "bad.txt:7" in str(info.value) and "' '" in str(info.value)
+    assert "bad.txt:7" in str(info.value)
+    assert "' '" in str(info.value)
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 0, "relationships": 0}
     assert await list_documents(store, graph_name) == []
@@ -201,7 +207,8 @@ async def test_skip_mode_loads_the_rest_and_reports(store: GraphStore, graph_nam
     bad = tmp_path / "bad.txt"
     bad.write_text(KB + "Kismet|has_genre\nKismet|direct`ed|X\n")
     result = await ingest_file(store, bad, graph=graph_name, root=tmp_path, on_error="skip")
-    assert result.rows == 6 and result.skipped == 2
+    assert result.rows == 6
+    assert result.skipped == 2
     assert [p.line for p in result.problems] == [7, 8]
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 7, "relationships": 6}

@@ -61,15 +61,18 @@ async def test_corpus_graph_exactly(store: Any, graph_name: str, standin: Extrac
         "04-renn-letters.json": "loaded",
         C: "loaded",
     }
-    assert report.ok and report.warnings == []
+    assert report.ok
+    assert report.warnings == []
     assert await entities(store, graph_name) == expected_entities()
     assert await relations(store, graph_name) == expected_relations()
     assert await from_chunks(store, graph_name) == expected_from_chunks()
     # One extraction call per chunk (saltmere.md has two); one decision request per chunk that had candidates
     # (all but the very first, which met an empty graph); one escalation ("M. Quill" at p = 0.55).
     assert standin.extraction_calls == 6
-    assert len(decider.requests) == 5 and len(adjudicator.requests) == 1
-    assert report.routing["escalations"] == 1 and report.routing["fallbacks"] == 0
+    assert len(decider.requests) == 5
+    assert len(adjudicator.requests) == 1
+    assert report.routing["escalations"] == 1
+    assert report.routing["fallbacks"] == 0
     assert [q.instructions["mention"]["name"] for q in adjudicator.requests[0].questions] == ["M. Quill"]
     # New entities get ids from (source, document, type, name): the first document that mentioned them.
     ids = {
@@ -99,9 +102,8 @@ async def test_lexical_graph(store: Any, graph_name: str, standin: ExtractionSta
         by_doc.setdefault(r["doc"], []).append(r)
     assert sorted(by_doc) == [S, H, "03-quill-family.md", "04-renn-letters.json", C]
     assert [(r["i"], r["next"]) for r in by_doc[S]] == [(0, 1), (1, None)]
-    assert (
-        by_doc[S][0]["title"] == "Saltmere" and by_doc["04-renn-letters.json"][0]["title"] == "Letters of Tobias Renn"
-    )
+    assert by_doc[S][0]["title"] == "Saltmere"
+    assert by_doc["04-renn-letters.json"][0]["title"] == "Letters of Tobias Renn"
     for doc_rows in by_doc.values():
         assert all(r["status"] == "complete" and r["chunks"] == len(doc_rows) for r in doc_rows)
         assert all(r["size"] <= 2000 and r["chunk_status"] == "done" and r["cached"] for r in doc_rows)
@@ -122,7 +124,8 @@ async def test_reingest_unchanged_writes_nothing(store: Any, graph_name: str, st
     used = {name for name, n in store.metrics.by_template.items() if n != before.get(name, 0)}
     assert set(statuses(report).values()) == {"unchanged"}
     assert used <= READS, f"templates run on an unchanged re-ingest: {sorted(used - READS)}"
-    assert standin.extraction_calls == calls and decider.requests == []
+    assert standin.extraction_calls == calls
+    assert decider.requests == []
     assert await entities(store, graph_name) == expected_entities()
 
 
@@ -174,7 +177,8 @@ async def test_edit_reextracts_only_changed_chunks(
     report = await ingest(store, graph_name, standin, [corpus])
     saltmere = next(d for d in report.documents if d.doc_id == S)
     assert (saltmere.status, saltmere.extracted, saltmere.cached) == ("reloaded", 1, 1)
-    assert len(standin.passages) == 1 and "tide permitting" in standin.passages[0]
+    assert len(standin.passages) == 1
+    assert "tide permitting" in standin.passages[0]
     expected = expected_entities()
     # Re-applied claims come after the others, so the conflicting key's property now shows harrow-light's value;
     # the conflict and both sources are unchanged.
@@ -201,7 +205,8 @@ async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: E
     (corpus / H).unlink()
     await ingest(store, graph_name, standin, [corpus])
     rows = await store.query("MATCH (c:Chunk {graph: $g}) RETURN c.document AS d", {"g": graph_name}, read=True)
-    assert len(rows) == 4 and all(H not in r["d"] for r in rows)
+    assert len(rows) == 4
+    assert all(H not in r["d"] for r in rows)
     chunk_refs = await store.query(
         "MATCH (:Entity {graph: $g})-[r]->(:Entity) UNWIND r.chunks AS k RETURN DISTINCT k",
         {"g": graph_name},
@@ -231,6 +236,8 @@ async def test_aliases_feed_search_and_embeddings_feed_routing(
     )
     assert missing == []
     hits = await search_entities(store, graph_name, "M. Quill", k=3)
-    assert hits[0].name == "Marta Quill" and "exact alias 'M. Quill'" in hits[0].reasons
+    assert hits[0].name == "Marta Quill"
+    assert "exact alias 'M. Quill'" in hits[0].reasons
     hits = await search_entities(store, graph_name, "Harrow Point Light", k=3, embedder=embedder)
-    assert hits[0].name == "Harrow Point Lighthouse" and any(r.startswith("vector") for r in hits[0].reasons)
+    assert hits[0].name == "Harrow Point Lighthouse"
+    assert any(r.startswith("vector") for r in hits[0].reasons)

@@ -68,14 +68,18 @@ async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
     report = await ingest(store, graph_name, standin, [DOCS])
     light = next(d for d in report.documents if d.doc_id == H)
     assert (light.status, light.failed) == ("incomplete", 1)
-    assert "invalid reply twice" in (light.message or "") and "no JSON object" in (light.message or "")
-    assert not report.ok and report.extraction["retries"] >= 1 and report.extraction["failures"] == 1
+    assert "invalid reply twice" in (light.message or "")
+    assert "no JSON object" in (light.message or "")
+    assert not report.ok
+    assert report.extraction["retries"] >= 1
+    assert report.extraction["failures"] == 1
     chunk = await store.query(
         "MATCH (c:Chunk {graph: $g}) WHERE c.document ENDS WITH $h RETURN c.status AS status, c.error AS error",
         {"g": graph_name, "h": H},
         read=True,
     )
-    assert chunk[0]["status"] == "failed" and "invalid reply twice" in chunk[0]["error"]
+    assert chunk[0]["status"] == "failed"
+    assert "invalid reply twice" in chunk[0]["error"]
     doc = await store.query(
         "MATCH (d:Document {graph: $g, doc_id: $h}) RETURN d.status AS s, d.complete AS c",
         {"g": graph_name, "h": H},
@@ -83,7 +87,8 @@ async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
     )
     assert doc == [{"s": "incomplete", "c": False}]
     graph = await entities(store, graph_name)
-    assert "Kestle Quarry" not in graph and all(H not in e["sources"] for e in graph.values())
+    assert "Kestle Quarry" not in graph
+    assert all(H not in e["sources"] for e in graph.values())
     await assert_consistent(store, graph_name)
 
     # The next run retries only the incomplete document (its one chunk), and the graph is the full corpus graph.
@@ -100,7 +105,9 @@ async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
 async def test_garbage_once_is_retried_with_the_error(store: Any, graph_name: str, standin: ExtractionStandIn) -> None:
     standin.garbage["The Harrow Point Light stands"] = 1
     report = await ingest(store, graph_name, standin, [DOCS])
-    assert report.ok and report.extraction["retries"] == 1 and report.extraction["failures"] == 0
+    assert report.ok
+    assert report.extraction["retries"] == 1
+    assert report.extraction["failures"] == 0
     retry = next(r for r in standin.requests if len(r["messages"]) == 4)
     assert "Your reply was not valid: the reply contains no JSON object" in retry["messages"][3]["content"]
     assert await entities(store, graph_name) == expected_entities()
@@ -116,7 +123,8 @@ async def test_llm_down_leaves_every_document_incomplete(
     assert await entities(store, graph_name) == {}
     standin.status = None
     report = await ingest(store, graph_name, standin, [DOCS])
-    assert report.ok and {d.status for d in report.documents} == {"reloaded"}
+    assert report.ok
+    assert {d.status for d in report.documents} == {"reloaded"}
     assert await entities(store, graph_name) == expected_entities()
     await assert_consistent(store, graph_name)
 
@@ -127,13 +135,16 @@ async def test_decision_backend_down_merges_on_exact_names(
     decider = scripted_decider()
     decider.fail_with(DecisionError("Jev at http://127.0.0.1:9 could not be reached"))
     report = await ingest(store, graph_name, standin, [DOCS], decider=decider)
-    assert report.ok and report.routing["fallbacks"] > 0
+    assert report.ok
+    assert report.routing["fallbacks"] > 0
     assert any("decision backend failed (Jev at http://127.0.0.1:9 could not be reached)" in w for w in report.warnings)
     graph = await entities(store, graph_name)
     # Other names are not merged without a decision; identical names still are.
     assert {"Harrow Point Light", "M. Quill"} <= set(graph)
-    assert graph["Harrow Point Light"]["sources"] == [H] and graph["Harrow Point Lighthouse"]["sources"] == [S, R]
-    assert graph["Marta Quill"]["sources"] == [S, "03-quill-family.md"] and graph["Marta Quill"]["aliases"] == []
+    assert graph["Harrow Point Light"]["sources"] == [H]
+    assert graph["Harrow Point Lighthouse"]["sources"] == [S, R]
+    assert graph["Marta Quill"]["sources"] == [S, "03-quill-family.md"]
+    assert graph["Marta Quill"]["aliases"] == []
     assert graph["Harrow Point Lighthouse"]["conflicts"] == {}
     await assert_consistent(store, graph_name)
 
@@ -141,7 +152,9 @@ async def test_decision_backend_down_merges_on_exact_names(
 async def test_exact_routing_makes_no_calls(store: Any, graph_name: str, standin: ExtractionStandIn) -> None:
     decider = scripted_decider()
     report = await ingest(store, graph_name, standin, [DOCS], decider=decider, mode="exact")
-    assert decider.requests == [] and report.routing["decision_calls"] == 0 and report.warnings == []
+    assert decider.requests == []
+    assert report.routing["decision_calls"] == 0
+    assert report.warnings == []
     graph = await entities(store, graph_name)
     assert len(graph) == len(expected_entities()) + 2
     assert graph["Quill & Daughters"]["sources"] == sorted([S, "03-quill-family.md", "05-harbour-register.csv"])
@@ -181,7 +194,8 @@ async def test_bad_files(store: Any, graph_name: str, standin: ExtractionStandIn
     # A document that becomes empty has its previous version retracted and forgotten.
     (folder / H).write_text("\n", encoding="utf-8")
     report = await ingest(store, graph_name, standin, [folder / H])
-    assert report.documents[0].status == "empty" and "retracted" in (report.documents[0].message or "")
+    assert report.documents[0].status == "empty"
+    assert "retracted" in (report.documents[0].message or "")
     assert await entities(store, graph_name) == {}
     assert await store.query("MATCH (n {graph: $g}) RETURN n", {"g": graph_name}, read=True) == []
 
@@ -195,12 +209,16 @@ async def test_routing_through_jev_sdk(store: Any, graph_name: str, standin: Ext
         finally:
             await backend.aclose()
         calls = jev.systemone_requests
-    assert report.ok and report.warnings == [] and len(calls) == 5
+    assert report.ok
+    assert report.warnings == []
+    assert len(calls) == 5
     for call in calls:
-        assert call.authorized and call.body["model"] == "jev-1.13.0"
+        assert call.authorized
+        assert call.body["model"] == "jev-1.13.0"
         assert set(call.body["state"]) == {"passage"}
         for question in call.body["questions"].values():
             labels = list(question["criteria"])
-            assert labels[-1] == "NEW" and labels[:-1] == [f"c{i}" for i in range(1, len(labels))]
+            assert labels[-1] == "NEW"
+            assert labels[:-1] == [f"c{i}" for i in range(1, len(labels))]
     assert report.routing["questions"] == sum(len(c.body["questions"]) for c in calls)
     await assert_consistent(store, graph_name)

@@ -41,7 +41,8 @@ async def test_documented_provenance_queries(store: Any, graph_name: str, tmp_pa
         ("files", H, 0, 1.0),
         ("files", R, 0, 1.0),
     ]
-    assert rows[0]["text"].startswith("The Harrow Point Light stands") and "lamp room glazing" in rows[1]["text"]
+    assert rows[0]["text"].startswith("The Harrow Point Light stands")
+    assert "lamp room glazing" in rows[1]["text"]
     rows = await store.query(entity, {"graph": graph_name, "name": "Kittiwake"}, read=True)
     assert rows == [{"source": "sql:ships.db", "document": "vessels", "chunk": None, "confidence": None, "text": None}]
 

@@ -121,7 +121,7 @@ class ExtractionStandIn(LoopbackStandIn):
 
 def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
     class Handler(JSONHandler):
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        def do_POST(self) -> None:  # stdlib name
             body = self._read_json()
             with standin._lock:
                 standin.requests.append(body)

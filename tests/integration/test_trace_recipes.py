@@ -191,7 +191,8 @@ async def test_draw_walk_leaves_out_beam_cuts(store: GraphStore, graph_name: str
         ("Marlene Dietrich", "starred_actors ← .60", "The Blue Angel", 0.6, 2),
     ]
     cut = [s for s in result.steps if not s.kept]
-    assert cut and all(s.depth == 2 and s.beam == "b1" for s in cut)
+    assert cut
+    assert all(s.depth == 2 and s.beam == "b1" for s in cut)
     assert [p.end_node["name"] for p in row["answered"]] == ["The Blue Angel", "Marlene Dietrich"]
 
 
@@ -268,7 +269,8 @@ async def test_confidence_per_relation(store: GraphStore, graph_name: str, tmp_p
         assert row["mean_p"] == pytest.approx(sum(s.p or 0 for s in group) / len(group))
         assert row["mean_confidence"] == pytest.approx(sum(s.confidence or 0 for s in group) / len(group))
         assert row["min_p"] == min(s.p or 0 for s in group)
-    assert rows[0]["mean_p"] == pytest.approx(0.6) and rows[0]["min_p"] == 0.4
+    assert rows[0]["mean_p"] == pytest.approx(0.6)
+    assert rows[0]["min_p"] == 0.4
     assert rows[0]["mean_confidence"] == pytest.approx(((4 * 0.7 - 1) / 3 * 2 + (4 * 0.4 - 1) / 3) / 3)
 
 
@@ -300,7 +302,8 @@ async def test_unsure_steps(store: GraphStore, graph_name: str, tmp_path: Path) 
         "o1",
         True,
     )
-    assert row["max_p"] == 0.4 and row["chosen_relation"] == "starred_actors"
+    assert row["max_p"] == 0.4
+    assert row["chosen_relation"] == "starred_actors"
     # options in offer order (which depends on data degrees only), with the scripted p
     [step] = [s for s in stored["unsure"].steps if s.depth == 1]
     assert row["options"] == [f"{o.label} {o.relation}" for o in step.options]

@@ -108,23 +108,29 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     await load_kb(store, graph_name, tmp_path)
     wid = f"{graph_name}-greedy"
     result = await run_walk(store, graph_name, walk_id=wid)
-    assert result.status == "ok" and result.answer_names == ["The Blue Angel"]
+    assert result.status == "ok"
+    assert result.answer_names == ["The Blue Angel"]
 
     walk = await get_walk(store, graph_name, wid)
     assert (walk.id, walk.graph, walk.question, walk.status) == (wid, graph_name, QUESTION, "ok")
     assert walk.stop_reason == "stop: every kept walk stopped"
     assert (walk.strategy, walk.hop_mode, walk.model) == ("greedy", "entity", "scripted-1")
     assert walk.config == WalkConfig().model_dump(mode="json")
-    assert walk.start_ids == [ID["Kismet"]] and walk.start_names == ["Kismet"]
-    assert walk.answer_names == ["The Blue Angel"] and walk.answer_ids == [ID["The Blue Angel"]]
+    assert walk.start_ids == [ID["Kismet"]]
+    assert walk.start_names == ["Kismet"]
+    assert walk.answer_names == ["The Blue Angel"]
+    assert walk.answer_ids == [ID["The Blue Angel"]]
     assert walk.best_path == ("Kismet --starred_actors--> Marlene Dietrich <--starred_actors-- The Blue Angel -> STOP")
     score = (L(0.7) + L(0.6) + L(0.9)) / 3
     assert walk.best_score == pytest.approx(score)
-    assert walk.started_at is not None and walk.finished_at is not None and walk.started_at <= walk.finished_at
+    assert walk.started_at is not None
+    assert walk.finished_at is not None
+    assert walk.started_at <= walk.finished_at
     t = walk.totals
     assert (t.depths, t.decision_calls, t.decision_requests, t.questions, t.expansions) == (3, 3, 3, 3, 3)
     assert (t.input_tokens, t.output_tokens, t.decision_latency_s) == (300, 30, 0.75)
-    assert t.cost_usd == pytest.approx(0.003) and t.wall_s == result.totals.wall_s > 0
+    assert t.cost_usd == pytest.approx(0.003)
+    assert t.wall_s == result.totals.wall_s > 0
     assert walk.n_steps == 3
 
     # steps: one per depth, chained by NEXT, each decided by its call
@@ -141,22 +147,28 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     assert (s1.chosen_relation, s1.chosen_direction, s1.p, s1.is_stop) == ("starred_actors", "out", 0.7, False)
     assert (s2.chosen_relation, s2.chosen_direction, s2.p) == ("starred_actors", "in", 0.6)
     assert (s3.chosen, s3.is_stop, s3.chosen_relation, s3.p) == ("STOP", True, None, 0.9)
-    assert s3.cum_logp == pytest.approx(L(0.7) + L(0.6) + L(0.9)) and s3.score == pytest.approx(score)
+    assert s3.cum_logp == pytest.approx(L(0.7) + L(0.6) + L(0.9))
+    assert s3.score == pytest.approx(score)
     assert [(s.n_decisions, s.n_choices) for s in walk.steps] == [(1, 1), (2, 2), (3, 3)]
     assert s1.confidence == pytest.approx((4 * 0.7 - 1) / 3)
     # the offered options, their parallel probabilities, and the distributions as the engine recorded them
     by_target = {o.target_names[0]: o for o in s1.options}
     assert sorted(by_target) == ["1944", "Edward Knoblock", "Marlene Dietrich", "William Dieterle"]
-    assert by_target["Marlene Dietrich"].p == 0.7 and by_target["Marlene Dietrich"].target_ids == [
-        ID["Marlene Dietrich"]
-    ]
-    assert by_target["Edward Knoblock"].relation == "written_by" and by_target["Edward Knoblock"].count == 1
-    assert s1.probs == [o.p for o in s1.options] and sum(s1.probs) == pytest.approx(1.0)
-    assert s1.distribution == result.steps[0].distribution and s1.raw_distribution == result.steps[0].raw_distribution
-    assert [o.label for o in s2.options] == ["o1", "STOP"] and s2.probs == [0.6, 0.4]
-    assert s2.options[1].is_stop and s2.options[1].description.startswith("Stop here")
+    assert by_target["Marlene Dietrich"].p == 0.7
+    assert by_target["Marlene Dietrich"].target_ids == [ID["Marlene Dietrich"]]
+    assert by_target["Edward Knoblock"].relation == "written_by"
+    assert by_target["Edward Knoblock"].count == 1
+    assert s1.probs == [o.p for o in s1.options]
+    assert sum(s1.probs) == pytest.approx(1.0)
+    assert s1.distribution == result.steps[0].distribution
+    assert s1.raw_distribution == result.steps[0].raw_distribution
+    assert [o.label for o in s2.options] == ["o1", "STOP"]
+    assert s2.probs == [0.6, 0.4]
+    assert s2.options[1].is_stop
+    assert s2.options[1].description.startswith("Stop here")
     assert (s1.total_count, s1.pruned_count, s2.total_count) == (4, 0, 1)
-    assert s1.chosen_option is not None and s1.chosen_option.target_names == ["Marlene Dietrich"]
+    assert s1.chosen_option is not None
+    assert s1.chosen_option.target_names == ["Marlene Dietrich"]
     # every stored step equals the engine's record on the fields both have
     for stored, rec in zip(walk.steps, result.steps, strict=True):
         for field in (
@@ -253,7 +265,8 @@ async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str
     result = await run_walk(store, graph_name, walk_id=wid, config=WalkConfig(strategy="beam", beam_width=2))
     assert result.answer_names == ["The Blue Angel", "Marlene Dietrich"]
     walk = await get_walk(store, graph_name, wid)
-    assert walk.strategy == "beam" and walk.config["beam_width"] == 2
+    assert walk.strategy == "beam"
+    assert walk.config["beam_width"] == 2
     rows = [
         (s.depth, s.beam, s.seq, s.kind, s.kept, s.chosen_target_ids, s.is_stop, s.parent_step_id) for s in walk.steps
     ]
@@ -270,7 +283,8 @@ async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str
         (3, "b0", 0, "decision", True, [], True, f"{wid}/d2/0"),
     ]
     d2 = walk.depths()[2]
-    assert d2[0].decision_id == d2[1].decision_id == f"{wid}/d2/b0" and d2[2].decision_id == f"{wid}/d2/b1"
+    assert d2[0].decision_id == d2[1].decision_id == f"{wid}/d2/b0"
+    assert d2[2].decision_id == f"{wid}/d2/b1"
     assert walk.depths()[1][0].decision_id == walk.depths()[1][1].decision_id
     assert (d2[2].p, d2[2].call_id, d2[2].probs, d2[2].options[0].is_stop) == (1.0, None, [], True)
     assert [c.n_questions for c in walk.calls] == [1, 1, 1]  # the forced STOP asked nothing
@@ -296,7 +310,8 @@ async def test_relation_hops_store_frontiers(store: GraphStore, graph_name: str,
     }
     wid = f"{graph_name}-relation"
     result = await run_walk(store, graph_name, walk_id=wid, script=script, config=WalkConfig(hop_mode="relation"))
-    assert result.status == "ok" and result.answer_names == ["The Blue Angel"]
+    assert result.status == "ok"
+    assert result.answer_names == ["The Blue Angel"]
     walk = await get_walk(store, graph_name, wid)
     assert walk.hop_mode == "relation"
     s1, s2, s3 = walk.steps
@@ -333,7 +348,8 @@ async def test_sampled_walks_store_what_the_engine_recorded(store: GraphStore, g
             rec.p,
             rec.parent_step_id,
         )
-        assert stored.used_distribution == rec.used_distribution and stored.distribution == rec.distribution
+        assert stored.used_distribution == rec.used_distribution
+        assert stored.distribution == rec.distribution
     assert [(a.name, a.votes) for a in walk.answers] == [(a.name, a.votes) for a in result.answers]
 
 
@@ -348,8 +364,10 @@ async def test_a_failing_decider_stores_status_error(store: GraphStore, graph_na
     walk = await get_walk(store, graph_name, wid)
     assert walk.status == "error"
     assert walk.stop_reason == "decision_error: scripted failure on call 2"
-    assert [s.depth for s in walk.steps] == [1] and [c.id for c in walk.calls] == [f"{wid}/c1"]
-    assert walk.totals.decision_requests == 1 and walk.finished_at is not None
+    assert [s.depth for s in walk.steps] == [1]
+    assert [c.id for c in walk.calls] == [f"{wid}/c1"]
+    assert walk.totals.decision_requests == 1
+    assert walk.finished_at is not None
     assert walk.answer_names == ["Marlene Dietrich"]  # the best found so far
     assert walk.answers[0].terminated_by == "error"
 
@@ -359,7 +377,9 @@ async def test_dead_end_and_forced_moves(store: GraphStore, graph_name: str, tmp
     nowhere = await run_walk(store, graph_name, walk_id=f"{graph_name}-nowhere", start=["no-such-node"])
     assert nowhere.status == "dead_end"
     walk = await get_walk(store, graph_name, nowhere.walk_id)
-    assert walk.status == "dead_end" and walk.answers == [] and walk.calls == []
+    assert walk.status == "dead_end"
+    assert walk.answers == []
+    assert walk.calls == []
     [step] = walk.steps
     assert (step.kind, step.chosen, step.node_ids, step.options) == ("dead_end", None, ["no-such-node"], [])
     [links] = await q(
@@ -381,8 +401,10 @@ async def test_dead_end_and_forced_moves(store: GraphStore, graph_name: str, tmp
         ("decision", 0.8, False),
         ("forced_stop", 1.0, True),
     ]
-    assert len(walk.calls) == 1 and walk.calls[0].depth == 2
-    assert walk.steps[0].probs == [] and walk.steps[0].distribution == {}
+    assert len(walk.calls) == 1
+    assert walk.calls[0].depth == 2
+    assert walk.steps[0].probs == []
+    assert walk.steps[0].distribution == {}
 
 
 async def test_rewrites_are_idempotent(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
@@ -435,7 +457,8 @@ async def test_large_lists_are_capped(store: GraphStore, graph_name: str) -> Non
     stored = StoredStep.model_validate(row["s"])
     assert len(stored.node_ids) == len(stored.chosen_target_ids) == MAX_STEP_LINKS
     assert (stored.n_nodes, stored.n_chosen_targets, stored.pruned_count) == (120, 120, 129)
-    assert len(stored.options[0].target_ids) == MAX_OPTION_TARGETS and stored.options[0].count == 120
+    assert len(stored.options[0].target_ids) == MAX_OPTION_TARGETS
+    assert stored.options[0].count == 120
     # a depth written before its walk started still lands on a (running) walk of the right graph
     [w] = await q(store, "MATCH (w:Walk {id: $id}) RETURN w.graph AS graph, w.status AS status", id=step.walk_id)
     assert w == {"graph": graph_name, "status": "running"}
@@ -451,7 +474,8 @@ async def test_list_walks_newest_first_with_status_filter(store: GraphStore, gra
     walks = await list_walks(store, graph_name)
     assert [w.id for w in walks] == [f"{graph_name}-{n}" for n in "cba"]
     assert all(isinstance(w, StoredWalk) and w.steps == [] for w in walks)
-    assert walks[0].answer_names == ["The Blue Angel"] and walks[0].totals.depths == 3
+    assert walks[0].answer_names == ["The Blue Angel"]
+    assert walks[0].totals.depths == 3
     assert [w.id for w in await list_walks(store, graph_name, status="error")] == [f"{graph_name}-b"]
     assert [w.id for w in await list_walks(store, graph_name, limit=1)] == [f"{graph_name}-c"]
     assert await list_walks(store, "t_other_graph_nothing_here") == []

@@ -200,7 +200,8 @@ def test_guide_runs_a_walk_and_replays_it_in_neo4j_browser(
             database_=neo4j_settings.database,
         )
     [walk] = [r.data() for r in records]  # the one walk the click ran
-    assert walk["question"] == QUESTION and walk["answers"]
+    assert walk["question"] == QUESTION
+    assert walk["answers"]
     shown = frame.text
     for name in walk["answers"]:
         assert name in shown, f"answer {name!r} not shown in the result frame:\n{shown}"

@@ -4,6 +4,8 @@ are against the real Neo4j, drawing that walk."""
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 
 import neo4j
@@ -38,20 +40,24 @@ def test_guide_lists_the_walk_and_its_block_draws_it(
     assert "GET" in preflight.headers["access-control-allow-methods"]
 
     guide = client.get("/guide", headers={"Origin": ORIGIN})
-    assert guide.status_code == 200 and guide.headers["content-type"].startswith("text/html")
+    assert guide.status_code == 200
+    assert guide.headers["content-type"].startswith("text/html")
     assert guide.headers["access-control-allow-origin"] == "*"
     parsed = Blocks(guide.text)
-    assert parsed.slides == 5 and "<title>graphwalk: walks in Neo4j Browser</title>" in guide.text
+    assert parsed.slides == 5
+    assert "<title>graphwalk: walks in Neo4j Browser</title>" in guide.text
     assert parsed.blocks[0] == f":style http://localhost:{served.port}/style.grass"
     draw = bound_recipe("draw_walk", walk_id)
-    assert draw in parsed.blocks and "who directed Memento" in guide.text
+    assert draw in parsed.blocks
+    assert "who directed Memento" in guide.text
 
     # the block runs as it is, as Browser would run it: it draws the walk just made
     auth = (neo4j_settings.user, neo4j_settings.password.get_secret_value())
     with neo4j.GraphDatabase.driver(neo4j_settings.uri, auth=auth) as driver:
         records, _, _ = driver.execute_query(draw, database_=neo4j_settings.database)
     [row] = records
-    assert row["walk"]["id"] == walk_id and row["question"] == "who directed Memento"
+    assert row["walk"]["id"] == walk_id
+    assert row["question"] == "who directed Memento"
     assert row["answers"] == [a["name"] for a in body["answers"]]
     assert [p.end_node["name"] for p in row["start"]] == ["Memento"]
     # one virtual hop per step of the stored walk, chained from the start to the answer
@@ -60,15 +66,19 @@ def test_guide_lists_the_walk_and_its_block_draws_it(
     moved = [s for s in shown["walk"]["steps"] if not s["is_stop"] and s["chosen"] is not None]
     assert shown["replay"]["guide"] == f":guide http://localhost:8765/guide/walk/{walk_id}"
     assert len(hops) == len(moved) >= 1
-    assert hops[0][0] == "Memento" and hops[-1][1] == row["answers"][0]
-    assert all(a[1] == b[0] for a, b in zip(hops, hops[1:], strict=False))
+    assert hops[0][0] == "Memento"
+    assert hops[-1][1] == row["answers"][0]
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(hops))
 
     one = client.get(f"/guide/walk/{walk_id}", headers={"Origin": ORIGIN})
-    assert one.status_code == 200 and one.headers["access-control-allow-origin"] == "*"
+    assert one.status_code == 200
+    assert one.headers["access-control-allow-origin"] == "*"
     assert Blocks(one.text).blocks == [draw, bound_recipe("walk_options", walk_id)]
     missing = client.get("/guide/walk/no-such-walk")
-    assert missing.status_code == 404 and "no stored walk &#x27;no-such-walk&#x27;" in missing.text
+    assert missing.status_code == 404
+    assert "no stored walk &#x27;no-such-walk&#x27;" in missing.text
 
     style = client.get("/style.grass", headers={"Origin": ORIGIN})
-    assert style.status_code == 200 and style.text == style_sheet()
+    assert style.status_code == 200
+    assert style.text == style_sheet()
     assert style.headers["access-control-allow-origin"] == "*"

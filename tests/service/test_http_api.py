@@ -17,16 +17,19 @@ def test_streamed_walk_sends_one_event_per_depth_then_the_result(client: httpx.C
         assert response.headers["content-type"].startswith("text/event-stream")
         received = list(events(response))
     kinds = [k for k, _ in received]
-    assert kinds[0] == "start" and kinds[-1] == "result"
+    assert kinds[0] == "start"
+    assert kinds[-1] == "result"
     depths = [d for k, d in received if k == "depth"]
     result = received[-1][1]
     assert len(depths) == result["bundle"]["hops"] >= 2
     assert [d["depth"] for d in depths] == list(range(1, len(depths) + 1))
     walk_id = received[0][1]["walk_id"]
-    assert result["walk_id"] == walk_id and all(d["walk_id"] == walk_id for d in depths)
+    assert result["walk_id"] == walk_id
+    assert all(d["walk_id"] == walk_id for d in depths)
     first = depths[0]
     [step] = first["steps"]
-    assert step["at"] == ["Memento"] and step["kind"] == "decision"
+    assert step["at"] == ["Memento"]
+    assert step["kind"] == "decision"
     offered = {o["relation"] for o in step["options"] if not o["is_stop"]}
     assert offered == {"directed_by", "release_year"}  # Memento's relations in this graph
     assert abs(sum(o["p"] for o in step["options"]) - 1.0) < 1e-6
@@ -40,7 +43,9 @@ def test_accept_header_asks_for_a_stream_too(client: httpx.Client, movie_graph: 
     body = {"question": QUESTION, "graph": movie_graph, "preset": "relation"}
     with client.stream("POST", "/v1/walk", json=body, headers={"Accept": "text/event-stream"}) as response:
         kinds = [k for k, _ in events(response)]
-    assert kinds[0] == "start" and kinds[-1] == "result" and "depth" in kinds
+    assert kinds[0] == "start"
+    assert kinds[-1] == "result"
+    assert "depth" in kinds
 
 
 def test_stored_walks_list_and_show(client: httpx.Client, movie_graph: str) -> None:
@@ -57,7 +62,8 @@ def test_stored_walks_list_and_show(client: httpx.Client, movie_graph: str) -> N
     assert all(w["question"] == QUESTION and "steps" not in w for w in walks)
     assert len(client.get("/v1/walks", params={"graph": movie_graph, "limit": 1}).json()["walks"]) == 1
     shown = client.get(f"/v1/walks/{ids[0]}", params={"graph": movie_graph}).json()
-    assert shown["walk"]["id"] == ids[0] and shown["walk"]["steps"]
+    assert shown["walk"]["id"] == ids[0]
+    assert shown["walk"]["steps"]
     assert shown["replay"]["cypher"].startswith(f':param walkId => "{ids[0]}"')
 
 
@@ -65,7 +71,8 @@ def test_search_and_graphs(client: httpx.Client, movie_graph: str) -> None:
     found = client.post("/v1/search", json={"text": "Christopher Nolan", "graph": movie_graph, "k": 3})
     assert found.status_code == 200, found.text
     hits = found.json()["hits"]
-    assert hits[0]["name"] == "Christopher Nolan" and "exact name" in hits[0]["reasons"]
+    assert hits[0]["name"] == "Christopher Nolan"
+    assert "exact name" in hits[0]["reasons"]
     assert hits[0]["uid"] == f"{movie_graph}:{hits[0]['id']}"
     graphs = {g["graph"]: g for g in client.get("/v1/graphs").json()["graphs"]}
     assert graphs[movie_graph] == {"graph": movie_graph, "entities": 7, "relationships": 6, "warm": True}

@@ -22,18 +22,23 @@ def test_walk_answers_with_the_contract_and_the_trace_is_committed(
     assert r.headers["content-type"] == "application/json"
     body = r.json()
     assert set(body) == {"walk_id", "graph", "status", "answers", "bundle"}
-    assert body["graph"] == movie_graph and body["status"] in {"ok", "budget"}
+    assert body["graph"] == movie_graph
+    assert body["status"] in {"ok", "budget"}
     bundle = body["bundle"]
-    assert bundle["walk_id"] == body["walk_id"] and bundle["goal"] == "which movies did Christopher Nolan direct"
-    assert bundle["linking"]["start"] == ["Christopher Nolan"] and bundle["linking"]["method"] == "exact"
+    assert bundle["walk_id"] == body["walk_id"]
+    assert bundle["goal"] == "which movies did Christopher Nolan direct"
+    assert bundle["linking"]["start"] == ["Christopher Nolan"]
+    assert bundle["linking"]["method"] == "exact"
     assert [a["name"] for a in body["answers"]] == [a["name"] for a in bundle["answers"]]
     for answer in body["answers"]:
-        assert answer["uid"].startswith(f"{movie_graph}:e_") and answer["value"] is None
+        assert answer["uid"].startswith(f"{movie_graph}:e_")
+        assert answer["value"] is None
     # the trace is in Neo4j already: the stored walk has finished with the same answers
     stored = client.get(f"/v1/walks/{body['walk_id']}", params={"graph": movie_graph})
     assert stored.status_code == 200, stored.text
     walk = stored.json()["walk"]
-    assert walk["status"] == body["status"] and walk["question"] == bundle["goal"]
+    assert walk["status"] == body["status"]
+    assert walk["question"] == bundle["goal"]
     assert walk["answer_names"] == [a["name"] for a in body["answers"]]
     assert len(walk["calls"]) == bundle["usage"]["decision_requests"]
 
@@ -61,11 +66,14 @@ def test_given_start_and_preset(client: httpx.Client, movie_graph: str) -> None:
 
 def test_probes(client: httpx.Client, served: ServedApp, movie_graph: str) -> None:
     health = client.get("/healthz")
-    assert health.status_code == 200 and health.json()["status"] == "ok"
+    assert health.status_code == 200
+    assert health.json()["status"] == "ok"
     ready = client.get("/readyz")
     assert ready.status_code == 200, ready.text
     checks = ready.json()["checks"]
-    assert checks["neo4j"] is True and checks["indexes"] is True and checks["embedder"] is True
+    assert checks["neo4j"] is True
+    assert checks["indexes"] is True
+    assert checks["embedder"] is True
     assert served.ctx.warm_state() == {movie_graph: True}
 
 
@@ -74,23 +82,29 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     assert bad_preset.status_code == 400
     assert bad_preset.headers["content-type"] == "application/problem+json"
     problem = bad_preset.json()
-    assert problem["status"] == 400 and problem["title"] == "Bad Request"
+    assert problem["status"] == 400
+    assert problem["title"] == "Bad Request"
     assert problem["detail"] == "unknown walk preset 'nope'; valid presets: " + ", ".join(
         ["greedy", "beam", "relation", "relation-beam", "sample", "relation-v2", "relation-beam-v2"]
     )
     assert problem["request_id"] == bad_preset.headers["x-request-id"]
     floating = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "model": "jev-latest"})
-    assert floating.status_code == 400 and "refusing the floating model alias 'jev-latest'" in floating.json()["detail"]
+    assert floating.status_code == 400
+    assert "refusing the floating model alias 'jev-latest'" in floating.json()["detail"]
     bad_field = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "config": {"beam_width": 0}})
-    assert bad_field.status_code == 400 and bad_field.json()["detail"].startswith("invalid walk options:")
+    assert bad_field.status_code == 400
+    assert bad_field.json()["detail"].startswith("invalid walk options:")
     missing = client.post("/v1/walk", json={"graph": movie_graph})
-    assert missing.status_code == 422 and missing.json()["detail"] == "invalid request: question: Field required"
+    assert missing.status_code == 422
+    assert missing.json()["detail"] == "invalid request: question: Field required"
     unknown_graph = client.post("/v1/walk", json={"question": "q", "graph": "no_such_graph_here"})
-    assert unknown_graph.status_code == 404 and "no graph named 'no_such_graph_here'" in unknown_graph.json()["detail"]
+    assert unknown_graph.status_code == 404
+    assert "no graph named 'no_such_graph_here'" in unknown_graph.json()["detail"]
     no_walk = client.get("/v1/walks/nope", params={"graph": movie_graph})
     assert no_walk.status_code == 404
     assert no_walk.json()["detail"] == (
         f"no stored walk 'nope' in graph {movie_graph!r}; list them with `gw-neo4j trace list --graph {movie_graph}`"
     )
     no_route = client.get("/v2/nothing")
-    assert no_route.status_code == 404 and no_route.headers["content-type"] == "application/problem+json"
+    assert no_route.status_code == 404
+    assert no_route.headers["content-type"] == "application/problem+json"

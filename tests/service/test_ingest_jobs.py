@@ -44,7 +44,8 @@ def test_ingest_job_loads_embeds_and_the_graph_is_walkable(served_graph: tuple[S
         )
         assert started.status_code == 202, started.text
         job = started.json()
-        assert started.headers["location"] == f"/v1/jobs/{job['id']}" and job["kind"] == "structured"
+        assert started.headers["location"] == f"/v1/jobs/{job['id']}"
+        assert job["kind"] == "structured"
         done = wait_finished(c, job["id"])
         assert done["status"] == "done", done
         [file] = done["result"]["files"]
@@ -75,9 +76,11 @@ def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
             "/v1/ingest",
             json={"graph": graph, "files": [{"name": "a.txt", "content": "x|y|z"}], "sql": "sqlite:///x.db"},
         )
-        assert both.status_code == 422 and "either `files`" in both.json()["detail"]
+        assert both.status_code == 422
+        assert "either `files`" in both.json()["detail"]
         sql = c.post("/v1/ingest", json={"graph": graph, "sql": "sqlite:////etc/passwd"})
-        assert sql.status_code == 400 and "GW_NEO4J_SERVICE_INGEST_SQL=true" in sql.json()["detail"]
+        assert sql.status_code == 400
+        assert "GW_NEO4J_SERVICE_INGEST_SQL=true" in sql.json()["detail"]
         sneaky = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "../x.txt", "content": "a|b|c"}]})
         assert sneaky.status_code == 422
         bad = wait_finished(
@@ -86,7 +89,8 @@ def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
                 "/v1/ingest", json={"graph": graph, "files": [{"name": "kb.txt", "content": "a|b|c\nbroken line\n"}]}
             ).json()["id"],
         )
-        assert bad["status"] == "failed" and "kb.txt:2" in bad["error"]
+        assert bad["status"] == "failed"
+        assert "kb.txt:2" in bad["error"]
         assert c.get("/v1/jobs/nope").status_code == 404
 
 
@@ -108,7 +112,8 @@ def test_cancelling_a_job_keeps_whole_batches_only(
             time.sleep(0.01)
         assert progress["rows_done"] == 100
         cancelled = c.delete(f"/v1/jobs/{job['id']}")
-        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        assert cancelled.status_code == 200
+        assert cancelled.json()["status"] == "cancelled"
         assert c.get(f"/v1/jobs/{job['id']}").json()["status"] == "cancelled"
 
     async def ledger() -> tuple[dict, dict]:  # type: ignore[type-arg]
@@ -123,5 +128,7 @@ def test_cancelling_a_job_keeps_whole_batches_only(
     import asyncio
 
     doc, counts = asyncio.run(ledger())
-    assert doc["doc_id"] == "big.txt" and doc["complete"] is not True  # the ledger knows it is unfinished
-    assert counts["relationships"] == 100 and counts["entities"] == 200  # exactly two whole batches
+    assert doc["doc_id"] == "big.txt"
+    assert doc["complete"] is not True
+    assert counts["relationships"] == 100
+    assert counts["entities"] == 200

@@ -34,11 +34,13 @@ async def exercise(client: Client, graph: str) -> None:
     walked = structured(
         await client.call_tool("walk", {"question": "who directed Memento", "graph": graph, "preset": "relation"})
     )
-    assert walked["graph"] == graph and walked["status"] in {"ok", "budget"}
+    assert walked["graph"] == graph
+    assert walked["status"] in {"ok", "budget"}
     assert walked["bundle"]["linking"]["start"] == ["Memento"]
     walk_id = walked["walk_id"]
     shown = structured(await client.call_tool("get_walk", {"walk_id": walk_id, "graph": graph}))
-    assert shown["walk"]["id"] == walk_id and shown["walk"]["status"] == walked["status"]
+    assert shown["walk"]["id"] == walk_id
+    assert shown["walk"]["status"] == walked["status"]
     listed = structured(await client.call_tool("list_walks", {"graph": graph}))
     assert walk_id in [w["id"] for w in listed["walks"]]
     found = structured(await client.call_tool("search", {"text": "Christopher Nolan", "graph": graph, "k": 2}))
@@ -51,9 +53,11 @@ async def exercise(client: Client, graph: str) -> None:
     }
     # a project error comes back as a tool error with the CLI's message
     missing = await client.call_tool("get_walk", {"walk_id": "nope", "graph": graph})
-    assert missing.is_error and f"no stored walk 'nope' in graph {graph!r}" in missing.content[0].text
+    assert missing.is_error
+    assert f"no stored walk 'nope' in graph {graph!r}" in missing.content[0].text
     bad = await client.call_tool("walk", {"question": "q", "graph": graph, "preset": "nope"})
-    assert bad.is_error and "unknown walk preset 'nope'" in bad.content[0].text
+    assert bad.is_error
+    assert "unknown walk preset 'nope'" in bad.content[0].text
     # stored walks are resources
     templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
     assert {"walk://{graph}/{walk_id}", "walks://{graph}"} <= templates

@@ -53,7 +53,8 @@ class ServeProcess:
         self._started.set()
 
     def wait_started(self, timeout_s: float = 120) -> str:
-        assert self._started.wait(timeout_s) and self.port is not None, "".join(self.lines[-20:])
+        assert self._started.wait(timeout_s), "".join(self.lines[-20:])
+        assert self.port is not None, "".join(self.lines[-20:])
         return f"http://127.0.0.1:{self.port}"
 
     def logs(self) -> list[dict]:  # type: ignore[type-arg]
@@ -100,9 +101,11 @@ def test_sigterm_mid_walk_finishes_the_walk_refuses_new_work_and_exits_0(
                 ready = client.get("/readyz")
                 if ready.status_code == 503:
                     break
-            assert ready.status_code == 503 and ready.json()["checks"]["draining"] is True
+            assert ready.status_code == 503
+            assert ready.json()["checks"]["draining"] is True
             refused = client.post("/v1/walk", json={"question": "who directed Inception", "graph": movie_graph})
-            assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+            assert refused.status_code == 503
+            assert refused.headers["retry-after"] == "1"
             assert refused.json()["detail"].startswith("the service is shutting down")
             assert client.get("/healthz").status_code == 200  # alive while draining
             assert server.proc.poll() is None  # still running: a walk is in flight
@@ -138,11 +141,13 @@ def test_sigterm_mid_walk_finishes_the_walk_refuses_new_work_and_exits_0(
     )
     assert shown.returncode == 0, shown.stderr
     stored = json.loads(shown.stdout)["walk"]
-    assert stored["status"] == "ok" and stored["finished_at"] is not None
+    assert stored["status"] == "ok"
+    assert stored["finished_at"] is not None
     assert len(stored["calls"]) == body["bundle"]["usage"]["decision_requests"] == len(standin.systemone_requests)
     assert stored["answer_names"] == [a["name"] for a in body["answers"]]
     logs = server.logs()
     assert any(e["msg"] == "draining" and e["signal"] == "SIGTERM" and e["walks_in_flight"] == 1 for e in logs)
     walk_line = next(e for e in logs if e["msg"] == "request" and e.get("path") == "/v1/walk" and e["status"] == 200)
-    assert walk_line["walk_id"] == body["walk_id"] and walk_line["request_id"] == answered.headers["x-request-id"]
+    assert walk_line["walk_id"] == body["walk_id"]
+    assert walk_line["request_id"] == answered.headers["x-request-id"]
     assert not any("test-key" in line or "graphwalk-local" in line for line in server.lines)  # no secrets logged

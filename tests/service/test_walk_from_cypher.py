@@ -56,7 +56,9 @@ def test_one_statement_walks_through_the_service_and_returns_answers_and_the_dra
             "w.answer_names AS answers, w.question AS question",
             id=row["walk_id"],
         ).single()
-    assert stored is not None and stored["graph"] == movie_graph and stored["question"] == QUESTION
+    assert stored is not None
+    assert stored["graph"] == movie_graph
+    assert stored["question"] == QUESTION
     assert row["status"] == stored["status"] == "ok"
     assert row["answers"] == stored["answers"] == ["Christopher Nolan"]
     # the drawn walk: question -> Memento -> one virtual hop -> the answer
@@ -65,5 +67,6 @@ def test_one_statement_walks_through_the_service_and_returns_answers_and_the_dra
     [hop] = row["hops"]
     assert (hop.start_node["name"], hop.end_node["name"]) == ("Memento", "Christopher Nolan")
     assert re.fullmatch(r"directed_by → (\.\d\d|1)", hop.relationships[0].type), hop.relationships[0].type
-    assert hop.relationships[0]["relation"] == "directed_by" and 0 < hop.relationships[0]["p"] <= 1
+    assert hop.relationships[0]["relation"] == "directed_by"
+    assert 0 < hop.relationships[0]["p"] <= 1
     assert [p.end_node["name"] for p in row["answered"]] == ["Christopher Nolan"]

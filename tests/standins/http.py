@@ -20,7 +20,7 @@ from typing import Any, Self
 class JSONHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:  # stdlib signature
         return
 
     def _extra_headers(self) -> dict[str, str]:

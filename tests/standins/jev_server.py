@@ -194,7 +194,7 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
             with standin._lock:
                 standin.requests.append(RecordedRequest(self.command, self.path, body, authorized, headers))
 
-        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        def do_GET(self) -> None:  # stdlib name
             authorized = self._authorized()
             self._record(None, authorized)
             if not authorized:
@@ -218,12 +218,12 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(404, {"error": "not found"})
 
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        def do_POST(self) -> None:  # stdlib name
             raw = self._read_body()
             try:
                 decoded = _decode_body(raw, self.headers.get("Content-Encoding"))
                 body = json.loads(decoded or b"null")
-            except Exception as exc:  # noqa: BLE001 - report any decoding problem as a 400
+            except Exception as exc:  # report any decoding problem as a 400
                 self._record(None, self._authorized())
                 self._send(400, {"error": f"bad body: {exc}"})
                 return

@@ -133,7 +133,7 @@ class OpenAIStandIn(LoopbackStandIn):
 
 def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
     class Handler(JSONHandler):
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        def do_POST(self) -> None:  # stdlib name
             body = self._read_json()
             with standin._lock:
                 standin.requests.append(body)

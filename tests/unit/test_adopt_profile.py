@@ -92,7 +92,8 @@ def test_proposal_picks_names_texts_answers_and_moves() -> None:
     assert reasons["Movie.plot"].startswith("long text (900 characters")
     assert "control character U+000A" in reasons["Bad\nLabel"]
     assert reasons["Tag.<name>"].startswith("no string property names most nodes")
-    assert profile.created_at == "2026-01-01T00:00:00+00:00" and profile.kind == "adopted"
+    assert profile.created_at == "2026-01-01T00:00:00+00:00"
+    assert profile.kind == "adopted"
 
 
 def test_proposal_options() -> None:
@@ -155,15 +156,18 @@ def test_name_overrides_and_words() -> None:
     }
     with pytest.raises(ConfigError, match="is not LABEL=prop"):
         parse_name_overrides(["Movie"])
-    assert relation_words("ACTED_IN") == "acted in" and relation_words("directedBy") == "directed by"
+    assert relation_words("ACTED_IN") == "acted in"
+    assert relation_words("directedBy") == "directed by"
 
 
 def test_values_are_nodes_of_their_own() -> None:
-    assert value_id("born", 1964) == "val:born:1964" and is_value_id("val:born:1964")
+    assert value_id("born", 1964) == "val:born:1964"
+    assert is_value_id("val:born:1964")
     assert value_id("roles", ["Neo"]) == 'val:roles:["Neo"]'
     assert (value_text(1999.0), value_text(["a", "b"]), value_text(True)) == ("1999", "a, b", "true")
     assert node_name(None, "Person", "4:abc:17") == "<Person without name #17>"
-    assert node_name("  ", None, "x") == "<node without name #x>" and node_name(7, "T", "x") == "7"
+    assert node_name("  ", None, "x") == "<node without name #x>"
+    assert node_name(7, "T", "x") == "7"
     entity = value_options([["born", 1964], ["released", 1999], ["born", 1964]], set(), relation_mode=False)
     assert [(o.relation, o.target.name, o.target.value) for o in entity] == [
         ("born", "1964", 1964),
@@ -180,8 +184,11 @@ def test_values_are_nodes_of_their_own() -> None:
 def test_ingested_profile_and_cypher_map() -> None:
     p = ingested_profile("movies")
     params = p.cypher()
-    assert params["native"] is True and "Entity" in params["managed"] and "embedding" in params["skip_props"]
-    assert p.kind == "ingested" and not p.adopted
+    assert params["native"] is True
+    assert "Entity" in params["managed"]
+    assert "embedding" in params["skip_props"]
+    assert p.kind == "ingested"
+    assert not p.adopted
 
 
 def test_stored_walk_answers_without_entity_links() -> None:

@@ -50,5 +50,5 @@ def test_nothing_lost_and_every_chunk_within_the_limit() -> None:
 
 def test_empty_text_has_no_chunks_and_limit_is_checked() -> None:
     assert chunk_text(" \n\n \t") == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="max_chars must be at least 20"):
         chunk_text("text", max_chars=5)

@@ -84,8 +84,10 @@ async def test_distribution_over_exactly_the_offered_labels(backend: DecisionBac
         best = max(result.probabilities.values())
         assert result.top == next(label for label, p in result.probabilities.items() if p == best)
     assert isinstance(response.usage, Usage)
-    assert response.usage.input_tokens >= 0 and response.usage.output_tokens >= 0
-    assert response.calls >= 1 and response.latency_s >= 0.0
+    assert response.usage.input_tokens >= 0
+    assert response.usage.output_tokens >= 0
+    assert response.calls >= 1
+    assert response.latency_s >= 0.0
     assert echoes(backend.model_id, response.model), (backend.model_id, response.model)
     assert backend.max_options >= 2
 
@@ -148,7 +150,8 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
         )
     finally:
         await jev.aclose()
-    assert result.status in ("ok", "budget") and sent
+    assert result.status in ("ok", "budget")
+    assert sent
     wire = [r.body for r in jev_standin.systemone_requests]
     assert len(wire) == len(sent)
     for body, request in zip(wire, sent, strict=True):
@@ -156,7 +159,8 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
         for question in request.questions:
             sent_q = body["questions"][question.key]
             assert question.context is not None
-            assert "context" not in sent_q and "context" not in json_text(body)
+            assert "context" not in sent_q
+            assert "context" not in json_text(body)
             assert list(sent_q["instructions"]) == [
                 k for k in ("task", "stop", "path", "current") if k in sent_q["instructions"]
             ]
@@ -170,7 +174,8 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
             for line in sent_q["instructions"]["path"]:
                 assert "-->" in line  # hops read as stored edges
     first = body_of(wire[0])
-    assert first["instructions"]["path"] == [] and first["instructions"]["current"].startswith(
+    assert first["instructions"]["path"] == []
+    assert first["instructions"]["current"].startswith(
         "Memento (film)" if hop_mode == "entity" else "1 node: Memento (film)"
     )
     if len(wire) > 1:

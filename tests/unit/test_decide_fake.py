@@ -49,9 +49,11 @@ async def test_scripted_unoffered_label_breaks_the_contract_loudly() -> None:
 async def test_records_requests_reports_usage_and_fails_on_demand() -> None:
     backend = FakeBackend(tokens_per_question=(50, 5), cost_per_input_token=1e-6)
     response = await backend.decide(sample_request())
-    assert response.usage.input_tokens == 100 and response.usage.output_tokens == 10
+    assert response.usage.input_tokens == 100
+    assert response.usage.output_tokens == 10
     assert response.usage.cost_usd == pytest.approx(100e-6)
-    assert response.model == "fake" and response.calls == 1
+    assert response.model == "fake"
+    assert response.calls == 1
     backend.fail_with(DecisionRateLimitError("slow down"), times=1)
     with pytest.raises(DecisionRateLimitError, match="slow down"):
         await backend.decide(sample_request())

@@ -63,28 +63,36 @@ async def test_typesafe_wire_shape_and_answer(jev: JevBackend, fresh: JevStandIn
     fresh.prefer = {"b0": "o1"}
     response = await jev.decide(sample_request())
     [sent] = fresh.systemone_requests
-    assert sent.path == "/v1/systemone" and sent.authorized
+    assert sent.path == "/v1/systemone"
+    assert sent.authorized
     assert sent.body["model"] == "jev-1.13.0"
     assert sent.body["state"] == {"query": "Who directed Memento?"}
     assert sent.body["questions"]["b0"]["type"] == "choice"
     assert list(sent.body["questions"]["b0"]["criteria"]) == ["o1", "o2", "o3", "STOP"]
     assert sent.body["questions"]["b0"]["instructions"]["current"] == "Memento"
     result = response.results["b0"]
-    assert result.top == "o1" and result.confidence is not None
+    assert result.top == "o1"
+    assert result.confidence is not None
     assert list(result.probabilities) == ["o1", "o2", "o3", "STOP"]
     assert all(round(v, 2) == v for v in result.raw_probabilities.values())
-    assert response.model == "jev-1.13.0" and response.provider == "typesafe"
-    assert response.usage.cost_usd is None and response.usage.input_tokens > 0
-    assert response.request_id is not None and response.request_id.startswith("req-")
+    assert response.model == "jev-1.13.0"
+    assert response.provider == "typesafe"
+    assert response.usage.cost_usd is None
+    assert response.usage.input_tokens > 0
+    assert response.request_id is not None
+    assert response.request_id.startswith("req-")
 
 
 async def test_openrouter_route_and_extras(jev_or: JevBackend, fresh: JevStandIn) -> None:
     response = await jev_or.decide(sample_request())
     [sent] = fresh.systemone_requests
-    assert sent.path == "/api/v1/systemone" and sent.body["model"] == "typesafe/jev-1.13"
+    assert sent.path == "/api/v1/systemone"
+    assert sent.body["model"] == "typesafe/jev-1.13"
     assert response.model == "typesafe/jev-1.13-20260917"
-    assert response.request_id is not None and response.request_id.startswith("gen-dec-")
-    assert response.provider == "openrouter" and response.served_by == "TypeSafe"
+    assert response.request_id is not None
+    assert response.request_id.startswith("gen-dec-")
+    assert response.provider == "openrouter"
+    assert response.served_by == "TypeSafe"
     assert response.usage.cost_usd == pytest.approx(response.usage.input_tokens * OPENROUTER_PRICE_PER_INPUT_TOKEN)
 
 
@@ -107,7 +115,8 @@ async def test_401_is_an_auth_error_naming_the_key_variables(fresh: JevStandIn) 
         await backend.decide(sample_request())
     assert str(info.value) == f"Jev (typesafe, {fresh.url}) rejected the API key (HTTP 401): {AUTH}"
     assert len(fresh.systemone_requests) == 1  # 401 is not retried
-    assert "wrong-key" not in str(info.value) and "wrong-key" not in repr(backend)
+    assert "wrong-key" not in str(info.value)
+    assert "wrong-key" not in repr(backend)
     await backend.aclose()
 
 
@@ -148,7 +157,8 @@ async def test_500_is_retried_then_a_decision_error(fresh: JevStandIn) -> None:
 async def test_500_once_then_success(jev: JevBackend, fresh: JevStandIn) -> None:
     fresh.status, fresh.status_times = 503, 1
     response = await jev.decide(sample_request())
-    assert set(response.results) == {"b0", "b1"} and len(fresh.systemone_requests) == 2
+    assert set(response.results) == {"b0", "b1"}
+    assert len(fresh.systemone_requests) == 2
 
 
 async def test_stall_beyond_the_timeout(fresh: JevStandIn) -> None:
@@ -276,7 +286,7 @@ def test_latest_is_refused(model: str) -> None:
 
 
 def test_missing_key_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="^Jev on openrouter needs an API key: set OPENROUTER_API_KEY$"):
+    with pytest.raises(ConfigError, match=r"^Jev on openrouter needs an API key: set OPENROUTER_API_KEY$"):
         JevBackend("", provider="openrouter")
 
 
@@ -309,7 +319,7 @@ async def test_verify_fails_when_the_pin_is_not_offered(fresh: JevStandIn) -> No
         "jev-1.12.0, jev-latest)"
     )
     fresh.openrouter_models, fresh.openrouter_endpoints = [], []
-    with pytest.raises(ConfigError, match="'typesafe/jev-1.13' is not offered by openrouter"):
+    with pytest.raises(ConfigError, match=r"'typesafe/jev-1\.13' is not offered by openrouter"):
         await JevBackend(KEY, provider="openrouter", base_url=fresh.openrouter_base_url).verify()
 
 
@@ -325,7 +335,8 @@ def test_listing_shapes() -> None:
         "jev-latest",
     ]
     assert listed_model_ids({"data": [{"id": "typesafe/jev-1.13"}]}) == ["typesafe/jev-1.13"]
-    assert listed_model_ids({"data": {"id": "x"}}) == [] and listed_model_ids([1]) == []
+    assert listed_model_ids({"data": {"id": "x"}}) == []
+    assert listed_model_ids([1]) == []
 
 
 # -- secrets -----------------------------------------------------------------------------------------------
@@ -341,8 +352,10 @@ async def test_key_never_in_repr_errors_or_logs(fresh: JevStandIn, caplog: pytes
         with pytest.raises(DecisionRateLimitError) as info:
             await backend.decide(sample_request())
     assert secret not in caplog.text
-    assert secret not in str(info.value) and secret not in repr(info.value)
-    assert secret not in repr(backend) and secret not in str(vars(backend).get("_api_key"))
+    assert secret not in str(info.value)
+    assert secret not in repr(info.value)
+    assert secret not in repr(backend)
+    assert secret not in str(vars(backend).get("_api_key"))
     assert caplog.text  # the SDK did log the exchange, redacted
     fresh.api_key = KEY
     await backend.aclose()

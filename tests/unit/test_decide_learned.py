@@ -143,10 +143,12 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
     )
     art = tmp_path / "art"
     assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "checkpoint.pt", "cache"}
-    assert metrics["val"]["accuracy"] == 1.0 and metrics["decisions"] == {"train": 40, "val": 10}
+    assert metrics["val"]["accuracy"] == 1.0
+    assert metrics["decisions"] == {"train": 40, "val": 10}
     assert 0.2 <= metrics["temperature"] <= 5.0
     config = json.loads((art / "config.json").read_text())
-    assert config["graph"] == "g" and config["embedder"] == embedder.model_id
+    assert config["graph"] == "g"
+    assert config["embedder"] == embedder.model_id
     assert len(config["training_data_sha256"]) == 64
     decider = LearnedDecider.load(art, embedder)
     assert decider.model_id == "learned:art"

@@ -15,7 +15,8 @@ from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
 def test_spans_keep_names_with_punctuation_whole() -> None:
     spans = question_spans("the film Salaam Bombay! was directed by who")
-    assert "salaam bombay!" in spans and "salaam bombay" in spans
+    assert "salaam bombay!" in spans
+    assert "salaam bombay" in spans
     assert "crouching tiger, hidden dragon" in question_spans("the actor in Crouching Tiger, Hidden Dragon also")
     assert "bat*21" in question_spans("the films directed by the Bat*21 director")
     assert "tiger" in question_spans("Tiger, the film")  # a trailing comma is trimmed off a span's end
@@ -23,8 +24,11 @@ def test_spans_keep_names_with_punctuation_whole() -> None:
 
 def test_template_counts_split_question_words_from_topics() -> None:
     outside, inside = template_counts(["who is the director of [Livid]", "the director of [Director] also"])
-    assert outside["director"] == 2 and inside["director"] == 1 and inside["livid"] == 1
-    assert outside["the director of"] == 2 and "livid" not in outside
+    assert outside["director"] == 2
+    assert inside["director"] == 1
+    assert inside["livid"] == 1
+    assert outside["the director of"] == 2
+    assert "livid" not in outside
 
 
 def test_features_exact() -> None:
@@ -34,8 +38,11 @@ def test_features_exact() -> None:
         [("director", {"degree": 4}), ("livid", {"degree": 0}), ("is the director", {})],
     )
     assert rows[0].tolist() == pytest.approx([9 / 12, math.log(10), 1.0, math.log(9), 1.0, 0.0, math.log(5)])
-    assert rows[1][0] == 0.0 and rows[1][5] == 1.0 and rows[1][4] == 0.0  # never a question word; ends it
-    assert rows[2][4] == 0.0 and rows[2][2] == 3.0
+    assert rows[1][0] == 0.0
+    assert rows[1][5] == 1.0
+    assert rows[1][4] == 0.0
+    assert rows[2][4] == 0.0
+    assert rows[2][2] == 3.0
 
 
 def test_fit_learns_that_question_words_are_not_topics(tmp_path: Path) -> None:
@@ -55,7 +62,8 @@ def test_fit_learns_that_question_words_are_not_topics(tmp_path: Path) -> None:
     assert scores[1] > scores[0]
     linker.save(tmp_path)
     again = MentionLinker.load(tmp_path)
-    assert again is not None and again.weights.tolist() == pytest.approx(linker.weights.tolist())
+    assert again is not None
+    assert again.weights.tolist() == pytest.approx(linker.weights.tolist())
     assert MentionLinker.load(tmp_path / "nothing") is None
     assert fit_linker([], Counter(), Counter())[1]["ambiguous"] == 0.0
 

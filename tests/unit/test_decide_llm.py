@@ -38,15 +38,20 @@ async def test_logprobs_give_the_distribution(standin: OpenAIStandIn) -> None:
     backend = make(standin)
     response = await backend.decide(sample_request())
     assert backend.logprobs_supported is True
-    assert response.calls == 2 and len(standin.requests) == 2
+    assert response.calls == 2
+    assert len(standin.requests) == 2
     sent = standin.requests[0]
-    assert sent["logprobs"] is True and sent["top_logprobs"] == 20 and sent["model"] == "test-model"
+    assert sent["logprobs"] is True
+    assert sent["top_logprobs"] == 20
+    assert sent["model"] == "test-model"
     assert standin.authorizations[0] == "Bearer sk-test-123"
     result = response.results["b0"]
     assert result.top == "o1"
     assert math.isclose(sum(result.probabilities.values()), 1.0, abs_tol=1e-9)
-    assert response.model == "test-model" and response.provider == "litellm"
-    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
+    assert response.model == "test-model"
+    assert response.provider == "litellm"
+    assert response.usage.input_tokens > 0
+    assert response.usage.output_tokens > 0
 
 
 async def test_without_logprobs_falls_back_to_json_once(standin: OpenAIStandIn) -> None:
@@ -57,7 +62,8 @@ async def test_without_logprobs_falls_back_to_json_once(standin: OpenAIStandIn) 
     assert first.calls == 4  # one key-only probe per question, then JSON
     standin.requests.clear()
     second = await backend.decide(sample_request())
-    assert second.calls == 2 and all("logprobs" not in r for r in standin.requests)
+    assert second.calls == 2
+    assert all("logprobs" not in r for r in standin.requests)
     assert standin.requests[0]["response_format"] == {"type": "json_object"}
     for key in ("b0", "b1"):
         assert second.results[key].probabilities == pytest.approx(first.results[key].probabilities)
@@ -110,7 +116,8 @@ async def test_401_and_500(standin: OpenAIStandIn) -> None:
 
 def test_option_keys_and_logprob_mapping() -> None:
     assert option_keys(3) == ["A", "B", "C"]
-    assert option_keys(27)[:3] == ["1", "2", "3"] and option_keys(27)[-1] == "27"
+    assert option_keys(27)[:3] == ["1", "2", "3"]
+    assert option_keys(27)[-1] == "27"
     masses, covered = distribution_from_logprobs(
         [("A", math.log(0.5)), (" B", math.log(0.25)), ("B", math.log(0.125)), ("The", math.log(0.1))],
         ["A", "B", "C"],

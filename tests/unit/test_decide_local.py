@@ -34,7 +34,8 @@ async def test_prefers_the_option_sharing_words_with_the_query() -> None:
     )
     response = await decider.decide(request)
     assert response.results["b0"].top == "o1"
-    assert response.model == "local:fake-hash-256" and response.usage.cost_usd == 0.0
+    assert response.model == "local:fake-hash-256"
+    assert response.usage.cost_usd == 0.0
 
 
 async def test_scores_are_cosines_of_context_plus_description() -> None:
@@ -60,7 +61,7 @@ async def test_temperature_and_stop_bias_are_knobs() -> None:
     biased = (await LocalDecider(FakeEmbedder(64), stop_bias=1.0, method="similarity").decide(request)).results["b0"]
     assert biased.probabilities["STOP"] > base.probabilities["STOP"]
     assert biased.top == "STOP"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="temperature must be a positive finite number"):
         LocalDecider(FakeEmbedder(8), temperature=0)
     with pytest.raises(ValueError, match="unknown LocalDecider method"):
         LocalDecider(FakeEmbedder(8), method="vibes")  # type: ignore[arg-type]
@@ -82,7 +83,8 @@ async def test_texts_are_embedded_once_and_answers_are_deterministic() -> None:
     encoded = embedder.encoded
     calls = embedder.calls
     second = await decider.decide(sample_request())
-    assert embedder.encoded == encoded and embedder.calls == calls  # all from the decider's cache
+    assert embedder.encoded == encoded
+    assert embedder.calls == calls
     assert second.results["b0"].probabilities == first.results["b0"].probabilities
     other = await LocalDecider(FakeEmbedder(64)).decide(sample_request())
     assert other.results["b1"].probabilities == first.results["b1"].probabilities
@@ -101,7 +103,9 @@ def test_read_question_focus_body_and_proximity() -> None:
     assert read_question("what type of movie is Blood", ["Blood"]).focus == "what type movie"
     assert read_question("who starred in Kismet", ["Kismet"]).focus == "who"
     unnamed = read_question("who starred in it", ["Kismet"])
-    assert unnamed.body == ("starred",) and unnamed.weights == (1.0,) and unnamed.distances == (None,)
+    assert unnamed.body == ("starred",)
+    assert unnamed.weights == (1.0,)
+    assert unnamed.distances == (None,)
 
 
 def test_layout_helpers() -> None:
@@ -111,12 +115,15 @@ def test_layout_helpers() -> None:
     assert gist("films directed by this person (<--directed_by--) — leads to") == "films directed by this person"
     assert split_hop("films directed by this person: 2 films") == ("films directed by this person", "2 films")
     assert split_hop("no colon here") == ("no colon here", "")
-    assert kind_words("2 years") == ["years"] and kind_words("Christopher Nolan (Person)") == ["person"]
-    assert same_kind("films", ["film"]) and not same_kind("person", ["film"])
+    assert kind_words("2 years") == ["years"]
+    assert kind_words("Christopher Nolan (Person)") == ["person"]
+    assert same_kind("films", ["film"])
+    assert not same_kind("person", ["film"])
     instructions = {"start": ["Kismet (1944) (Movie)", "mark ruffalo (Tag)"]}
     assert start_names(instructions) == ["Kismet (1944)", "mark ruffalo"]
     assert mask_start("who directed kismet (1944) with Mark Ruffalo", instructions) == "who directed with"
-    assert start_names({"start": "Kismet (Movie)"}) == ["Kismet"] and start_names("text") == []
+    assert start_names({"start": "Kismet (Movie)"}) == ["Kismet"]
+    assert start_names("text") == []
 
 
 async def test_coverage_features_exact_with_fake_vectors() -> None:
@@ -139,8 +146,10 @@ async def test_coverage_features_exact_with_fake_vectors() -> None:
     # "starred"; "release" shares the 5-letter stem of "released"
     assert rows[0, 0] == pytest.approx((1 / 2) / (1 + 1 / 2 + 1 / 3), abs=0.02)
     assert rows[1, 0] == pytest.approx(0.0, abs=0.02)  # nothing new
-    assert rows[1, 3] == 1.0 and rows[0, 3] == 0.0  # o2 repeats the path's move
-    assert rows[2, :5].tolist() == [0.0] * 5 and rows[2, 8] == 1.0
+    assert rows[1, 3] == 1.0
+    assert rows[0, 3] == 0.0
+    assert rows[2, :5].tolist() == [0.0] * 5
+    assert rows[2, 8] == 1.0
     assert rows[2, 6] == pytest.approx((1 / 2) / (1 + 1 / 2 + 1 / 3), abs=0.02)  # "released" is still open
     assert rows[0, 5:].tolist() == [0.0] * 4
     response = await decider.decide(
@@ -157,7 +166,9 @@ async def test_coverage_reads_plain_questions_without_layout() -> None:
     question = ChoiceQuestion(key="q", instructions="Pick a colour", options={"red": None, "blue": "a blue sky"})
     response = await decider.decide(DecisionRequest(state="the sky is blue", questions=[question]))
     assert response.results["q"].top == "blue"
-    assert "method='coverage'" in repr(decider) and decider.stop_bias == -0.5 and decider.temperature == 1.0
+    assert "method='coverage'" in repr(decider)
+    assert decider.stop_bias == -0.5
+    assert decider.temperature == 1.0
 
 
 async def test_coverage_reads_the_context_not_the_text() -> None:
@@ -210,7 +221,8 @@ async def test_coverage_reads_the_context_not_the_text() -> None:
             "STOP": "Stop here: the current 2 nodes are themselves the answer.",
         },
     )
-    assert structured.context is not None and "start" not in structured.instructions  # type: ignore[operator]
+    assert structured.context is not None
+    assert "start" not in structured.instructions
     decider = LocalDecider(FakeEmbedder(4096))
     from_structure = await decider.features(state, structured)
     from_text = await decider.features(state, legacy)

@@ -23,7 +23,8 @@ def test_reorders_to_offer_order_and_keeps_exact_values() -> None:
 def test_renormalises_weights_exactly() -> None:
     probs, warnings = normalize_distribution(OFFERED, {"o1": 2, "o2": 1, "STOP": 1})
     assert probs == {"o1": 0.5, "o2": 0.25, "STOP": 0.25}
-    assert len(warnings) == 1 and "summed to 4" in warnings[0]
+    assert len(warnings) == 1
+    assert "summed to 4" in warnings[0]
 
 
 def test_rounded_jev_answer_within_slack_is_renormalised_silently() -> None:

@@ -66,11 +66,13 @@ def test_resolve_backend_builds_each_kind() -> None:
         return FakeEmbedder(32)
 
     local = resolve_backend(_settings(), embedder_factory=factory)
-    assert isinstance(local, LocalDecider) and local.model_id == "local:fake-hash-32"
+    assert isinstance(local, LocalDecider)
+    assert local.model_id == "local:fake-hash-32"
     assert len(factory_calls) == 1
     assert isinstance(resolve_backend(_settings(), "fake"), FakeBackend)
     llm = resolve_backend(_settings(llm_api_base="http://127.0.0.1:9/v1"), "openai/test-model")
-    assert isinstance(llm, LLMBackend) and llm.api_base == "http://127.0.0.1:9/v1"
+    assert isinstance(llm, LLMBackend)
+    assert llm.api_base == "http://127.0.0.1:9/v1"
     jev = resolve_backend(_settings(openrouter_api_key=SecretStr("or-secret")))
     assert isinstance(jev, JevBackend)
     assert (jev.provider, jev.model_id, jev.base_url) == (
@@ -90,18 +92,25 @@ def test_jev_without_its_key_is_a_config_error() -> None:
 def test_describe_backends_never_shows_key_values() -> None:
     settings = _settings(typesafe_api_key=SecretStr("ts-very-secret"), openrouter_api_key=SecretStr("or-secret"))
     info = describe_backends(settings)
-    assert info["kind"] == "jev" and info["model"] == "jev-1.13.0" and info["provider"] == "typesafe"
+    assert info["kind"] == "jev"
+    assert info["model"] == "jev-1.13.0"
+    assert info["provider"] == "typesafe"
     assert info["keys"] == {
         "TYPESAFE_API_KEY": True,
         "OPENROUTER_API_KEY": True,
         "GW_NEO4J_LLM_API_KEY": False,
     }
-    assert info["ok"] is True and info["base_url"] == "https://api.typesafe.ai"
+    assert info["ok"] is True
+    assert info["base_url"] == "https://api.typesafe.ai"
     text = repr(info)
-    assert "ts-very-secret" not in text and "or-secret" not in text
+    assert "ts-very-secret" not in text
+    assert "or-secret" not in text
     local = describe_backends(_settings())
-    assert local["kind"] == "local" and local["ok"] is True
+    assert local["kind"] == "local"
+    assert local["ok"] is True
     bad = describe_backends(_settings(model="jev-latest"))
-    assert bad["ok"] is False and "floating" in bad["error"]
+    assert bad["ok"] is False
+    assert "floating" in bad["error"]
     missing = describe_backends(_settings(model="jev", jev_provider="openrouter"))
-    assert missing["ok"] is False and missing["error"] == "Jev on openrouter needs OPENROUTER_API_KEY"
+    assert missing["ok"] is False
+    assert missing["error"] == "Jev on openrouter needs OPENROUTER_API_KEY"

@@ -11,15 +11,18 @@ from tests.standins.samples import STOP_TEXT, hop_question
 
 async def test_minilm_embeds_offline_and_drives_the_local_decider() -> None:
     embedder: Embedder = MiniLMEmbedder(batch_size=8)  # the structural fit is checked by mypy on the tests
-    assert isinstance(embedder, MiniLMEmbedder) and not embedder.loaded
+    assert isinstance(embedder, MiniLMEmbedder)
+    assert not embedder.loaded
     texts = [
         "Who directed Memento?",
         "Memento was directed by Christopher Nolan",
         "a recipe for banana bread",
     ]
     vectors = await embedder.embed(texts)
-    assert embedder.loaded and embedder.model_id == "sentence-transformers/all-MiniLM-L6-v2"
-    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    assert embedder.loaded
+    assert embedder.model_id == "sentence-transformers/all-MiniLM-L6-v2"
+    assert vectors.shape == (3, 384)
+    assert vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
     assert np.array_equal(embedder.encode(texts[:1])[0], vectors[0])  # served from the text cache

@@ -32,25 +32,32 @@ async def test_onnx_vectors_match_torch_on_the_metaqa_names(onnx_path: Path) -> 
     names = metaqa_names()
     assert len(names) > 1000
     onnx = OnnxMiniLMEmbedder(onnx_path=onnx_path, batch_size=128, cache_size=0)
-    assert isinstance(onnx, Embedder) and not onnx.loaded
+    assert isinstance(onnx, Embedder)
+    assert not onnx.loaded
     got = await onnx.embed(names)
     want = await MiniLMEmbedder(batch_size=128, cache_size=0).embed(names)
-    assert onnx.loaded and onnx.device == "cpu" and onnx.model_id == "sentence-transformers/all-MiniLM-L6-v2"
-    assert got.shape == want.shape == (len(names), 384) and got.dtype == np.float32
+    assert onnx.loaded
+    assert onnx.device == "cpu"
+    assert onnx.model_id == "sentence-transformers/all-MiniLM-L6-v2"
+    assert got.shape == want.shape == (len(names), 384)
+    assert got.dtype == np.float32
     cosines = np.sum(got * want, axis=1)
-    assert float(cosines.mean()) >= 0.99 and float(cosines.min()) >= 0.98
+    assert float(cosines.mean()) >= 0.99
+    assert float(cosines.min()) >= 0.98
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
 def test_export_is_reused_until_the_weights_change(onnx_path: Path) -> None:
     stamp = onnx_path.stat().st_mtime_ns
-    assert export_minilm_onnx(onnx_path) == onnx_path and onnx_path.stat().st_mtime_ns == stamp
+    assert export_minilm_onnx(onnx_path) == onnx_path
+    assert onnx_path.stat().st_mtime_ns == stamp
     meta = onnx_path.with_suffix(".json")
     saved = meta.read_text()
     try:
         meta.write_text(saved.replace('"size": ', '"size": 1'))  # as if made from other weights
         export_minilm_onnx(onnx_path)
-        assert onnx_path.stat().st_mtime_ns != stamp and meta.read_text() == saved
+        assert onnx_path.stat().st_mtime_ns != stamp
+        assert meta.read_text() == saved
     finally:
         meta.write_text(saved)
 
@@ -60,5 +67,6 @@ def test_factory_and_command_line(
 ) -> None:
     assert isinstance(make_embedder(Settings(embedder="minilm-onnx")), OnnxMiniLMEmbedder)
     monkeypatch.setenv("GW_NEO4J_ONNX_PATH", os.fspath(onnx_path))
-    assert main(["export"]) == 0 and capsys.readouterr().out.strip() == str(onnx_path)
+    assert main(["export"]) == 0
+    assert capsys.readouterr().out.strip() == str(onnx_path)
     assert main(["nope"]) == 2

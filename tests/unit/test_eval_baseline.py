@@ -77,7 +77,8 @@ async def test_vector_system_answers_top_k_without_the_topic() -> None:
     answer = await system.answer(QUESTION)
     assert answer.answers == ["Blonde Venus", "William Dieterle"]
     assert answer.ranked == ["Blonde Venus", "William Dieterle", "1944"]
-    assert answer.llm_calls == 0 and system.describe()["k"] == 2
+    assert answer.llm_calls == 0
+    assert system.describe()["k"] == 2
 
 
 async def test_vector_reader_through_the_openai_standin() -> None:
@@ -87,13 +88,16 @@ async def test_vector_reader_through_the_openai_standin() -> None:
         answer = await system.answer(QUESTION)
         assert len(standin.requests) == 1
         body = standin.requests[0]
-    assert body["model"] == "test-reader" and body["temperature"] == 0
+    assert body["model"] == "test-reader"
+    assert body["temperature"] == 0
     user = body["messages"][1]["content"]
     assert user.startswith('{"question": "who directed Kismet", "documents": ["Kismet.", "Blonde Venus."]}')
     assert "separated by ' | '" in user
     assert answer.answers == []  # the stand-in replies "{}" to a payload without options
-    assert answer.llm_calls == 1 and answer.input_tokens == len(body["messages"][0]["content"] + user) // 4
-    assert answer.output_tokens == 1 and answer.ranked[0] == "Blonde Venus"
+    assert answer.llm_calls == 1
+    assert answer.input_tokens == len(body["messages"][0]["content"] + user) // 4
+    assert answer.output_tokens == 1
+    assert answer.ranked[0] == "Blonde Venus"
     assert system.describe()["reader"] == "openai/test-reader"
 
 

@@ -73,11 +73,12 @@ def test_percentile_linear_interpolation() -> None:
     xs = [10.0, 1.0, 4.0, 3.0, 2.0]  # sorted: 1 2 3 4 10
     assert percentile(xs, 50) == 3.0
     assert percentile(xs, 95) == pytest.approx(8.8)  # rank 3.8: 4 + 0.8 * (10 - 4)
-    assert percentile(xs, 0) == 1.0 and percentile(xs, 100) == 10.0
+    assert percentile(xs, 0) == 1.0
+    assert percentile(xs, 100) == 10.0
     assert percentile([1.0, 2.0], 50) == 1.5
     assert percentile([7.0], 95) == 7.0
     assert math.isnan(percentile([], 50))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="percentile must be between 0 and 100, got 101"):
         percentile(xs, 101)
 
 
@@ -93,7 +94,9 @@ def test_summarize() -> None:
     assert (s.n, s.mean, s.p50) == (5, 4.0, 3.0)
     assert s.p95 == pytest.approx(8.8)
     empty = summarize([])
-    assert empty.n == 0 and math.isnan(empty.mean) and math.isnan(empty.p95)
+    assert empty.n == 0
+    assert math.isnan(empty.mean)
+    assert math.isnan(empty.p95)
 
 
 def test_aggregate_by_key_and_function() -> None:
@@ -108,7 +111,8 @@ def test_aggregate_by_key_and_function() -> None:
     assert (out["movie_to_actor"].n, out["movie_to_actor"].means) == (2, {"hits": 0.5, "f1": 0.375})
     assert out["actor_to_movie"].means == {"hits": 1.0, "f1": 1.0}
     by_len = aggregate(rows, ["hits"], by=lambda r: str(len(str(r["qtype"]).split("_to_")) - 1))
-    assert list(by_len) == [ALL, "1"] and by_len["1"].n == 3
+    assert list(by_len) == [ALL, "1"]
+    assert by_len["1"].n == 3
     assert list(aggregate(rows, ["hits"])) == [ALL]
     assert aggregate([], ["hits"]) == {}
     with pytest.raises(KeyError):

@@ -86,14 +86,20 @@ def test_summary_rows_exact() -> None:
     one = rows[("gw", "1")]
     assert (one.n, one.f1, one.exact_match, one.ceiling_f1, one.f1_over_ceiling) == (2, 0.75, 0.5, 1.0, 0.75)
     assert (one.decision_calls, one.round_trips, one.input_tokens, one.answered) == (2.0, 3.0, 50.0, 1.0)
-    assert one.p50_s == pytest.approx(0.2) and one.p95_s == pytest.approx(0.29)
+    assert one.p50_s == pytest.approx(0.2)
+    assert one.p95_s == pytest.approx(0.29)
     assert (one.linking_accuracy, one.f1_linked, one.cost_usd) == (1.0, 0.75, None)
     every = rows[("gw", "all")]
-    assert every.n == 3 and every.f1 == pytest.approx(0.5) and every.ceiling_f1 == pytest.approx(2.5 / 3)
+    assert every.n == 3
+    assert every.f1 == pytest.approx(0.5)
+    assert every.ceiling_f1 == pytest.approx(2.5 / 3)
     assert every.f1_over_ceiling == pytest.approx(0.6)
-    assert every.linking_accuracy == pytest.approx(2 / 3) and every.f1_linked == pytest.approx(0.75)
-    assert every.answered == pytest.approx(2 / 3) and every.cost_usd == pytest.approx(0.002 / 3)
-    assert rows[("ceiling", "2")].f1 == 0.5 and rows[("ceiling", "2")].f1_over_ceiling is None
+    assert every.linking_accuracy == pytest.approx(2 / 3)
+    assert every.f1_linked == pytest.approx(0.75)
+    assert every.answered == pytest.approx(2 / 3)
+    assert every.cost_usd == pytest.approx(0.002 / 3)
+    assert rows[("ceiling", "2")].f1 == 0.5
+    assert rows[("ceiling", "2")].f1_over_ceiling is None
 
 
 def test_qtype_rows_exact() -> None:
@@ -137,7 +143,8 @@ def test_build_results_and_markdown() -> None:
     }
     records = [*RECORDS, rec("v", "q1", 1, 0.0, gold=["a"], ranked=["a", "b"])]
     results = build_results(run, records, sweep_ks=[1, 2])
-    assert results["spec"]["run_id"] == "r1" and len(results["questions"]) == 7
+    assert results["spec"]["run_id"] == "r1"
+    assert len(results["questions"]) == 7
     assert [s["best_k"] for s in results["k_sweeps"]] == [1]
     md = render_markdown(results)
     assert md.startswith("# Evaluation r1\n")
@@ -154,5 +161,8 @@ def test_rich_table_has_every_row() -> None:
     console = Console(width=250, record=True)
     console.print(rich_table(summary_rows(RECORDS), title="t"))
     text = console.export_text()
-    assert "F1/ceiling" in text and text.count("ceiling ") >= 3
-    assert fmt(None) == "—" and fmt(float("nan")) == "—" and fmt(0.12345, 2) == "0.12"
+    assert "F1/ceiling" in text
+    assert text.count("ceiling ") >= 3
+    assert fmt(None) == "—"
+    assert fmt(float("nan")) == "—"
+    assert fmt(0.12345, 2) == "0.12"

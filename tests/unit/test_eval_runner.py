@@ -56,8 +56,11 @@ def test_make_record_scores_and_checks_linking() -> None:
     record = make_record("gw", QUESTIONS[0], answer, 0.25)
     assert (record.hits_at_1, record.exact_match, record.precision, record.recall) == (1.0, 0.0, 0.5, 0.5)
     assert record.f1 == 0.5
-    assert record.linking_ok is True and record.answered is True
-    assert record.key == ("gw", "dev-1hop-00001") and record.latency_s == 0.25 and record.decision_calls == 3
+    assert record.linking_ok is True
+    assert record.answered is True
+    assert record.key == ("gw", "dev-1hop-00001")
+    assert record.latency_s == 0.25
+    assert record.decision_calls == 3
     missed = make_record("gw", QUESTIONS[0], SystemAnswer(answers=[], linked=["Blonde Venus"]), 0.0)
     assert (missed.linking_ok, missed.answered, missed.f1) == (False, False, 0.0)
     assert make_record("v", QUESTIONS[0], SystemAnswer(answers=[]), 0.0).linking_ok is None
@@ -72,7 +75,8 @@ def test_run_dir_open_resume_and_mismatch(tmp_path: Path) -> None:
     run_dir = RunDir(tmp_path, "r1")
     assert run_dir.open(_spec(), {"s": {"k": 1}}, {"git_revision": "abc"}) is False
     stored = json.loads(run_dir.run_json.read_text())
-    assert stored["spec"]["run_id"] == "r1" and stored["environment"] == {"git_revision": "abc"}
+    assert stored["spec"]["run_id"] == "r1"
+    assert stored["environment"] == {"git_revision": "abc"}
     assert run_dir.open(_spec(concurrency=9, trace=True), {"s": {"k": 1}}, {}) is True  # volatile only
     with pytest.raises(ConfigError, match=r"spec.seed: 0 -> 7"):
         run_dir.open(_spec(seed=7), {"s": {"k": 1}}, {})
@@ -116,15 +120,18 @@ async def test_run_systems_writes_lines_and_resumes_after_interruption(tmp_path:
     assert [r.question_id for r in records] == [q.id for q in QUESTIONS]
     assert all(r.f1 == 0.5 and r.decision_calls == 2 for r in records)
     again = ScriptedSystem()
-    assert len(await run_systems([again], QUESTIONS, run_dir)) == 5 and again.asked == []
+    assert len(await run_systems([again], QUESTIONS, run_dir)) == 5
+    assert again.asked == []
     lines = run_dir.questions.read_text().splitlines()
-    assert len(lines) == 5 and all(QuestionRecord.model_validate_json(line) for line in lines)
+    assert len(lines) == 5
+    assert all(QuestionRecord.model_validate_json(line) for line in lines)
 
 
 async def test_answer_one_records_errors_but_aborts_on_an_unreachable_store() -> None:
     failing = ScriptedSystem(fail_after=0, error=LinkingError("no entity named 'x'"))
     record = await answer_one(failing, QUESTIONS[0])
-    assert record.status == "error" and record.stop_reason == "LinkingError: no entity named 'x'"
+    assert record.status == "error"
+    assert record.stop_reason == "LinkingError: no entity named 'x'"
     assert (record.answered, record.f1) == (False, 0.0)
     with pytest.raises(StoreUnavailableError):
         await answer_one(ScriptedSystem(fail_after=0, error=StoreUnavailableError("down")), QUESTIONS[0])

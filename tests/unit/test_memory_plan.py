@@ -27,7 +27,9 @@ def test_server_sizes_from_its_store_unless_told(tmp_path: Path, monkeypatch: py
     store.mkdir(parents=True)
     (store / "neostore.nodestore.db").write_bytes(b"\0" * 1024)
     server = LocalServer(home=tmp_path)
-    assert server.pagecache == "512m" and server.heap.endswith("m") and int(server.heap[:-1]) >= 1024
+    assert server.pagecache == "512m"
+    assert server.heap.endswith("m")
+    assert int(server.heap[:-1]) >= 1024
     assert f"server.memory.pagecache.size={server.pagecache}" in server.conf_text()
     monkeypatch.setenv("GW_NEO4J_HEAP", "3g")
     monkeypatch.setenv("GW_NEO4J_PAGECACHE", "700m")

@@ -132,7 +132,8 @@ def test_load_questions_with_qtype() -> None:
         "movie_to_actor_to_movie",
         "actor_to_movie_to_year",
     ]
-    assert qs[1].topic == "Kismet" and qs[1].answers == ("Blonde Venus", "Random Harvest")
+    assert qs[1].topic == "Kismet"
+    assert qs[1].answers == ("Blonde Venus", "Random Harvest")
     assert (qs[0].split, qs[0].hops, qs[0].line) == ("dev", 2, 1)
 
 
@@ -140,7 +141,8 @@ def test_system_input_hides_gold() -> None:
     q = load_questions(DATA, "dev", 1)[0]
     seen = q.system_input()
     assert set(seen) == {"id", "text", "text_without_brackets", "topic"}
-    assert "actor_to_movie" not in seen.values() and "Kismet" not in seen.values()
+    assert "actor_to_movie" not in seen.values()
+    assert "Kismet" not in seen.values()
 
 
 def test_load_questions_without_qtype_and_nested_layout(tmp_path: Path) -> None:
@@ -161,7 +163,7 @@ def test_load_questions_errors(tmp_path: Path) -> None:
         load_questions(DATA, "dev", 4)
     (tmp_path / "qa_dev_1hop.txt").write_text("who directed [Kismet]\tW D\nwho wrote [Kismet]\tX\n")
     (tmp_path / "qa_dev_1hop_qtype.txt").write_text("movie_to_director\n")
-    with pytest.raises(InputError, match="qa_dev_1hop_qtype.txt: has 1 lines but qa_dev_1hop.txt has 2"):
+    with pytest.raises(InputError, match=r"qa_dev_1hop_qtype\.txt: has 1 lines but qa_dev_1hop\.txt has 2"):
         load_questions(tmp_path, "dev", 1)
     (tmp_path / "qa_dev_1hop.txt").write_text("who directed [Kismet]\tWilliam Dieterle\nwho [wrote\tX\n")
     with pytest.raises(InputError, match=r"qa_dev_1hop.txt:2: expected exactly one \[topic entity\]"):
@@ -206,7 +208,7 @@ def test_sample_edges() -> None:
     pool = _pool(5)
     assert len(sample(pool, 50, seed=0)) == 5
     assert sample(pool, 0, seed=0) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="sample size must be >= 0, got -1"):
         sample(pool, -1, seed=0)
 
 

@@ -44,6 +44,7 @@ def test_wheel_built_from_the_sdist_carries_templates_data_and_marker(tmp_path: 
     assert len(templates) > 100
     assert templates <= names, sorted(templates - names)[:5]
     data = {f"graphwalk_neo4j/data/{p.name}" for p in (REPO_ROOT / "graphwalk_neo4j" / "data").iterdir()}
-    assert data and data <= names, sorted(data - names)
+    assert data
+    assert data <= names, sorted(data - names)
     assert "graphwalk_neo4j/py.typed" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

@@ -87,7 +87,7 @@ def test_detect_format() -> None:
     assert detect_format("x.csv") == "csv"
     assert detect_format("x.jsonl") == detect_format("x.ndjson") == "jsonl"
     assert detect_format("x.data", "csv") == "csv"
-    with pytest.raises(InputError, match="cannot tell the format .*'.parquet'.*pass the format explicitly"):
+    with pytest.raises(InputError, match=r"cannot tell the format .*'\.parquet'.*pass the format explicitly"):
         detect_format("x.parquet")
     with pytest.raises(InputError, match="unknown format 'xml'"):
         detect_format("x.txt", "xml")
@@ -177,7 +177,7 @@ def test_metaqa_kb_parses_whole() -> None:
 @pytest.mark.parametrize("content", [b"", b"\n\n  \n", b"\xef\xbb\xbf"])
 def test_empty_file(tmp_path: Path, content: bytes) -> None:
     p = _write(tmp_path, "kb.txt", content)
-    with pytest.raises(InputError, match="kb.txt: is empty") as info:
+    with pytest.raises(InputError, match=r"kb\.txt: is empty") as info:
         parse_file(p)
     assert info.value.path == str(p)
 
@@ -202,7 +202,7 @@ def test_binary_file(tmp_path: Path, content: bytes) -> None:
 
 def test_utf16_file(tmp_path: Path) -> None:
     p = _write(tmp_path, "kb.txt", "A|directed_by|B\n".encode("utf-16"))
-    with pytest.raises(InputError, match="UTF-16.*iconv -f utf-16 -t utf-8"):
+    with pytest.raises(InputError, match=r"UTF-16.*iconv -f utf-16 -t utf-8"):
         parse_file(p)
 
 
@@ -269,7 +269,7 @@ def test_bad_triple_lines(tmp_path: Path, line: str, reason: str) -> None:
     assert "(use --on-error skip to skip bad lines" in str(info.value)
 
 
-@pytest.mark.parametrize("relation", ["directed`by", "directed_{by}", "directed by", "stаrred_actors", "1st"])
+@pytest.mark.parametrize("relation", ["directed`by", "directed_{by}", "directed by", "st\u0430rred_actors", "1st"])
 def test_hostile_relation_names(tmp_path: Path, relation: str) -> None:
     with pytest.raises(InvalidIdentifierError) as expected:
         relation_type(relation)
@@ -281,7 +281,7 @@ def test_hostile_relation_names(tmp_path: Path, relation: str) -> None:
 
 def test_cyrillic_lookalike_is_named() -> None:
     with pytest.raises(InvalidIdentifierError, match="U\\+0430 CYRILLIC SMALL LETTER A"):
-        relation_type("stаrred_actors")
+        relation_type("st\u0430rred_actors")
 
 
 def test_skip_records_every_bad_line_and_goes_on(tmp_path: Path) -> None:
@@ -311,8 +311,10 @@ def test_csv_bad_rows(tmp_path: Path) -> None:
     assert [r.subject for r in records] == ["A"]
     reasons = [(x.line, x.reason) for x in report.problems]
     assert reasons[0] == (3, "expected 5 columns as in the header, found 2")
-    assert reasons[1][0] == 4 and "relationship type 'x y' is not allowed" in reasons[1][1]
-    assert reasons[2][0] == 5 and "reserved" in reasons[2][1]
+    assert reasons[1][0] == 4
+    assert "relationship type 'x y' is not allowed" in reasons[1][1]
+    assert reasons[2][0] == 5
+    assert "reserved" in reasons[2][1]
 
 
 def test_csv_bad_attribute_column(tmp_path: Path) -> None:

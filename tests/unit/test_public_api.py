@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import graphwalk_neo4j
 
 PACKAGE_ROOT = Path(graphwalk_neo4j.__file__).resolve().parents[1]
@@ -31,12 +33,8 @@ def test_all_is_what_the_package_exposes() -> None:
 
 
 def test_unknown_attribute_raises() -> None:
-    try:
-        graphwalk_neo4j.no_such_name  # noqa: B018
-    except AttributeError as exc:
-        assert "no_such_name" in str(exc)
-    else:
-        raise AssertionError("graphwalk_neo4j.no_such_name resolved")
+    with pytest.raises(AttributeError, match="no_such_name"):
+        graphwalk_neo4j.no_such_name  # noqa: B018 - the attribute access is the test
 
 
 def test_importing_the_package_does_not_load_torch_or_touch_the_network() -> None:

@@ -80,7 +80,8 @@ async def test_one_request_per_chunk_and_no_call_without_candidates() -> None:
         ("g:e2", "decided", 0.9),
         (None, "no-candidates", 1.0),
     ]
-    assert len(decider.requests) == 1 and [q.key for q in decider.requests[0].questions] == ["m0", "m1"]
+    assert len(decider.requests) == 1
+    assert [q.key for q in decider.requests[0].questions] == ["m0", "m1"]
     assert (router.stats.questions, router.stats.decision_calls, router.stats.merged, router.stats.new) == (2, 1, 2, 1)
 
 
@@ -90,7 +91,8 @@ async def test_low_confidence_goes_to_the_adjudicator() -> None:
     router = Offline(TABLE, decider=decider, adjudicator=adjudicator)
     routes = await router.route("passage", MENTIONS)
     assert [(r.target, r.method) for r in routes[:2]] == [(None, "adjudicated"), ("g:e2", "decided")]
-    assert [q.key for q in adjudicator.requests[0].questions] == ["m0"] and router.stats.escalations == 1
+    assert [q.key for q in adjudicator.requests[0].questions] == ["m0"]
+    assert router.stats.escalations == 1
 
 
 async def test_failed_adjudicator_keeps_the_decision() -> None:
@@ -118,4 +120,5 @@ async def test_exact_names_only_without_a_working_decider(setup: str) -> None:
         assert router.stats.warnings == ["decision backend failed (Jev unreachable); merged on exact names only"]
         assert router.stats.fallbacks == 2
     else:
-        assert decider.requests == [] and router.stats.decision_calls == 0
+        assert decider.requests == []
+        assert router.stats.decision_calls == 0

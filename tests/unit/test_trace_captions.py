@@ -68,5 +68,6 @@ def test_walk_caption_is_the_question_shortened() -> None:
     assert walk_caption("Who  directed\nMemento?") == "Who directed Memento?"
     long = "what genres are the films whose director also directed the film that starred " * 2
     caption = walk_caption(long)
-    assert len(caption) <= MAX_WALK_CAPTION and caption.endswith("…")
+    assert len(caption) <= MAX_WALK_CAPTION
+    assert caption.endswith("…")
     assert long.startswith(caption[:-1])

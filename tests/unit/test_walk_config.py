@@ -76,11 +76,16 @@ def test_presets_follow_m5_setup() -> None:
         assert config.max_frontier == 2000, name
         assert config.budget.max_depth == 4, name
         assert config.budget.max_decision_calls == 12, name
-    assert get_preset("greedy").strategy == "greedy" and get_preset("greedy").hop_mode == "entity"
-    assert get_preset("beam").strategy == "beam" and get_preset("beam").beam_width == 3
-    assert get_preset("relation").hop_mode == "relation" and get_preset("relation").strategy == "greedy"
-    assert get_preset("relation-beam").hop_mode == "relation" and get_preset("relation-beam").width == 3
-    assert get_preset("sample").strategy == "sample" and get_preset("sample").n_samples == 4
+    assert get_preset("greedy").strategy == "greedy"
+    assert get_preset("greedy").hop_mode == "entity"
+    assert get_preset("beam").strategy == "beam"
+    assert get_preset("beam").beam_width == 3
+    assert get_preset("relation").hop_mode == "relation"
+    assert get_preset("relation").strategy == "greedy"
+    assert get_preset("relation-beam").hop_mode == "relation"
+    assert get_preset("relation-beam").width == 3
+    assert get_preset("sample").strategy == "sample"
+    assert get_preset("sample").n_samples == 4
     assert get_preset("relation-v2").answer_type == "hint"
 
 

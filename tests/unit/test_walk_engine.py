@@ -104,8 +104,12 @@ async def test_greedy_walk_exact_scores_calls_and_trace() -> None:
     # trace: start, one record per depth, finish
     assert sink.events == [("start", "w", None), ("depth", "w", 1), ("depth", "w", 2), ("finish", "w", None)]
     d1, d2 = sink.depths
-    assert d1.call is not None and d1.call.call_id == "w/c1" and d1.call.request_id == "req-1"
-    assert d1.call.model == "scripted-1-20260917" and d1.call.input_tokens == 100 and d1.call.n_questions == 1
+    assert d1.call is not None
+    assert d1.call.call_id == "w/c1"
+    assert d1.call.request_id == "req-1"
+    assert d1.call.model == "scripted-1-20260917"
+    assert d1.call.input_tokens == 100
+    assert d1.call.n_questions == 1
     [s1] = d1.steps
     assert (s1.kind, s1.chosen, s1.chosen_relation, s1.chosen_direction) == ("decision", "o1", "directed_by", "out")
     assert s1.chosen_target_ids == ["nolan"]
@@ -113,12 +117,16 @@ async def test_greedy_walk_exact_scores_calls_and_trace() -> None:
     assert s1.used_distribution == s1.distribution
     assert [o.target_ids for o in s1.options] == [["nolan"], ["jnolan"], ["pearce"], ["y2000"]]
     assert (s1.p, s1.step_logp, s1.cum_logp, s1.score) == (0.9, L(0.9), L(0.9), L(0.9))
-    assert s1.parent_step_id is None and s1.step_id == "w/d1/0" and s1.call_id == "w/c1"
+    assert s1.parent_step_id is None
+    assert s1.step_id == "w/d1/0"
+    assert s1.call_id == "w/c1"
     assert s1.confidence == pytest.approx((4 * 0.9 - 1) / 3)
     [s2] = d2.steps
     assert (s2.chosen, s2.is_stop, s2.parent_step_id, s2.node_ids) == ("STOP", True, "w/d1/0", ["nolan"])
-    assert s2.cum_logp == L(0.9) + L(0.8) and s2.score == (L(0.9) + L(0.8)) / 2
-    assert s2.options[-1].is_stop and s2.options[-1].label == "STOP"
+    assert s2.cum_logp == L(0.9) + L(0.8)
+    assert s2.score == (L(0.9) + L(0.8)) / 2
+    assert s2.options[-1].is_stop
+    assert s2.options[-1].label == "STOP"
     assert sink.results == [result]
     assert result.steps == [s1, s2]
     [meta] = sink.metas
@@ -167,7 +175,8 @@ async def test_forced_move_makes_no_call_and_forced_stop_counts_as_decision() ->
     assert [a.node_id for a in result.answers] == ["c"]
     # depth 1: forced move a -> b (no decision); depth 2: choice p=0.7; depth 3: dead end -> forced STOP (p=1)
     assert result.answers[0].score == (L(0.7) + 0.0) / 2
-    assert result.totals.decision_calls == 1 and expander.calls == 3
+    assert result.totals.decision_calls == 1
+    assert expander.calls == 3
     assert len(backend.requests) == 1
     assert [d.call is None for d in sink.depths] == [True, False, True]
     kinds = [(s.kind, s.chosen, s.p, s.n_decisions, s.n_choices) for s in result.steps]
@@ -176,7 +185,8 @@ async def test_forced_move_makes_no_call_and_forced_stop_counts_as_decision() ->
         ("decision", "o1", 0.7, 1, 1),
         ("forced_stop", "STOP", 1.0, 2, 1),
     ]
-    assert result.best_path is not None and result.best_path.terminated_by == "forced_stop"
+    assert result.best_path is not None
+    assert result.best_path.terminated_by == "forced_stop"
     assert result.answers[0].terminated_by == "forced_stop"
 
 
@@ -186,7 +196,8 @@ async def test_never_decided_walk_scores_log_floor() -> None:
     assert result.status == "ok"
     assert [a.node_id for a in result.answers] == ["leaf"]
     assert result.answers[0].score == L(FLOOR)
-    assert result.answers[0].n_choices == 0 and result.answers[0].min_confidence is None
+    assert result.answers[0].n_choices == 0
+    assert result.answers[0].min_confidence is None
     assert backend.requests == []
 
 
@@ -194,7 +205,8 @@ async def test_isolated_start_is_a_dead_end_unless_stop_at_start_is_allowed() ->
     walker, *_ = engine({})
     result = await walker.run("q", start("lonely"))
     assert (result.status, result.answers) == ("dead_end", [])
-    assert result.steps[0].kind == "dead_end" and result.steps[0].kept is False
+    assert result.steps[0].kind == "dead_end"
+    assert result.steps[0].kept is False
 
     walker, *_ = engine({}, WalkConfig(allow_stop_at_start=True))
     result = await walker.run("q", start("lonely"))
@@ -236,7 +248,8 @@ async def test_beam_keeps_finished_beams_competing_until_all_finish() -> None:
     assert [(a.node_id, a.rank) for a in result.answers] == [("y2010", 1), ("jnolan", 2)]
     assert result.answers[0].score == (L(0.6) + L(0.9) + L(0.8)) / 4
     assert result.answers[1].score == L(0.3) / 2
-    assert result.totals.decision_calls == 3 and expander.calls == 4
+    assert result.totals.decision_calls == 3
+    assert expander.calls == 4
     assert [len(r.questions) for r in backend.requests] == [1, 1, 1]  # the finished beam is never re-asked
     steps = {d.depth: d.steps for d in sink.depths}
     assert [(s.beam, s.kind, s.chosen_target_ids or s.chosen) for s in steps[1]] == [
@@ -282,7 +295,9 @@ async def test_decision_call_budget_aborts_with_partial_answer() -> None:
     assert result.stop_reason == "max_decision_calls: 1 decision calls made, limit 1"
     assert [(a.node_id, a.terminated_by, a.finished) for a in result.answers] == [("nolan", "budget", False)]
     assert result.answers[0].score == L(0.9)
-    assert len(backend.requests) == 1 and len(sink.depths) == 1 and len(sink.results) == 1
+    assert len(backend.requests) == 1
+    assert len(sink.depths) == 1
+    assert len(sink.results) == 1
 
 
 async def test_split_requests_count_every_wire_call() -> None:
@@ -298,7 +313,8 @@ async def test_split_requests_count_every_wire_call() -> None:
         InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(budget={"max_decision_calls": 2})
     )
     result = await walker.run("q", start("memento"))
-    assert result.status == "budget" and result.stop_reason.startswith("max_decision_calls: 2 decision calls")
+    assert result.status == "budget"
+    assert result.stop_reason.startswith("max_decision_calls: 2 decision calls")
 
 
 async def test_input_token_budget_is_checked_before_the_next_call() -> None:
@@ -306,7 +322,8 @@ async def test_input_token_budget_is_checked_before_the_next_call() -> None:
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason == "max_input_tokens: 100 input tokens used, limit 100"
-    assert len(backend.requests) == 1 and result.totals.input_tokens == 100
+    assert len(backend.requests) == 1
+    assert result.totals.input_tokens == 100
 
 
 async def test_max_depth_reports_open_walks_after_finished_ones() -> None:
@@ -328,7 +345,7 @@ async def test_max_depth_reports_open_walks_after_finished_ones() -> None:
 
 
 async def test_plain_start_ids_take_names_and_types_from_the_caller() -> None:
-    walker, _, backend, _ = engine(WHO_DIRECTED)
+    walker, _, _backend, _ = engine(WHO_DIRECTED)
     result = await walker.run("q", ["memento"], start_names={"memento": "Memento"}, start_types={"memento": "film"})
     assert [a.node_id for a in result.answers] == ["nolan"]
     assert result.paths[0].start == [NodeRef(id="memento", name="Memento", type="film")]
@@ -343,7 +360,8 @@ async def test_decision_error_returns_error_status_with_what_was_found() -> None
     assert result.status == "error"
     assert result.stop_reason == "decision_error: scripted failure on call 2"
     assert [(a.node_id, a.terminated_by) for a in result.answers] == [("nolan", "error")]
-    assert len(sink.depths) == 1 and sink.results == [result]
+    assert len(sink.depths) == 1
+    assert sink.results == [result]
 
 
 async def test_decision_error_on_first_call_has_no_answers() -> None:
@@ -498,4 +516,6 @@ async def test_unknown_label_from_backend_is_an_error_status() -> None:
 
 def test_option_helpers() -> None:
     option = Option(relation="r", direction="out", targets=(NODES[0], NODES[1]), total_targets=5)
-    assert option.target_ids == ("memento", "inception") and option.count == 5 and option.target == NODES[0]
+    assert option.target_ids == ("memento", "inception")
+    assert option.count == 5
+    assert option.target == NODES[0]

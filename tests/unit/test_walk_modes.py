@@ -68,7 +68,8 @@ async def test_relation_mode_forced_move_then_frontier_answer() -> None:
         ("y2000", 1, L(0.9) / 2),
         ("y2010", 2, L(0.9) / 2),
     ]
-    assert result.totals.decision_calls == 1 and expander.calls == 3
+    assert result.totals.decision_calls == 1
+    assert expander.calls == 3
     request = expander.requests[1][0]
     assert (request.hop_mode, request.node_ids) == ("relation", ("memento", "inception"))
     assert request.exclude_ids == ("inception", "memento", "nolan")
@@ -82,7 +83,8 @@ async def test_relation_mode_forced_move_then_frontier_answer() -> None:
     assert d1.steps[0].chosen_target_ids == ["memento", "inception"]
     years = d2.steps[0].options[2]
     assert (years.relation, years.target_ids, years.count) == ("release_year", ["y2000", "y2010"], 2)
-    assert d3.steps[0].kind == "forced_stop" and d3.steps[0].node_ids == ["y2000", "y2010"]
+    assert d3.steps[0].kind == "forced_stop"
+    assert d3.steps[0].node_ids == ["y2000", "y2010"]
     assert result.best_path is not None
     assert result.best_path.describe() == (
         "Christopher Nolan <--directed_by-- Memento, Inception --release_year--> 2000, 2010 -> STOP"
@@ -120,7 +122,8 @@ async def test_relation_frontier_cap_limits_answers_and_is_traced() -> None:
     # the forced first hop is capped too: only Memento is kept, so release_year leads to 2000 only
     assert [a.node_id for a in result.answers] == ["y2000"]
     first = sink.depths[0].steps[0]
-    assert first.chosen_target_ids == ["memento"] and first.options[0].count == 2
+    assert first.chosen_target_ids == ["memento"]
+    assert first.options[0].count == 2
 
 
 # --- sampling ----------------------------------------------------------------------------------------------
@@ -163,7 +166,8 @@ async def test_sampling_with_top_p_and_temperature_records_used_distribution() -
     step = sink.depths[0].steps[0]
     assert step.distribution == {"o1": 0.6, "o2": 0.4, "o3": 0.0, "o4": 0.0}
     assert step.used_distribution == {"o1": 1.0, "o2": 0.0, "o3": 0.0, "o4": 0.0}
-    assert step.p == 0.6 and step.step_logp == L(0.6)  # scored under the model's distribution
+    assert step.p == 0.6
+    assert step.step_logp == L(0.6)
 
     walker, _, _, sink = engine(script, WalkConfig(strategy="sample", n_samples=1, temperature=0.5))
     await walker.run(QUESTION, [BY_ID["memento"]])
@@ -201,7 +205,8 @@ async def test_answer_type_question_rides_in_the_first_call_and_hints_later_ques
     )
     assert result.answer_type == {"person": 0.7, "film": 0.2, "year": 0.1}
     assert [d.answer_type for d in sink.depths] == [result.answer_type, None]
-    assert result.totals.decision_calls == 2 and result.totals.questions == 3
+    assert result.totals.decision_calls == 2
+    assert result.totals.questions == 3
 
 
 async def test_answer_type_hint_is_off_by_default_and_needs_two_types() -> None:
@@ -225,7 +230,8 @@ async def test_context_bundle_entity_walk() -> None:
     result = await walker.run("Who directed Memento?", [BY_ID["memento"]], walk_id="w")
     score = (L(0.9) + L(0.8)) / 2
     bundle = result.context_bundle()
-    assert bundle["walk_id"] == "w" and bundle["goal"] == "Who directed Memento?"
+    assert bundle["walk_id"] == "w"
+    assert bundle["goal"] == "Who directed Memento?"
     assert bundle["answers"] == [
         {
             "id": "nolan",
@@ -259,7 +265,8 @@ async def test_context_bundle_entity_walk() -> None:
     ]
     assert bundle["hops"] == 2
     assert bundle["stopped"] == "ok: stop: every kept walk stopped"
-    assert bundle["usage"]["decision_calls"] == 2 and bundle["usage"]["input_tokens"] == 100
+    assert bundle["usage"]["decision_calls"] == 2
+    assert bundle["usage"]["input_tokens"] == 100
 
 
 async def test_context_bundle_relation_walk_reads_inverse_edges_and_caps_nodes() -> None:

@@ -25,7 +25,8 @@ async def test_observer_hears_each_depth_with_its_record_and_the_answers_so_far(
     assert [(e.walk_id, e.depth) for e in events] == [("w", 1), ("w", 2)]
     assert [e.record for e in events] == sink.depths  # the same records the trace sink got
     first, second = events
-    assert first.record.steps[0].chosen_relation == "directed_by" and first.answers == []
+    assert first.record.steps[0].chosen_relation == "directed_by"
+    assert first.answers == []
     assert first.record.steps[0].distribution == {"o1": 0.9, "o2": 0.05, "o3": 0.05, "o4": 0.0}
     assert second.record.steps[0].is_stop
     assert [a.name for a in second.answers] == ["Christopher Nolan"] == result.answer_names
@@ -36,4 +37,5 @@ async def test_no_observer_and_no_start_mean_no_events() -> None:
     engine = WalkEngine(InMemoryExpander(FILM_NODES, FILM_EDGES), ScriptedBackend(WHO_DIRECTED))
     events: list[DepthEvent] = []
     result = await engine.run("Who directed Memento?", [], on_depth=events.append)
-    assert result.status == "no_start" and events == []
+    assert result.status == "no_start"
+    assert events == []

@@ -53,7 +53,8 @@ async def test_entity_expansion_both_directions_in_insertion_order() -> None:
         ("directed_by", "in", ("Inception",)),
     ]
     assert expansion.options[0].target == NodeRef(id="Memento", name="Memento", type="film")
-    assert expansion.total_count == 2 and expansion.pruned == ()
+    assert expansion.total_count == 2
+    assert expansion.pruned == ()
     assert expander.calls == 1
 
 
@@ -66,7 +67,8 @@ async def test_direction_and_exclusion() -> None:
             ExpandRequest(beam_key="c", node_ids=("Memento",), exclude_ids=("Christopher Nolan", "2000")),
         ]
     )
-    assert out.options == () and inward.options == ()
+    assert out.options == ()
+    assert inward.options == ()
     assert moves(excluded.options) == [("written_by", "out", ("Jonathan Nolan",))]
     assert expander.calls == 1  # one round trip for all beams
 
@@ -107,10 +109,12 @@ async def test_relation_expansion_groups_dedups_and_caps_frontier() -> None:
         ("release_year", "out", ("2000",)),
     ]
     years = expansion.options[2]
-    assert years.total_targets == 2 and years.count == 2
+    assert years.total_targets == 2
+    assert years.count == 2
     assert years.pruned_target_ids == ("2010",)
     nolan = expansion.options[0]
-    assert nolan.total_targets == 1 and nolan.pruned_target_ids == ()
+    assert nolan.total_targets == 1
+    assert nolan.pruned_target_ids == ()
 
 
 async def test_recording_sink_and_ordered_writer_keep_order() -> None:

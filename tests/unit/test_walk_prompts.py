@@ -142,7 +142,9 @@ def test_entity_question_exact() -> None:
     }
     assert mapping == {"o1": options[0], "o2": options[1], "STOP": None}
     context = question.context
-    assert context is not None and context.hop_mode == "entity" and context.stop_allowed
+    assert context is not None
+    assert context.hop_mode == "entity"
+    assert context.stop_allowed
     assert [(e.name, e.type) for e in context.start] == [("Memento", "film")]
     assert [(h.relation, h.direction, h.source_type, h.target_type, h.count, h.names) for h in context.path] == [
         ("directed_by", "out", "film", "person", 1, ("Christopher Nolan",))
@@ -206,7 +208,9 @@ def test_relation_question_exact() -> None:
     }
     assert list(mapping) == ["o1", "o2", "STOP"]
     context = question.context
-    assert context is not None and context.answer_type_hint == "year" and context.current_count == 2
+    assert context is not None
+    assert context.answer_type_hint == "year"
+    assert context.current_count == 2
     years_info = context.options[0]
     assert (years_info.relation, years_info.source_type, years_info.target_type) == ("release_year", "film", "year")
     assert (years_info.count, years_info.reached, years_info.names) == (5, 3, ("2000", "2001", "2002"))
@@ -277,7 +281,8 @@ def test_answer_type_question() -> None:
     }
     assert answer_type_question(["film", "film"], limit=255) is None
     limited = answer_type_question(["a", "b", "c"], limit=2)
-    assert limited is not None and list(limited.options) == ["a", "b"]
+    assert limited is not None
+    assert list(limited.options) == ["a", "b"]
 
 
 def test_request_state_is_the_question_only() -> None:

@@ -120,7 +120,7 @@ def test_temperature_cannot_revive_a_zero() -> None:
 
 
 def test_negative_temperature_is_rejected() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"temperature must be >= 0, got -0\.1"):
         apply_temperature([1.0], -0.1)
 
 
@@ -141,9 +141,9 @@ def test_top_p_sorts_descending_and_breaks_ties_by_offer_order() -> None:
 
 
 def test_top_p_rejects_out_of_range() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"top_p must be in \(0, 1\], got 0\.0"):
         top_p_filter([1.0], 0.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"top_p must be in \(0, 1\], got 1\.5"):
         top_p_filter([1.0], 1.5)
 
 
@@ -173,7 +173,7 @@ def test_draw_never_returns_a_zero_probability_label() -> None:
 
 
 def test_draw_rejects_empty() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot draw from an empty distribution"):
         draw({}, FixedRng(0.1))  # type: ignore[arg-type]
 
 
