@@ -37,8 +37,9 @@ from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.graph.embeddings import embed_graph, pending_texts
-from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.localserver import LocalServer
 from graphwalk_neo4j.resources import metaqa_type_map
@@ -205,18 +206,22 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
     drama = entity_id("Drama")
     rows = await store.query(
         "MATCH (:Entity {uid: $uid})<-[:has_genre]-(m) RETURN m.id AS id ORDER BY m.name LIMIT 2000",
-        {"uid": f"{graph}:{drama}"},
+        {"uid": entity_uid(graph, drama)},
         read=True,
     )
     films = [r["id"] for r in rows]
     cases = {
-        "moves_from_drama": {"node_ids": [drama], "follow": None, "exclude": [drama]},
+        "moves_from_drama": {"node_keys": [entity_uid(graph, drama)], "follow": None, "exclude": [drama]},
         "follow_drama_films": {
-            "node_ids": [drama],
+            "node_keys": [entity_uid(graph, drama)],
             "exclude": [drama],
             "follow": {"relation": "has_genre", "direction": "in"},
         },
-        "moves_from_2000_films": {"node_ids": films, "follow": None, "exclude": [drama, *films]},
+        "moves_from_2000_films": {
+            "node_keys": [entity_uid(graph, f) for f in films],
+            "follow": None,
+            "exclude": [drama, *films],
+        },
     }
     out: dict[str, Any] = {}
     for name, case in cases.items():
@@ -224,6 +229,7 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
             "graph": graph,
             "scan": RELATION_SCAN,
             "dense": DENSE_DEGREE,
+            "bookkeeping": BOOKKEEPING_TYPES,
             "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}],
         }
         best = float("inf")

@@ -39,6 +39,7 @@ from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
@@ -115,7 +116,8 @@ async def paired(settings: Settings, url: str, graph: str, qs: list[tuple[str, s
 async def resolvable(settings: Settings, graph: str, qs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The questions whose topic entity is in the graph (a few MetaQA topics are spelt unlike the KB)."""
     async with GraphStore(settings) as store:
-        rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, entity_id(t)) for _, t in qs])
+        uids = [entity_uid(graph, entity_id(t)) for _, t in qs]
+        rows = await store.read("graph/entities_by_id", uids=uids, bookkeeping=BOOKKEEPING_TYPES)
     found = {r["id"] for r in rows}
     return [(q, t) for q, t in qs if entity_id(t) in found]
 

@@ -2,7 +2,7 @@
 // deleted, unless a stored walk links to it (AT, CHOSE, ANSWERED, STARTED_AT): then its data relationships go,
 // its labels are replaced by :RetractedEntity (out of search, indexes and counts; old labels kept in
 // retracted_labels) and the trace links stay. Every walk that linked to it is marked (retracted_ids/_names).
-// params: uids, doc, now
+// params: uids, doc, now, trace_links
 // returns: unasserted, deleted, kept
 UNWIND $uids AS u
 MATCH (n:Entity {uid: u})
@@ -11,7 +11,7 @@ SET n.sources = [s IN n.sources WHERE s <> $doc]
 WITH n, size(n.sources) = 0 AS orphan
 CALL (n, orphan) {
   WITH n WHERE orphan
-  WITH n, COLLECT { MATCH (n)<-[:AT|CHOSE|ANSWERED|STARTED_AT]-(t) RETURN DISTINCT coalesce(t.walk_id, t.id) } AS walks
+  WITH n, COLLECT { MATCH (n)<-[l]-(t) WHERE type(l) IN $trace_links RETURN DISTINCT coalesce(t.walk_id, t.id) } AS walks
   CALL (n, walks) {
     UNWIND walks AS wid
     MATCH (w:Walk {id: wid})
@@ -24,7 +24,7 @@ CALL (n, orphan) {
   CALL (n, walks) {
     WITH n WHERE size(walks) > 0
     OPTIONAL MATCH (n)-[r]-()
-    WHERE NOT type(r) IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT']
+    WHERE NOT type(r) IN $trace_links
     DELETE r
   }
   CALL (n, walks) {

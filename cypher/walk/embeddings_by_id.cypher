@@ -1,7 +1,8 @@
 // Stored embeddings of entities by id (fills the orchestrator's prefilter cache on a miss).
-// params: graph, ids
+// Each uid is built by graph/identity.py.
+// params: uids
 // returns: id, embedding
-UNWIND $ids AS eid
-MATCH (n:Entity {uid: $graph + ':' + eid})
+UNWIND $uids AS uid
+MATCH (n:Entity {uid: uid})
 WHERE n.embedding IS NOT NULL
-RETURN eid AS id, n.embedding AS embedding
+RETURN n.id AS id, n.embedding AS embedding

@@ -6,17 +6,19 @@
 // Up to req.limit neighbours are ordered by importance (degree), then relation, direction, name; longer lists
 // (hubs) skip the degree count and come ordered by relation, direction, name, because the orchestrator reorders
 // them by similarity to the question anyway. Degrees count data relationships only: trace and provenance links
-// are subtracted (O(1) degree look-ups). Identical parallel relationships collapse into one row.
-// params: requests, graph, profile
+// are subtracted (O(1) degree look-ups; $bookkeeping lists their types, from graph/writes.py). Identical parallel
+// relationships collapse into one row. req.node_key is the node's uid (built by graph/identity.py) or, for an
+// adopted graph, its element id.
+// params: requests, graph, profile, bookkeeping
 // returns: beam_key, neighbours, values
 UNWIND $requests AS req
 CALL (req) {
-  MATCH (n:Entity {uid: $graph + ':' + req.node_id}) WHERE $profile.native RETURN n
+  MATCH (n:Entity {uid: req.node_key}) WHERE $profile.native RETURN n
   UNION
-  MATCH (n) WHERE NOT $profile.native AND elementId(n) = req.node_id RETURN n
+  MATCH (n) WHERE NOT $profile.native AND elementId(n) = req.node_key RETURN n
 }
 CALL (n, req) {
-  WITH n, req, (COUNT { (n)--() } - COUNT { (n)-[:AT|CHOSE|ANSWERED|STARTED_AT|FROM_CHUNK]-() }) <= req.limit AS small
+  WITH n, req, (COUNT { (n)--() } - apoc.node.degree(n, apoc.text.join($bookkeeping, '|'))) <= req.limit AS small
   MATCH (n)-[r]-(m)
   WHERE (req.direction = 'both' OR (req.direction = 'out') = (startNode(r) = n))
     AND CASE WHEN $profile.native THEN m:Entity AND m.graph = $graph
@@ -29,7 +31,7 @@ CALL (n, req) {
        CASE WHEN $profile.native THEN m.name
             ELSE head([k IN $profile.names[label] WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name,
        CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END AS type,
-       CASE WHEN small THEN (COUNT { (m)--() } - COUNT { (m)-[:AT|CHOSE|ANSWERED|STARTED_AT|FROM_CHUNK]-() }) ELSE 0 END AS degree,
+       CASE WHEN small THEN (COUNT { (m)--() } - apoc.node.degree(m, apoc.text.join($bookkeeping, '|'))) ELSE 0 END AS degree,
        [k IN coalesce($profile.rel_props[type(r)], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rel_props
   ORDER BY degree DESC, type(r), dir, name, mid
   RETURN collect(DISTINCT [type(r), dir, mid, name, type, degree, rel_props]) AS neighbours

@@ -1,5 +1,5 @@
 // Relation hops, one round trip per depth for every beam: first the frontier, then the moves out of it.
-// The frontier is req.node_ids, or with req.follow = {relation, direction} the distinct targets of that move
+// The frontier is the nodes of req.node_keys (uids built by graph/identity.py, or adopted, element ids), or with req.follow = {relation, direction} the distinct targets of that move
 // from req.node_ids that are not in req.exclude, ordered by name then id and returned as `moved` [id, name, type]
 // rows. When it holds more than req.max_frontier nodes the moves are not built (the orchestrator caps it by
 // similarity and asks again without follow); with req.moves = false they are never built (resolve only).
@@ -8,21 +8,21 @@
 // visited nodes (req.exclude and the frontier) are found, so a move with at most $scan edges is read whole
 // (exact), and a move whose targets are all visited is not offered.
 // Only data relationships count: trace and provenance links are skipped by type (and a followed move is always
-// a data relationship, so its far ends are entities).
+// a data relationship, so its far ends are entities); $bookkeeping lists those types (graph/writes.py).
 // The graph's profile ($profile, see walk/expand_entities) decides what is a node and a move: an ingested graph's
 // :Entity nodes by id, or an adopted graph's user nodes by element id, restricted to the profile's labels and
 // relationship types (per-type degree counts stay upper bounds) and named by its name properties, read live.
 // Each move is [relation, direction, edges, targets, props], props up to 3 [key, value] lists of the profile's
 // relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs.
-// params: requests, graph, scan, dense, profile
+// params: requests, graph, scan, dense, profile, bookkeeping
 // returns: beam_key, moved, total, moves, values
 UNWIND $requests AS req
 CALL (req) {
-  UNWIND req.node_ids AS nid
-  CALL (nid) {
-    MATCH (n:Entity {uid: $graph + ':' + nid}) WHERE $profile.native RETURN n
+  UNWIND req.node_keys AS nkey
+  CALL (nkey) {
+    MATCH (n:Entity {uid: nkey}) WHERE $profile.native RETURN n
     UNION
-    MATCH (n) WHERE NOT $profile.native AND elementId(n) = nid RETURN n
+    MATCH (n) WHERE NOT $profile.native AND elementId(n) = nkey RETURN n
   }
   RETURN collect(n) AS start
 }
@@ -56,7 +56,7 @@ CALL (req, frontier, total) {
   WITH excluded, n, COUNT { (n)--() } AS degree
   CALL (n, degree, excluded) {
     WITH n, degree WHERE degree > $dense
-    UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT', 'FROM_CHUNK']
+    UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN $bookkeeping
             AND ($profile.native OR t IN $profile.moves)] AS relation
     CALL (n, relation, excluded) {
       MATCH (n)-[:$(relation)]->(m)
@@ -80,7 +80,7 @@ CALL (req, frontier, total) {
            collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
   }
   WITH excluded, relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
-  WHERE edges > 0 AND NOT relation IN ['AT', 'CHOSE', 'ANSWERED', 'STARTED_AT', 'FROM_CHUNK']
+  WHERE edges > 0 AND NOT relation IN $bookkeeping
   CALL (samples, excluded) {
     UNWIND samples AS sample
     UNWIND sample AS m

@@ -29,6 +29,7 @@ from graphwalk_neo4j.graph.profile import (
     save_profile,
     stored_profile,
 )
+from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 from graphwalk_neo4j.store import GraphStore
 
 Progress = Callable[[int, int], None]
@@ -157,7 +158,7 @@ async def adopt_graph(
         await save_profile(store, profile)
     await store.write("adopt/create_name_index")
     await store.write("adopt/create_fulltext_index")
-    await store.write("adopt/create_vector_index")
+    await store.write("adopt/create_vector_index", dimensions=EMBEDDING_DIMENSIONS)
     managed = list(MANAGED_LABELS)
     for i in range(0, len(todo), batch_size):
         rows = await store.write(

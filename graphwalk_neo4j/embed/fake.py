@@ -14,12 +14,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
+from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
 class FakeEmbedder:
-    def __init__(self, dimensions: int = 384, *, trigram_weight: float = 0.25, cache_size: int = 10_000) -> None:
+    def __init__(
+        self, dimensions: int = MINILM_DIMENSIONS, *, trigram_weight: float = 0.25, cache_size: int = 10_000
+    ) -> None:
         if dimensions < 2:
             raise ValueError("dimensions must be >= 2")
         self._dimensions = dimensions

@@ -25,6 +25,7 @@ from graphwalk_neo4j.decide.learned import decision_inputs
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.training import TEST_SHARE, VAL_SHARE, Decision, split_of
 from graphwalk_neo4j.graph.identity import entity_uid
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace.models import StoredStep, StoredWalk
 from graphwalk_neo4j.trace.read import get_walk, list_walks
@@ -43,7 +44,8 @@ async def _refs(store: GraphStore, graph: str, walk: StoredWalk) -> dict[str, No
         ids.update(step.chosen_target_ids)
         for option in step.options:
             ids.update(option.target_ids)
-    rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, i) for i in sorted(ids)])
+    uids = [entity_uid(graph, i) for i in sorted(ids)]
+    rows = await store.read("graph/entities_by_id", uids=uids, bookkeeping=BOOKKEEPING_TYPES)
     return {r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type")) for r in rows}
 
 

@@ -42,6 +42,7 @@ from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
@@ -205,7 +206,8 @@ async def mine_batch(
 ) -> tuple[list[Decision], list[MinedQuestion]]:
     """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
     expander = Neo4jExpander(store, graph, None)
-    rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, entity_id(q.topic)) for q in pairs])
+    uids = [entity_uid(graph, entity_id(q.topic)) for q in pairs]
+    rows = await store.read("graph/entities_by_id", uids=uids, bookkeeping=BOOKKEEPING_TYPES)
     by_id = {
         r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
         for r in rows
@@ -446,7 +448,8 @@ async def mention_candidates(
     for i in range(0, len(pairs), batch):
         part = pairs[i : i + batch]
         spans = [question_spans(q.text) for q in part]
-        rows = await store.read("search/exact_names", graph=graph, names=sorted({s for group in spans for s in group}))
+        names = sorted({s for group in spans for s in group})
+        rows = await store.read("search/exact_names", graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
         found: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             found.setdefault(row["span"], []).append(row)

@@ -21,7 +21,7 @@ from typing import Any
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.graph.profile import MANAGED_LABELS, stored_profile
-from graphwalk_neo4j.graph.writes import recompute_attributes
+from graphwalk_neo4j.graph.writes import TRACE_LINK_TYPES, recompute_attributes
 from graphwalk_neo4j.store import GraphStore
 
 
@@ -114,7 +114,13 @@ async def retract_document(store: GraphStore, *, graph: str, key: str, forget: b
     uids = [r["uid"] for r in await store.read("graph/entity_uids_of_document", graph=graph, doc=key)]
     kept = 0
     for i in range(0, len(uids), RETRACT_CHUNK):
-        rows = await store.write("graph/unassert_entities", uids=uids[i : i + RETRACT_CHUNK], doc=key, now=now_iso())
+        rows = await store.write(
+            "graph/unassert_entities",
+            uids=uids[i : i + RETRACT_CHUNK],
+            doc=key,
+            now=now_iso(),
+            trace_links=TRACE_LINK_TYPES,
+        )
         kept += int(rows[0]["kept"] or 0) if rows else 0
     after = (await store.read("graph/counts", graph=graph))[0]
     await store.write("ledger/delete_segments", doc=key, hashes=None)

@@ -19,6 +19,11 @@ from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, TripleR
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
+# Relationship types the project writes that are not data: a stored walk's links to entities (walk/trace_writer)
+# and provenance (ingest/resolution). Degrees, moves and deletes skip them; Cypher gets them as parameters.
+TRACE_LINK_TYPES = ("AT", "CHOSE", "ANSWERED", "STARTED_AT")
+BOOKKEEPING_TYPES = (*TRACE_LINK_TYPES, "FROM_CHUNK")
+
 # Properties the project owns on :Entity; an attribute may not overwrite them.
 RESERVED_KEYS = frozenset(
     {

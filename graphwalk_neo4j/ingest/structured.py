@@ -62,6 +62,7 @@ from graphwalk_neo4j.graph.ledger import (
 )
 from graphwalk_neo4j.graph.rows import TripleRecord, claim_text
 from graphwalk_neo4j.graph.writes import (
+    TRACE_LINK_TYPES,
     PreparedBatch,
     WriteCounts,
     drop_claims,
@@ -613,7 +614,9 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
 
     def unassert_entities(uids: list[str]) -> Callable[[Any], Any]:
         async def work(tx: Any) -> None:
-            out, _ = await run_template(tx, "graph/unassert_entities", uids=uids, doc=key, now=now)
+            out, _ = await run_template(
+                tx, "graph/unassert_entities", uids=uids, doc=key, now=now, trace_links=TRACE_LINK_TYPES
+            )
             removed["entities"] += int(out[0]["deleted"] or 0)
             removed["entities_kept_for_traces"] += int(out[0]["kept"] or 0)
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphwalk_neo4j.store import GraphStore, names
+from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS
+from graphwalk_neo4j.store import GraphStore, names, template
 
-EMBEDDING_DIMENSIONS = 384  # of the vector index in cypher/schema/05_entity_vector.cypher
+# Of the vector indexes (cypher/schema/05_entity_vector, cypher/adopt/create_vector_index): the packaged model's.
+EMBEDDING_DIMENSIONS = MINILM_DIMENSIONS
 
 
 @dataclass
@@ -34,7 +36,8 @@ async def apply_schema(store: GraphStore) -> SchemaReport:
     before = await _schema_objects(store)
     applied = []
     for name in ddl_templates():
-        await store.write(name)
+        fixed = {"dimensions": EMBEDDING_DIMENSIONS} if "dimensions" in template(name).params else {}
+        await store.write(name, **fixed)
         applied.append(name)
     await store.write("schema/await_indexes", seconds=300)
     after = await _schema_objects(store)

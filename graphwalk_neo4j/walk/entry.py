@@ -22,6 +22,7 @@ from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
 from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import NodeRef
 
@@ -110,12 +111,14 @@ async def resolve_starts(
     if profile.adopted:
         rows = await store.read("search/adopted_by_id", graph=graph, ids=list(starts))
     else:
-        rows = await store.read("graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts])
+        rows = await store.read(
+            "graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts], bookkeeping=BOOKKEEPING_TYPES
+        )
     by_id = {r["id"]: r for r in rows}
     names_query = _names_query(profile)
     names = [s.strip().lower() for s in starts if s not in by_id]
     by_name: dict[str, list[dict]] = {}
-    for row in await store.read(names_query, graph=graph, names=names) if names else []:
+    for row in await store.read(names_query, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES) if names else []:
         by_name.setdefault(row["span"], []).append(row)
     out: list[NodeRef] = []
     for s in starts:
@@ -147,7 +150,7 @@ async def link_question(
     profile = profile or ingested_profile(graph)
     names_query = _names_query(profile)
     spans = question_spans(question)
-    rows = await store.read(names_query, graph=graph, names=spans) if spans else []
+    rows = await store.read(names_query, graph=graph, names=spans, bookkeeping=BOOKKEEPING_TYPES) if spans else []
     found: dict[str, list[dict]] = {}
     for row in rows:
         found.setdefault(row["span"], []).append(row)

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from graphwalk_neo4j.embed.base import Embedder
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import (
     GraphProfile,
     ingested_profile,
@@ -41,6 +42,7 @@ from graphwalk_neo4j.graph.profile import (
     value_id,
     value_text,
 )
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option, PrunedOption
 
@@ -91,8 +93,11 @@ class EmbeddingCache:
         if missing:
             if len(self._vectors) + len(missing) > self.max_size:
                 self._vectors.clear()
-            name = "walk/embeddings_by_element_id" if self.profile.adopted else "walk/embeddings_by_id"
-            rows = await self.store.read(name, graph=self.graph, ids=missing)
+            if self.profile.adopted:
+                rows = await self.store.read("walk/embeddings_by_element_id", graph=self.graph, ids=missing)
+            else:
+                uids = [entity_uid(self.graph, i) for i in missing]
+                rows = await self.store.read("walk/embeddings_by_id", uids=uids)
             self.fetches += 1
             found = {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
             for i in missing:
@@ -237,10 +242,11 @@ class Neo4jExpander:
                 "walk/expand_entities",
                 graph=self.graph,
                 profile=self._profile_params,
+                bookkeeping=BOOKKEEPING_TYPES,
                 requests=[
                     {
                         "beam_key": r.beam_key,
-                        "node_id": r.node_id,
+                        "node_key": self._node_key(r.node_id),
                         "exclude": list(r.exclude_ids),
                         "direction": r.direction,
                         "limit": r.limit,
@@ -258,6 +264,10 @@ class Neo4jExpander:
         return [
             by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None)) for r in requests
         ]
+
+    def _node_key(self, node_id: str) -> str:
+        """What the expansion templates match a node by: an ingested entity's uid, an adopted node's element id."""
+        return node_id if self.profile.adopted else entity_uid(self.graph, node_id)
 
     def _ref(self, node_id: str, name: Any, type_: str | None) -> NodeRef:
         return self.cache.ref(node_id, node_name(name, type_, node_id), type_)
@@ -296,10 +306,11 @@ class Neo4jExpander:
             scan=self.scan,
             dense=self.dense,
             profile=self._profile_params,
+            bookkeeping=BOOKKEEPING_TYPES,
             requests=[
                 {
                     "beam_key": r.beam_key,
-                    "node_ids": list(r.node_ids),
+                    "node_keys": [self._node_key(i) for i in r.node_ids],
                     "follow": r.follow.model_dump() if r.follow else None,
                     "exclude": list(r.exclude_ids),
                     "max_frontier": r.max_frontier,

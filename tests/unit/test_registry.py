@@ -52,3 +52,30 @@ def test_malformed_header_is_rejected(tmp_path: Path) -> None:
 def test_templates_are_reached_through_the_package() -> None:
     root = registry.cypher_root()
     assert (root / "schema" / "05_entity_vector.cypher").is_file()
+
+
+# The one recipe that must rebuild a uid: it runs in the Browser with only a walk id, where no Python can hand it
+# finished uids, and the stored step options hold entity ids.
+_UID_IN_CYPHER = {"recipes/walk_options"}
+
+
+def test_templates_take_project_constants_as_parameters() -> None:
+    """uids come from graph/identity.py, the bookkeeping relationship types from graph/writes.py and the vector
+    dimensions from the packaged model: no template keeps its own copy."""
+    from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES, TRACE_LINK_TYPES
+    from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
+
+    copies = {
+        "uid built from a graph name": re.compile(r"""\+\s*':'\s*\+"""),
+        "bookkeeping type list": re.compile("|".join(rf"\b{t}\b\s*['|,]" for t in TRACE_LINK_TYPES)),
+        "vector dimensions": re.compile(rf"`vector\.dimensions`:\s*{EMBEDDING_DIMENSIONS}\b"),
+    }
+    found = {
+        (name, what)
+        for name, tmpl in registry.load_all().items()
+        for what, pattern in copies.items()
+        if pattern.search(tmpl.body) and not (what.startswith("uid") and name in _UID_IN_CYPHER)
+    }
+    assert not found, sorted(found)
+    assert set(BOOKKEEPING_TYPES) > set(TRACE_LINK_TYPES)
+    assert {"bookkeeping"} <= set(registry.template("walk/relation_moves").params)
