@@ -30,7 +30,7 @@ from graphwalk_neo4j.graph.profile import (
     stored_profile,
 )
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, QueryName
 
 Progress = Callable[[int, int], None]
 BATCH = 2000
@@ -206,11 +206,12 @@ async def undo_graph(
     report.profile_deleted = await delete_profile(store, graph)
     left = await store.read("adopt/count_adopted")
     if not left or not left[0]["n"]:
-        for template, index in (
+        drops: tuple[tuple[QueryName, str], ...] = (
             ("adopt/drop_index_name", "gw_adopt_name"),
             ("adopt/drop_index_names", "gw_adopt_names"),
             ("adopt/drop_index_embedding", "gw_adopt_embedding"),
-        ):
+        )
+        for template, index in drops:
             await store.write(template)
             report.indexes_dropped.append(index)
     report.seconds = time.perf_counter() - started

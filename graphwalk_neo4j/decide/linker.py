@@ -22,7 +22,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,7 +63,7 @@ class MentionLinker:
     outside: dict[str, int]
     inside: dict[str, int]
 
-    def features(self, question: str, candidates: Sequence[tuple[str, dict[str, Any]]]) -> np.ndarray:
+    def features(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> np.ndarray:
         text = " ".join(question.lower().replace("[", " ").replace("]", " ").split())
         spans = [c[0] for c in candidates]
         rows = []
@@ -83,7 +83,7 @@ class MentionLinker:
             )
         return np.asarray(rows, dtype=np.float64).reshape(len(candidates), len(FEATURES))
 
-    def __call__(self, question: str, candidates: Sequence[tuple[str, dict[str, Any]]]) -> list[float]:
+    def __call__(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> list[float]:
         if not candidates:
             return []
         return [float(s) for s in self.features(question, candidates) @ self.weights]
@@ -115,7 +115,7 @@ class MentionLinker:
 
 
 def fit_linker(
-    examples: Sequence[tuple[str, Sequence[tuple[str, dict[str, Any]]], int]],
+    examples: Sequence[tuple[str, Sequence[tuple[str, Mapping[str, Any]]], int]],
     outside: Counter[str],
     inside: Counter[str],
     *,

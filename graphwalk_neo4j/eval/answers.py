@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, Query, QueryName
 
 _TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gw_eval_round_trips", default=None)
 
@@ -77,13 +77,13 @@ class CountingStore:
         if box is not None:
             box[0] += 1
 
-    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    async def read(self, query: Query[Any] | QueryName, **params: Any) -> list[Any]:
         self._tick()
-        return await self._store.read(name, **params)
+        return await self._store.read(query, **params)
 
-    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    async def write(self, query: Query[Any] | QueryName, **params: Any) -> list[Any]:
         self._tick()
-        return await self._store.write(name, **params)
+        return await self._store.write(query, **params)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)

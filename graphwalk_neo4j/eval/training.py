@@ -44,6 +44,7 @@ from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store.queries import ENTITIES_BY_ID, EXACT_NAMES, DegreeRow, SpanDegreeRow
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
@@ -207,7 +208,7 @@ async def mine_batch(
     """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
     expander = Neo4jExpander(store, graph, None)
     uids = [entity_uid(graph, entity_id(q.topic)) for q in pairs]
-    rows = await store.read("graph/entities_by_id", uids=uids, bookkeeping=BOOKKEEPING_TYPES)
+    rows = await store.read(ENTITIES_BY_ID, uids=uids, bookkeeping=BOOKKEEPING_TYPES)
     by_id = {
         r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
         for r in rows
@@ -439,18 +440,18 @@ async def mention_candidates(
     graph: str,
     pairs: Sequence[QAPair],
     batch: int = 256,
-) -> list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]]:
+) -> list[tuple[str, list[tuple[str, DegreeRow]], int | None]]:
     """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
     questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
     from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
-    out: list[tuple[str, list[tuple[str, dict[str, Any]]], int | None]] = []
+    out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
     for i in range(0, len(pairs), batch):
         part = pairs[i : i + batch]
         spans = [question_spans(q.text) for q in part]
         names = sorted({s for group in spans for s in group})
-        rows = await store.read("search/exact_names", graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
-        found: dict[str, list[dict[str, Any]]] = {}
+        rows = await store.read(EXACT_NAMES, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
+        found: dict[str, list[SpanDegreeRow]] = {}
         for row in rows:
             found.setdefault(row["span"], []).append(row)
         for q, group in zip(part, spans, strict=True):

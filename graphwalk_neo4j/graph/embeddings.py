@@ -17,7 +17,7 @@ from typing import Any
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile, value_text
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, QueryName
 
 PAGE = 20_000
 
@@ -114,6 +114,8 @@ async def embed_graph(
     started = time.perf_counter()
     report = EmbedReport()
     profile = profile or await load_profile(store, graph)
+    write: QueryName
+    extra: dict[str, Any]
     if profile.adopted:
         todo, report.scanned = await pending_adopted_texts(store, profile, embedder.model_id)
         write, extra = "graph/set_adopted_embeddings", {"graph": graph}

@@ -11,18 +11,29 @@ ingested graph's (``entity_names``, ``entity_embedding``) or the adopted nodes' 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, Query
+from graphwalk_neo4j.store.queries import (
+    ADOPTED_EXACT,
+    ADOPTED_FULLTEXT,
+    ADOPTED_VECTOR,
+    EXACT,
+    FULLTEXT,
+    VECTOR,
+    ScoredSearchRow,
+    SearchRow,
+)
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
 CANDIDATE_CAP = 10_000
-_INGESTED = ("search/exact", "search/fulltext", "search/vector")
-_ADOPTED = ("search/adopted_exact", "search/adopted_fulltext", "search/adopted_vector")
+_INGESTED = (EXACT, FULLTEXT, VECTOR)
+_ADOPTED = (ADOPTED_EXACT, ADOPTED_FULLTEXT, ADOPTED_VECTOR)
 
 
 @dataclass
@@ -53,9 +64,9 @@ def lucene_query(text: str) -> str:
 
 
 def merge_hits(
-    exact: list[dict[str, Any]],
-    fulltext: list[dict[str, Any]],
-    vector: list[dict[str, Any]],
+    exact: Sequence[SearchRow],
+    fulltext: Sequence[ScoredSearchRow],
+    vector: Sequence[ScoredSearchRow],
     text: str,
     k: int,
 ) -> list[Hit]:
@@ -65,7 +76,7 @@ def merge_hits(
     methods: dict[str, int] = {}
     text_lc = text.strip().lower()
 
-    def hit(row: dict[str, Any]) -> Hit:
+    def hit(row: SearchRow) -> Hit:
         if row["uid"] not in hits:
             hits[row["uid"]] = Hit(
                 uid=row["uid"],
@@ -105,15 +116,15 @@ def merge_hits(
 
 
 async def _widening(
-    store: GraphStore, name: str, k: int, *, pool_param: str = "pool", **params: Any
-) -> list[dict[str, Any]]:
+    store: GraphStore, query: Query[ScoredSearchRow], k: int, *, pool_param: str = "pool", **params: Any
+) -> list[ScoredSearchRow]:
     """The fulltext and vector indexes span every graph of the database and are filtered to one graph afterwards,
     so a small graph beside a big one may need a wider net: read 5k candidates, then 10x more, until k hits of
     this graph, a wider net finds nothing more (the graph has no more matches), or the cap."""
     pool = k * 5
-    rows: list[dict[str, Any]] = []
+    rows: list[ScoredSearchRow] = []
     while True:
-        found = await store.read(name, limit=k, **{pool_param: pool}, **params)
+        found = await store.read(query, limit=k, **{pool_param: pool}, **params)
         if len(found) >= k or pool >= CANDIDATE_CAP or (pool > k * 5 and len(found) == len(rows)):
             return found
         rows = found
@@ -137,7 +148,7 @@ async def search_entities(
     exact = await store.read(exact_q, graph=graph, text_lc=text.lower(), limit=k)
     lucene = lucene_query(text)
     fulltext = await _widening(store, fulltext_q, k, graph=graph, lucene=lucene) if lucene else []
-    vector: list[dict[str, Any]] = []
+    vector: list[ScoredSearchRow] = []
     if embedder is not None:
         vec = (await embedder.embed([text]))[0].tolist()
         vector = await _widening(store, vector_q, k, pool_param="k", graph=graph, vector=vec)

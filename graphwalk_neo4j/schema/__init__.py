@@ -7,9 +7,10 @@ online so the first query after ``init`` can use them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS
-from graphwalk_neo4j.store import GraphStore, names, template
+from graphwalk_neo4j.store import GraphStore, QueryName, names, template
 
 # Of the vector indexes (cypher/schema/05_entity_vector, cypher/adopt/create_vector_index): the packaged model's.
 EMBEDDING_DIMENSIONS = MINILM_DIMENSIONS
@@ -17,14 +18,14 @@ EMBEDDING_DIMENSIONS = MINILM_DIMENSIONS
 
 @dataclass
 class SchemaReport:
-    applied: list[str]
+    applied: list[QueryName]
     created: int  # constraints + indexes that did not exist before
     total: int
 
 
-def ddl_templates() -> list[str]:
+def ddl_templates() -> list[QueryName]:
     """The numbered DDL files, in order (``schema/01_...`` ...)."""
-    return [n for n in names("schema/") if n.split("/", 1)[1][:2].isdigit()]
+    return [cast("QueryName", n) for n in names("schema/") if n.split("/", 1)[1][:2].isdigit()]
 
 
 async def _schema_objects(store: GraphStore) -> set[str]:

@@ -15,7 +15,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import neo4j
 from graphwalk_neo4j.errors import (
@@ -27,11 +27,18 @@ from graphwalk_neo4j.errors import (
 )
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store.counters import Counters
+from graphwalk_neo4j.store.queries import Query, QueryName
 from graphwalk_neo4j.store.registry import template
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
 
 T = TypeVar("T")
+R = TypeVar("R")
+Row = dict[str, Any]
+
+
+def _name(query: Query[Any] | QueryName) -> QueryName:
+    return query.name if isinstance(query, Query) else query
 
 
 @dataclass
@@ -222,24 +229,40 @@ class GraphStore:
         rows, _ = await self._execute(None, text, params, read=read)
         return rows
 
-    async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        """Run the read template ``name`` (e.g. ``"search/exact"``)."""
+    @overload
+    async def read(self, query: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    async def read(self, query: QueryName, **params: Any) -> list[Row]: ...
+    async def read(self, query: Query[Any] | QueryName, **params: Any) -> list[Any]:
+        """Run the read template ``query`` (a :class:`~.queries.Query` or a name such as ``"search/exact"``)."""
+        name = _name(query)
         rows, _ = await self._execute(name, template(name).body, params, read=True)
         return rows
 
-    async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    @overload
+    async def write(self, query: Query[R], **params: Any) -> list[R]: ...
+    @overload
+    async def write(self, query: QueryName, **params: Any) -> list[Row]: ...
+    async def write(self, query: Query[Any] | QueryName, **params: Any) -> list[Any]:
+        name = _name(query)
         rows, _ = await self._execute(name, template(name).body, params, read=False)
         return rows
 
-    async def write_stats(self, name: str, **params: Any) -> tuple[list[dict[str, Any]], WriteStats]:
+    @overload
+    async def write_stats(self, query: Query[R], **params: Any) -> tuple[list[R], WriteStats]: ...
+    @overload
+    async def write_stats(self, query: QueryName, **params: Any) -> tuple[list[Row], WriteStats]: ...
+    async def write_stats(self, query: Query[Any] | QueryName, **params: Any) -> tuple[list[Any], WriteStats]:
         """Run a write template and also return the server's update counters."""
+        name = _name(query)
         rows, summary = await self._execute(name, template(name).body, params, read=False)
         stats = WriteStats()
         stats.add(summary.counters)
         return rows, stats
 
-    async def autocommit(self, name: str, **params: Any) -> list[dict[str, Any]]:
+    async def autocommit(self, query: Query[Any] | QueryName, **params: Any) -> list[Row]:
         """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
+        name = _name(query)
         async with self._measured(name), self.driver.session(database=self.database) as session:
             result = await session.run(template(name).body, params)
             return [dict(r.items()) async for r in result]
@@ -253,10 +276,10 @@ class GraphStore:
 
 
 async def run_template(
-    tx: AsyncManagedTransaction, name: str, **params: Any
-) -> tuple[list[dict[str, Any]], neo4j.SummaryCounters]:
+    tx: AsyncManagedTransaction, query: Query[Any] | QueryName, **params: Any
+) -> tuple[list[Row], neo4j.SummaryCounters]:
     """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
-    result = await tx.run(template(name).body, params)
+    result = await tx.run(template(_name(query)).body, params)
     rows = [dict(r.items()) async for r in result]
     summary = await result.consume()
     return rows, summary.counters

@@ -12,9 +12,9 @@ written by adopt; element ids for ``--start``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
 from graphwalk_neo4j.embed.base import Embedder
@@ -23,7 +23,15 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, Query
+from graphwalk_neo4j.store.queries import (
+    ADOPTED_BY_ID,
+    ADOPTED_EXACT_NAMES,
+    ENTITIES_BY_ID,
+    EXACT_NAMES,
+    DegreeRow,
+    SpanDegreeRow,
+)
 from graphwalk_neo4j.walk.ports import NodeRef
 
 MAX_SPAN = 8
@@ -65,10 +73,10 @@ def question_spans(question: str, max_words: int = MAX_SPAN) -> list[str]:
 class MentionScorer(Protocol):
     """Scores candidate mentions ``(span, best entity row)`` of a question; the highest starts the walk."""
 
-    def __call__(self, question: str, candidates: Sequence[tuple[str, dict]]) -> Sequence[float]: ...
+    def __call__(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> Sequence[float]: ...
 
 
-def best_per_span(found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
+def best_per_span(found: Mapping[str, Sequence[DegreeRow]]) -> list[tuple[str, DegreeRow]]:
     """Every found span with its entity of highest degree (ties: name, id), longest spans first."""
     return [
         (span, sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0])
@@ -76,10 +84,10 @@ def best_per_span(found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
     ]
 
 
-def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str, dict]]:
+def pick_mentions(question: str, found: Mapping[str, Sequence[DegreeRow]]) -> list[tuple[str, DegreeRow]]:
     """Longest found spans first, skipping spans that overlap an already chosen one; per span the candidate of
     highest degree (ties: name, id)."""
-    chosen: list[tuple[str, dict]] = []
+    chosen: list[tuple[str, DegreeRow]] = []
     taken: list[tuple[int, int]] = []
     text = question.lower().replace("[", " ").replace("]", " ")
     for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s)):
@@ -95,12 +103,12 @@ def pick_mentions(question: str, found: dict[str, list[dict]]) -> list[tuple[str
     return chosen
 
 
-def _ref(row: dict) -> NodeRef:
+def _ref(row: DegreeRow) -> NodeRef:
     return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
 
 
-def _names_query(profile: GraphProfile) -> str:
-    return "search/adopted_exact_names" if profile.adopted else "search/exact_names"
+def _names_query(profile: GraphProfile) -> Query[SpanDegreeRow]:
+    return ADOPTED_EXACT_NAMES if profile.adopted else EXACT_NAMES
 
 
 async def resolve_starts(
@@ -109,15 +117,15 @@ async def resolve_starts(
     """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
     profile = profile or ingested_profile(graph)
     if profile.adopted:
-        rows = await store.read("search/adopted_by_id", graph=graph, ids=list(starts))
+        rows = await store.read(ADOPTED_BY_ID, graph=graph, ids=list(starts))
     else:
         rows = await store.read(
-            "graph/entities_by_id", uids=[entity_uid(graph, s) for s in starts], bookkeeping=BOOKKEEPING_TYPES
+            ENTITIES_BY_ID, uids=[entity_uid(graph, s) for s in starts], bookkeeping=BOOKKEEPING_TYPES
         )
     by_id = {r["id"]: r for r in rows}
     names_query = _names_query(profile)
     names = [s.strip().lower() for s in starts if s not in by_id]
-    by_name: dict[str, list[dict]] = {}
+    by_name: dict[str, list[SpanDegreeRow]] = {}
     for row in await store.read(names_query, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES) if names else []:
         by_name.setdefault(row["span"], []).append(row)
     out: list[NodeRef] = []
@@ -151,7 +159,7 @@ async def link_question(
     names_query = _names_query(profile)
     spans = question_spans(question)
     rows = await store.read(names_query, graph=graph, names=spans, bookkeeping=BOOKKEEPING_TYPES) if spans else []
-    found: dict[str, list[dict]] = {}
+    found: dict[str, list[SpanDegreeRow]] = {}
     for row in rows:
         found.setdefault(row["span"], []).append(row)
     mentions = pick_mentions(question, found)

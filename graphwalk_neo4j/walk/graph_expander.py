@@ -44,6 +44,16 @@ from graphwalk_neo4j.graph.profile import (
 )
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store.queries import (
+    ADOPTED_EMBEDDINGS,
+    EMBEDDINGS_BY_ELEMENT_ID,
+    EMBEDDINGS_BY_ID,
+    EMBEDDINGS_PAGE,
+    EXPAND_ENTITIES,
+    RELATION_MOVES,
+    ExpandEntitiesRow,
+    RelationMovesRow,
+)
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option, PrunedOption
 
 
@@ -74,13 +84,13 @@ class EmbeddingCache:
         """Fetch every stored vector of the graph at once (for long-running services and evals: walks then never
         wait on a cache miss). Returns how many vectors were loaded."""
         if self.profile.adopted:
-            rows = await self.store.read("walk/adopted_embeddings", graph=self.graph)
-            for r in rows:
+            adopted = await self.store.read(ADOPTED_EMBEDDINGS, graph=self.graph)
+            for r in adopted:
                 self._vectors[r["id"]] = np.asarray(r["embedding"], dtype=np.float32)
-            return len(rows)
+            return len(adopted)
         after, loaded = "", 0
         while True:
-            rows = await self.store.read("walk/embeddings_page", graph=self.graph, after=after, limit=page)
+            rows = await self.store.read(EMBEDDINGS_PAGE, graph=self.graph, after=after, limit=page)
             if not rows:
                 return loaded
             for r in rows:
@@ -94,10 +104,10 @@ class EmbeddingCache:
             if len(self._vectors) + len(missing) > self.max_size:
                 self._vectors.clear()
             if self.profile.adopted:
-                rows = await self.store.read("walk/embeddings_by_element_id", graph=self.graph, ids=missing)
+                rows = await self.store.read(EMBEDDINGS_BY_ELEMENT_ID, graph=self.graph, ids=missing)
             else:
                 uids = [entity_uid(self.graph, i) for i in missing]
-                rows = await self.store.read("walk/embeddings_by_id", uids=uids)
+                rows = await self.store.read(EMBEDDINGS_BY_ID, uids=uids)
             self.fetches += 1
             found = {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
             for i in missing:
@@ -128,6 +138,11 @@ def _group_pruned(rows: list[list[Any]]) -> tuple[PrunedOption, ...]:
         PrunedOption(relation=rel, direction=d, target_ids=tuple(ids), reason="prefilter")  # type: ignore[arg-type]
         for (rel, d), ids in groups.items()
     )
+
+
+def _no_moves(beam_key: str) -> RelationMovesRow:
+    """The ``relation_moves`` row of a frontier the server returned nothing for."""
+    return {"beam_key": beam_key, "moved": None, "total": 0, "moves": None, "values": None}
 
 
 # Relation moves with at most this many edges are read whole (exact); bigger ones are offered unresolved.
@@ -239,7 +254,7 @@ class Neo4jExpander:
         relation = [r for r in walkable if r.hop_mode == "relation" and r.node_ids]
         if entity:
             rows = await self.store.read(
-                "walk/expand_entities",
+                EXPAND_ENTITIES,
                 graph=self.graph,
                 profile=self._profile_params,
                 bookkeeping=BOOKKEEPING_TYPES,
@@ -272,7 +287,7 @@ class Neo4jExpander:
     def _ref(self, node_id: str, name: Any, type_: str | None) -> NodeRef:
         return self.cache.ref(node_id, node_name(name, type_, node_id), type_)
 
-    async def _entity_expansion(self, row: dict[str, Any], req: ExpandRequest) -> Expansion:
+    async def _entity_expansion(self, row: ExpandEntitiesRow, req: ExpandRequest) -> Expansion:
         rows = row["neighbours"]
         values = value_options(row.get("values") or [], set(req.exclude_ids), relation_mode=False)
         total = len(rows) + len(values)
@@ -299,9 +314,9 @@ class Neo4jExpander:
             pruned=_group_pruned(pruned),
         )
 
-    async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, dict[str, Any]]:
+    async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, RelationMovesRow]:
         rows = await self.store.read(
-            "walk/relation_moves",
+            RELATION_MOVES,
             graph=self.graph,
             scan=self.scan,
             dense=self.dense,
@@ -352,7 +367,9 @@ class Neo4jExpander:
             again = await self._relation_rows(capped)
             for req in capped:
                 excluded = set(req.exclude_ids) | set(req.node_ids)
-                out[req.beam_key] = await self._relation_expansion(again.get(req.beam_key, {}), req, excluded)
+                out[req.beam_key] = await self._relation_expansion(
+                    again.get(req.beam_key) or _no_moves(req.beam_key), req, excluded
+                )
         for key, (frontier, total, dropped) in frontiers.items():
             found = out.get(key, Expansion(beam_key=key))
             out[key] = found.model_copy(
@@ -360,7 +377,7 @@ class Neo4jExpander:
             )
         return out
 
-    async def _relation_expansion(self, row: dict[str, Any], req: ExpandRequest, excluded: set[str]) -> Expansion:
+    async def _relation_expansion(self, row: RelationMovesRow, req: ExpandRequest, excluded: set[str]) -> Expansion:
         """The options of one frontier from its ``relation_moves`` row: moves (with up to 3 samples of the
         profile's relationship properties in the description) and the frontier's answer properties."""
         options: list[Option] = []
