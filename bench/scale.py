@@ -21,7 +21,6 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -142,80 +141,153 @@ async def walk_overheads(store: Any, graph: str, starts: list[str], hubs: list[s
     return out
 
 
-async def run_size(label: str, home: Path, work: Path, walks: int, embed_sample: int) -> dict[str, Any]:
-    from graphwalk_neo4j.graph.embeddings import entity_text
+# Bytes of store per triple (the 100k point: 65.3 MB for 96,937 triples), for sizing the page cache of a store
+# that is about to be loaded (the sizing rule reads the store on disk, which is empty before the load).
+STORE_BYTES_PER_TRIPLE = 700
+PHASES = ("load", "embed", "walk")
+
+
+def server_for(home: Path, triples: int, bolt_port: int = 7691, http_port: int = 7478) -> Any:
+    """The size's own Neo4j, sized by localserver's rule for the store it will hold (not the empty one)."""
+    from graphwalk_neo4j.localserver import LocalServer, _ram_bytes, _tree_bytes, memory_plan
+
+    on_disk = _tree_bytes(home / "run" / "data" / "databases")
+    heap, cache = memory_plan(_ram_bytes(), max(on_disk, triples * STORE_BYTES_PER_TRIPLE))
+    return LocalServer(home=home, bolt_port=bolt_port, http_port=http_port, heap=heap, pagecache=cache)
+
+
+def _cpu_s(pid: int | None) -> float | None:
+    """User + system CPU seconds of a process so far (Neo4j's share of a phase on a shared box)."""
+    if pid is None:
+        return None
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_size(
+    label: str,
+    home: Path,
+    work: Path,
+    walks: int,
+    embed_sample: int,
+    phases: set[str],
+    keep_up: bool = False,
+    ports: tuple[int, int] = (7691, 7478),
+) -> dict[str, Any]:
+    """Run the chosen phases for one size. Results are merged into ``home/scale_<size>.json``, so a later run of
+    only some phases (e.g. ``--phases walk`` after a code change) keeps the other phases' figures."""
     from graphwalk_neo4j.ingest.structured import ingest_file
-    from graphwalk_neo4j.localserver import LocalServer
     from graphwalk_neo4j.schema import apply_schema
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.store import GraphStore
 
     kb = work / f"scale_{label}.txt"
     gen = generate(SIZES[label], kb)
-    server = LocalServer(home=home, bolt_port=7691, http_port=7478)
+    saved = home / f"scale_{label}.json"
+    result: dict[str, Any] = json.loads(saved.read_text()) if saved.is_file() else {}
+    server = server_for(home, gen["triples"], *ports)
     server.up()
     settings = Settings(uri=server.bolt_uri)
     graph = f"scale_{label}"
-    result: dict[str, Any] = {
-        "size": label,
-        "triples": gen["triples"],
-        "films": gen["films"],
-        "hubs": gen["hubs"],
-        "heap": server.heap,
-        "pagecache": server.pagecache,
-        "load_avg_1m_before": round(os.getloadavg()[0], 2),
-    }
+    result.update(
+        {
+            "size": label,
+            "triples": gen["triples"],
+            "films": gen["films"],
+            "hubs": gen["hubs"],
+            "heap": server.heap,
+            "pagecache": server.pagecache,
+        }
+    )
     try:
         async with GraphStore(settings) as store:
-            started = time.perf_counter()
-            await apply_schema(store)
-            await ingest_file(store, kb, graph=graph, type_map=gen["type_map"])  # type: ignore[arg-type]
-            seconds = time.perf_counter() - started
-            result["ingest_s"] = round(seconds, 1)
-            result["ingest_triples_per_s"] = round(gen["triples"] / seconds)
-            try:
-                from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
-
-                embedder: Any = OnnxMiniLMEmbedder(cache_size=0)
-            except ImportError:
-                from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
-
-                embedder = MiniLMEmbedder(cache_size=0)
-            embedder.encode(["warm up"])
-            # embed a sample only (all of them takes hours on two cores): encode + write, as embed_graph does
-            rows = await store.query(
-                "MATCH (n:Entity {graph: $g}) RETURN n.uid AS uid, n.name AS name, n.type AS type LIMIT $k",
-                {"g": graph, "k": embed_sample},
-                read=True,
-            )
-            started = time.perf_counter()
-            for i in range(0, len(rows), 256):
-                batch = rows[i : i + 256]
-                vectors = await embedder.embed([entity_text(r["name"], r["type"]) for r in batch])
-                await store.write(
-                    "graph/set_embeddings",
-                    rows=[
-                        {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"}
-                        for r, v in zip(batch, vectors, strict=True)
-                    ],
+            if "load" in phases:
+                load_before, cpu_before = os.getloadavg()[0], _cpu_s(server.pid())
+                started = time.perf_counter()
+                await apply_schema(store)
+                loaded = await ingest_file(store, kb, graph=graph, type_map=gen["type_map"])  # type: ignore[arg-type]
+                seconds = time.perf_counter() - started
+                cpu_after = _cpu_s(server.pid())
+                result.update(
+                    {
+                        "ingest_status": loaded.status,
+                        "ingest_s": round(seconds, 1),
+                        "ingest_triples_per_s": round(gen["triples"] / seconds),
+                        "ingest_neo4j_cpu_s": round(cpu_after - cpu_before, 1) if cpu_after and cpu_before else None,
+                        "ingest_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                        "ingest_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                    }
                 )
-            result["embed_sample"] = len(rows)
-            result["embed_nodes_per_s"] = round(len(rows) / (time.perf_counter() - started), 1)
+                saved.write_text(json.dumps(result, indent=1))
+            if "embed" in phases:
+                result.update(await embed_sample_rate(store, graph, embed_sample))
+                result["embed_python_peak_rss_mb"] = _own_peak_mb()
+                saved.write_text(json.dumps(result, indent=1))
             counted = await store.read("graph/counts", graph=graph)
             result["counts"] = counted[0] if counted else None
-            names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
-            random.Random(3).shuffle(names)
-            result["walk"] = await walk_overheads(store, graph, names[:walks], [h for h, _ in gen["hubs"][:3]] * 2)
-        result["python_peak_rss_mb"] = round(
-            __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss / 1024, 1
-        )
-        result["neo4j_peak_rss_mb"] = _hwm_mb(server.pid())
+            if "walk" in phases:
+                names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
+                random.Random(3).shuffle(names)
+                hubs = [h for h, _ in gen["hubs"][:3]] * 2
+                result["walk_load_avg_1m"] = round(os.getloadavg()[0], 2)
+                result["walk"] = await walk_overheads(store, graph, names[:walks], hubs)
+                result["walk_date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        result["python_peak_rss_mb"] = max(result.get("python_peak_rss_mb") or 0, _own_peak_mb())
+        result["neo4j_peak_rss_mb"] = max(result.get("neo4j_peak_rss_mb") or 0, _hwm_mb(server.pid()) or 0)
         data = home / "run" / "data" / "databases" / "neo4j"
         result["store_mb"] = _dir_mb(data)
         result["index_mb"] = _dir_mb(data / "schema")
+        saved.write_text(json.dumps(result, indent=1))
     finally:
-        server.down()
+        if not keep_up:
+            server.down()
     return result
+
+
+def _own_peak_mb() -> float:
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+async def embed_sample_rate(store: Any, graph: str, sample: int) -> dict[str, Any]:
+    """Encode + write ``sample`` entities as ``embed_graph`` does (ONNX MiniLM when installed, else torch). A
+    sample only: embedding millions of nodes takes hours on two cores, and the rate is per node, independent of
+    the graph's size (each batch is 256 names encoded and one ``SET`` by uid)."""
+    from graphwalk_neo4j.graph.embeddings import entity_text
+
+    try:
+        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+
+        embedder: Any = OnnxMiniLMEmbedder(cache_size=0)
+    except ImportError:
+        from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+
+        embedder = MiniLMEmbedder(cache_size=0)
+    embedder.encode(["warm up"])
+    rows = await store.query(
+        "MATCH (n:Entity {graph: $g}) RETURN n.uid AS uid, n.name AS name, n.type AS type LIMIT $k",
+        {"g": graph, "k": sample},
+        read=True,
+    )
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    for i in range(0, len(rows), 256):
+        batch = rows[i : i + 256]
+        vectors = await embedder.embed([entity_text(r["name"], r["type"]) for r in batch])
+        await store.write(
+            "graph/set_embeddings",
+            rows=[
+                {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"}
+                for r, v in zip(batch, vectors, strict=True)
+            ],
+        )
+    return {
+        "embed_sample": len(rows),
+        "embed_nodes_per_s": round(len(rows) / (time.perf_counter() - started), 1),
+        "embed_backend": type(embedder).__name__,
+        "embed_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
 
 
 def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
@@ -225,6 +297,9 @@ def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return []
+    results = [r for r in results if all(k in r for k in ("ingest_triples_per_s", "embed_nodes_per_s", "walk"))]
+    if not results:  # a run of some phases only: the curves need every phase's figures
         return []
     sizes = [r["triples"] for r in results]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
@@ -268,18 +343,36 @@ async def main() -> None:
     parser.add_argument("--walks", type=int, default=60)
     parser.add_argument("--embed-sample", type=int, default=5000)
     parser.add_argument("--plot", default=str(ROOT / "docs" / "img" / "scale_curves.png"))
+    parser.add_argument("--phases", default=",".join(PHASES), help="comma-separated: load, embed, walk")
+    parser.add_argument("--ports", default="7691,7478", help="bolt,http ports of the size's own Neo4j")
+    parser.add_argument("--keep-up", action="store_true", help="leave the size's Neo4j running afterwards")
     args = parser.parse_args()
+    phases = {p.strip() for p in args.phases.split(",") if p.strip()}
+    if not phases <= set(PHASES):
+        parser.error(f"unknown phase in --phases {args.phases!r}; choose from {', '.join(PHASES)}")
     home = Path(args.home)
     prepare_home(home, Path(args.dist))
+    bolt, http = args.ports.split(",")
     results = []
     for label in args.scale.split(","):
-        results.append(await run_size(label.strip().lower(), home, home, args.walks, args.embed_sample))
+        results.append(
+            await run_size(
+                label.strip().lower(),
+                home,
+                home,
+                args.walks,
+                args.embed_sample,
+                phases,
+                args.keep_up,
+                (int(bolt), int(http)),
+            )
+        )
         print(json.dumps(results[-1]), flush=True)
     print(
         json.dumps(
             {
                 "plots": plot(results, Path(args.plot)),
-                "summary": {r["size"]: statistics.fmean([r["ingest_triples_per_s"]]) for r in results},
+                "summary": {r["size"]: r.get("ingest_triples_per_s") for r in results},
             }
         )
     )

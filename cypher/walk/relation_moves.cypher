@@ -29,17 +29,21 @@ CALL (req) {
 CALL (req, start) {
   WITH req, start WHERE req.follow IS NULL
   RETURN start AS frontier, null AS moved, size(start) AS total
-  UNION
+  UNION ALL
   WITH req, start WHERE req.follow IS NOT NULL
   CALL (req, start) {
-    WITH req, start WHERE req.follow.direction = 'out'
-    UNWIND start AS n
-    MATCH (n)-[:$(req.follow.relation)]->(m)
-    RETURN m
-    UNION
-    WITH req, start WHERE req.follow.direction = 'in'
-    UNWIND start AS n
-    MATCH (n)<-[:$(req.follow.relation)]-(m)
+    CALL (req, start) {
+      WITH req, start WHERE req.follow.direction = 'out'
+      UNWIND start AS n
+      MATCH (n)-[:$(req.follow.relation)]->(m)
+      RETURN m
+      UNION ALL
+      WITH req, start WHERE req.follow.direction = 'in'
+      UNWIND start AS n
+      MATCH (n)<-[:$(req.follow.relation)]-(m)
+      RETURN m
+    }
+    WITH DISTINCT m
     RETURN m
   }
   WITH req, m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid
@@ -52,6 +56,7 @@ CALL (req, start) {
 CALL (req, frontier, total) {
   WITH req, frontier, total WHERE req.moves AND total <= req.max_frontier
   WITH frontier, req.exclude + [f IN frontier | CASE WHEN $profile.native THEN f.id ELSE elementId(f) END] AS excluded
+  CALL (frontier, excluded) {
   UNWIND frontier AS n
   WITH excluded, n, COUNT { (n)--() } AS degree
   CALL (n, degree, excluded) {
@@ -79,7 +84,9 @@ CALL (req, frontier, total) {
     RETURN relation, direction, count(*) AS edges, collect(m) AS sample,
            collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
   }
-  WITH excluded, relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
+  RETURN relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
+  }
+  WITH excluded, relation, direction, edges, samples, propsets
   WHERE edges > 0 AND NOT relation IN $bookkeeping
   CALL (samples, excluded) {
     UNWIND samples AS sample
