@@ -329,10 +329,12 @@ def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
     return [str(out)]
 
 
-def prepare_home(home: Path, dist: Path) -> None:
+def prepare_home(home: Path, dist: Path) -> Path:
+    """One Neo4j home per size (``--home``/<size>), so each size's store and index sizes are its own."""
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "dist").exists():
         (home / "dist").symlink_to(dist.resolve())
+    return home
 
 
 async def main() -> None:
@@ -351,14 +353,13 @@ async def main() -> None:
     if not phases <= set(PHASES):
         parser.error(f"unknown phase in --phases {args.phases!r}; choose from {', '.join(PHASES)}")
     home = Path(args.home)
-    prepare_home(home, Path(args.dist))
     bolt, http = args.ports.split(",")
     results = []
     for label in args.scale.split(","):
         results.append(
             await run_size(
                 label.strip().lower(),
-                home,
+                prepare_home(home / label.strip().lower(), Path(args.dist)),
                 home,
                 args.walks,
                 args.embed_sample,

@@ -13,7 +13,9 @@
 // :Entity nodes by id, or an adopted graph's user nodes by element id, restricted to the profile's labels and
 // relationship types (per-type degree counts stay upper bounds) and named by its name properties, read live.
 // Each move is [relation, direction, edges, targets, props], props up to 3 [key, value] lists of the profile's
-// relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs.
+// relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs (an
+// ingested entity's attributes all come from claims, so one without claims has none and its properties are not
+// read).
 // params: requests, graph, scan, dense, profile, bookkeeping
 // returns: beam_key, moved, total, moves, values
 UNWIND $requests AS req
@@ -78,9 +80,10 @@ CALL (req, frontier, total) {
     UNION ALL
     WITH n, degree WHERE degree <= $dense
     MATCH (n)-[r]-(m)
-    WHERE $profile.native OR (type(r) IN $profile.moves AND (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-    WITH type(r) AS relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m,
-         [k IN coalesce($profile.rel_props[type(r)], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rp
+    WITH n, r, m, type(r) AS relation
+    WHERE $profile.native OR (relation IN $profile.moves AND (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+    WITH relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m,
+         [k IN coalesce($profile.rel_props[relation], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rp
     RETURN relation, direction, count(*) AS edges, collect(m) AS sample,
            collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
   }
@@ -104,9 +107,11 @@ CALL (req, frontier, total) {
 CALL (req, frontier, total) {
   WITH frontier, total WHERE req.moves AND total <= req.max_frontier
   UNWIND frontier AS n
-  UNWIND CASE WHEN $profile.native THEN [k IN keys(n) WHERE NOT k IN $profile.skip_props]
+  WITH n WHERE NOT $profile.native OR size(n.claims) > 0
+  WITH n, CASE WHEN $profile.native THEN properties(n) END AS p
+  UNWIND CASE WHEN $profile.native THEN [k IN keys(p) WHERE NOT k IN $profile.skip_props]
               ELSE coalesce($profile.answers[head([l IN $profile.labels WHERE l IN labels(n)])], []) END AS k
-  WITH k, n[k] AS v
+  WITH k, CASE WHEN $profile.native THEN p[k] ELSE n[k] END AS v
   WHERE v IS NOT NULL
   RETURN collect(DISTINCT [k, v]) AS values
 }

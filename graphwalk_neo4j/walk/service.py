@@ -22,7 +22,7 @@ from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
-from graphwalk_neo4j.walk.graph_expander import RELATION_SCAN, EmbeddingCache, Neo4jExpander
+from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
 from graphwalk_neo4j.walk.ports import TraceSink
 from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace import NullTraceSink
@@ -73,6 +73,7 @@ class WalkService:
         trace: bool = True,
         preload_embeddings: bool = False,
         relation_scan: int = RELATION_SCAN,
+        relation_dense: int = DENSE_DEGREE,
     ) -> None:
         self.store = store
         self.graph = graph_name(graph)
@@ -82,7 +83,7 @@ class WalkService:
         self._cache: EmbeddingCache | None = None
         self._profile: GraphProfile | None = None
         self._profile_read: asyncio.Future[GraphProfile] | None = None
-        self.relation_scan = relation_scan
+        self.relation_scan, self.relation_dense = relation_scan, relation_dense
         self._types: list[str] | None = None
         self._preload = preload_embeddings and embedder is not None
         self._preloaded: asyncio.Task[int] | None = None
@@ -148,7 +149,13 @@ class WalkService:
         backend = backend or self.backend
         profile = await self.profile()
         expander = Neo4jExpander(
-            self.store, self.graph, self.embedder, cache=self.cache, scan=self.relation_scan, profile=profile
+            self.store,
+            self.graph,
+            self.embedder,
+            cache=self.cache,
+            scan=self.relation_scan,
+            dense=self.relation_dense,
+            profile=profile,
         )
         engine = WalkEngine(expander, backend, self._sink(), config)
         linking: Linking | None = None

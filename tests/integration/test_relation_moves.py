@@ -71,7 +71,10 @@ async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[s
     return out
 
 
-async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name: str) -> None:
+@pytest.mark.parametrize("dense", [None, 2], ids=["as-shipped", "every-node-dense"])
+async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name: str, dense: int | None) -> None:
+    """``dense=2`` sends (nearly) every frontier node down the stored-degree path, so every frontier is a
+    frontier of hubs (the hub-of-hubs case of the 100k cost curve), with the same options and answers."""
     from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 
     expected = json.loads(FIXTURE.read_text())
@@ -85,7 +88,9 @@ async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name
 
     Neo4jExpander._expand_relations = recorded  # type: ignore[method-assign]
     try:
-        got = await record_walks(store, graph_name, relation_scan=3)
+        got = await record_walks(
+            store, graph_name, relation_scan=3, **({"relation_dense": dense} if dense is not None else {})
+        )
     finally:
         Neo4jExpander._expand_relations = original  # type: ignore[method-assign]
     assert sorted(got) == sorted(expected)
