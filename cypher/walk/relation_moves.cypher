@@ -59,35 +59,35 @@ CALL (req, frontier, total) {
   WITH req, frontier, total WHERE req.moves AND total <= req.max_frontier
   WITH frontier, req.exclude + [f IN frontier | CASE WHEN $profile.native THEN f.id ELSE elementId(f) END] AS excluded
   CALL (frontier, excluded) {
-  UNWIND frontier AS n
-  WITH excluded, n, COUNT { (n)--() } AS degree
-  CALL (n, degree, excluded) {
-    WITH n, degree WHERE degree > $dense
-    UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN $bookkeeping
-            AND ($profile.native OR t IN $profile.moves)] AS relation
-    CALL (n, relation, excluded) {
-      MATCH (n)-[:$(relation)]->(m)
-      WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-      WITH m LIMIT $scan
-      RETURN 'out' AS direction, apoc.node.degree.out(n, relation) AS edges, collect(m) AS sample
+    UNWIND frontier AS n
+    WITH excluded, n, COUNT { (n)--() } AS degree
+    CALL (n, degree, excluded) {
+      WITH n, degree WHERE degree > $dense
+      UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN $bookkeeping
+              AND ($profile.native OR t IN $profile.moves)] AS relation
+      CALL (n, relation, excluded) {
+        MATCH (n)-[:$(relation)]->(m)
+        WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+        WITH m LIMIT $scan
+        RETURN 'out' AS direction, apoc.node.degree.out(n, relation) AS edges, collect(m) AS sample
+        UNION ALL
+        MATCH (n)<-[:$(relation)]-(m)
+        WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+        WITH m LIMIT $scan
+        RETURN 'in' AS direction, apoc.node.degree.in(n, relation) AS edges, collect(m) AS sample
+      }
+      RETURN relation, direction, edges, sample, [] AS props
       UNION ALL
-      MATCH (n)<-[:$(relation)]-(m)
-      WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-      WITH m LIMIT $scan
-      RETURN 'in' AS direction, apoc.node.degree.in(n, relation) AS edges, collect(m) AS sample
+      WITH n, degree WHERE degree <= $dense
+      MATCH (n)-[r]-(m)
+      WITH n, r, m, type(r) AS relation
+      WHERE $profile.native OR (relation IN $profile.moves AND (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+      WITH relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m,
+           [k IN coalesce($profile.rel_props[relation], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rp
+      RETURN relation, direction, count(*) AS edges, collect(m) AS sample,
+             collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
     }
-    RETURN relation, direction, edges, sample, [] AS props
-    UNION ALL
-    WITH n, degree WHERE degree <= $dense
-    MATCH (n)-[r]-(m)
-    WITH n, r, m, type(r) AS relation
-    WHERE $profile.native OR (relation IN $profile.moves AND (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-    WITH relation, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS direction, m,
-         [k IN coalesce($profile.rel_props[relation], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rp
-    RETURN relation, direction, count(*) AS edges, collect(m) AS sample,
-           collect(CASE WHEN size(rp) > 0 THEN rp END)[..3] AS props
-  }
-  RETURN relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
+    RETURN relation, direction, sum(edges) AS edges, collect(sample) AS samples, collect(props) AS propsets
   }
   WITH excluded, relation, direction, edges, samples, propsets
   WHERE edges > 0 AND NOT relation IN $bookkeeping
