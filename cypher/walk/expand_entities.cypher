@@ -2,7 +2,8 @@
 // [relation, direction, id, name, type, degree, rel_props], plus the node's own answer properties as [key, value]
 // rows. The graph's profile decides what is a node and a move: an ingested graph's :Entity {graph} nodes by id, or
 // an adopted graph's user nodes by element id, restricted to the profile's labels and relationship types (names
-// are the profile's name properties, read live; rel_props the profile's relationship properties).
+// are the profile's name properties, read live; rel_props the profile's relationship properties). A neighbour with
+// several profile labels is of the kind the relationship type most often reaches at that end ($profile.ends).
 // Up to req.limit neighbours are ordered by importance (degree), then relation, direction, name; longer lists
 // (hubs) skip the degree count and come ordered by relation, direction, name, because the orchestrator reorders
 // them by similarity to the question anyway. Degrees count data relationships only: trace and provenance links
@@ -25,11 +26,15 @@ CALL (n, req) {
         ELSE type(r) IN $profile.moves AND any(l IN labels(m) WHERE l IN $profile.labels)
              AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph END
   WITH n, small, r, m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid,
-       CASE WHEN $profile.native THEN null ELSE head([l IN $profile.labels WHERE l IN labels(m)]) END AS label, req
+       CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS dir,
+       CASE WHEN $profile.native THEN null ELSE head([l IN $profile.labels WHERE l IN labels(m)]) END AS first, req
   WHERE NOT mid IN req.exclude
-  WITH r, mid, CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS dir,
+  WITH n, small, r, m, mid, dir, first,
+       head([l IN coalesce($profile.ends[type(r)][dir], []) WHERE l IN labels(m)] + [first]) AS label
+  WITH r, mid, dir,
        CASE WHEN $profile.native THEN m.name
-            ELSE head([k IN $profile.names[label] WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name,
+            ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[first], [])
+                       WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name,
        CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END AS type,
        CASE WHEN small THEN (COUNT { (m)--() } - apoc.node.degree(m, apoc.text.join($bookkeeping, '|'))) ELSE 0 END AS degree,
        [k IN coalesce($profile.rel_props[type(r)], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rel_props

@@ -12,6 +12,8 @@
 // The graph's profile ($profile, see walk/expand_entities) decides what is a node and a move: an ingested graph's
 // :Entity nodes by id, or an adopted graph's user nodes by element id, restricted to the profile's labels and
 // relationship types (per-type degree counts stay upper bounds) and named by its name properties, read live.
+// A target with several profile labels is of the kind the move most often reaches at that end
+// ($profile.ends[relation][direction], most frequent label first), else of its first profile label.
 // Each move is [relation, direction, edges, targets, props], props up to 3 [key, value] lists of the profile's
 // relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs (an
 // ingested entity's attributes all come from claims, so one without claims has none and its properties are not
@@ -50,9 +52,10 @@ CALL (req, start) {
   }
   WITH req, m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid
   WHERE NOT mid IN req.exclude AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-  WITH req, m, mid, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
+  WITH req, m, mid, head([l IN coalesce($profile.ends[req.follow.relation][req.follow.direction], []) WHERE l IN labels(m)] + [l IN $profile.labels WHERE l IN labels(m)]) AS label
+  WITH req, m, mid, label, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
   ORDER BY name, mid
-  WITH req, collect(m) AS ms, collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[head([l IN $profile.labels WHERE l IN labels(m)])] END]) AS moved
+  WITH req, collect(m) AS ms, collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END]) AS moved
   RETURN CASE WHEN size(ms) <= req.max_frontier THEN ms ELSE [] END AS frontier, moved, size(ms) AS total
 }
 CALL (req, frontier, total) {
@@ -91,14 +94,15 @@ CALL (req, frontier, total) {
   }
   WITH excluded, relation, direction, edges, samples, propsets
   WHERE edges > 0 AND NOT relation IN $bookkeeping
-  CALL (samples, excluded) {
+  CALL (relation, direction, samples, excluded) {
     UNWIND samples AS sample
     UNWIND sample AS m
     WITH m WHERE CASE WHEN $profile.native THEN m:Entity ELSE (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph) END AND NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded
     WITH DISTINCT m LIMIT $scan
-    WITH m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
+    WITH m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid, head([l IN coalesce($profile.ends[relation][direction], []) WHERE l IN labels(m)] + [l IN $profile.labels WHERE l IN labels(m)]) AS label
+    WITH m, mid, label, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
     ORDER BY name, mid
-    RETURN collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[head([l IN $profile.labels WHERE l IN labels(m)])] END]) AS targets
+    RETURN collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END]) AS targets
   }
   WITH relation, direction, edges, targets, reduce(acc = [], p IN propsets | acc + p)[..3] AS props
   WHERE size(targets) > 0

@@ -5,6 +5,8 @@ endpoint labels, counts and (sampled) property keys. Read-only; nodes graphwalk 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,11 +64,22 @@ class RelStats:
 
     @property
     def from_labels(self) -> list[str]:
-        return sorted({label for f, _, _ in self.pairs for label in f})
+        return labels_by_count((f, n) for f, _, n in self.pairs)
 
     @property
     def to_labels(self) -> list[str]:
-        return sorted({label for _, t, _ in self.pairs for label in t})
+        return labels_by_count((t, n) for _, t, n in self.pairs)
+
+
+def labels_by_count(ends: Iterable[tuple[Sequence[str], int]], keep: Container[str] | None = None) -> list[str]:
+    """The labels seen at one end of a relationship type, the one on most of its relationships first (ties by
+    name): ``[(["Movie", "Year"], 5), (["Year"], 90)]`` -> ``["Year", "Movie"]``. ``keep`` limits the labels."""
+    counts: Counter[str] = Counter()
+    for labels, n in ends:
+        for label in labels:
+            if keep is None or label in keep:
+                counts[label] += n
+    return sorted(counts, key=lambda label: (-counts[label], label))
 
 
 @dataclass

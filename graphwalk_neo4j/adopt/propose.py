@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
-from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats
+from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats, labels_by_count
 from graphwalk_neo4j.errors import ConfigError, InvalidIdentifierError
 from graphwalk_neo4j.graph.profile import (
     GraphProfile,
@@ -188,8 +188,8 @@ def propose(
                 words=relation_words(rs.type),
                 props=props,
                 count=sum(n for _, _, n in pairs),
-                from_labels=sorted({lab for f, _, _ in pairs for lab in f if lab in kept}),
-                to_labels=sorted({lab for _, t, _ in pairs for lab in t if lab in kept}),
+                from_labels=labels_by_count(((f, n) for f, _, n in pairs), kept),
+                to_labels=labels_by_count(((t, n) for _, t, n in pairs), kept),
             )
         )
     return GraphProfile(

@@ -113,6 +113,8 @@ class GraphProfile(BaseModel):
             "answers": {lp.label: lp.answer_props for lp in self.labels},
             "moves": [m.type for m in self.moves],
             "rel_props": {m.type: m.props for m in self.moves},
+            # the labels a move reaches, most frequent first: a multi-label target is of the kind its move reaches
+            "ends": {m.type: {"out": m.to_labels, "in": m.from_labels} for m in self.moves},
             "managed": list(MANAGED_LABELS),
             "skip_props": list(INGESTED_BOOKKEEPING),
         }
@@ -215,6 +217,18 @@ async def save_profile(store: GraphStore, profile: GraphProfile) -> None:
         moves=[m.type for m in profile.moves],
         created_at=profile.created_at,
     )
+
+
+async def graph_counts(store: GraphStore, graph: str, profile: GraphProfile | None = None) -> dict[str, int]:
+    """``{"entities", "relationships"}`` of a graph as walks see it: an ingested graph's ``:Entity`` nodes and the
+    relationships between them, or an adopted graph's walkable user nodes and profile moves (live, not only the
+    nodes adopt marked)."""
+    profile = profile or await load_profile(store, graph)
+    if profile.adopted:
+        rows = await store.read("graph/adopted_counts", graph=graph, profile=profile.cypher())
+    else:
+        rows = await store.read("graph/counts", graph=graph)
+    return {"entities": int(rows[0]["entities"]), "relationships": int(rows[0]["relationships"])}
 
 
 async def delete_profile(store: GraphStore, graph: str) -> int:

@@ -29,6 +29,7 @@ from graphwalk_neo4j.errors import (
     RequestTimeoutError,
     SaturatedError,
 )
+from graphwalk_neo4j.graph.profile import graph_counts
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.settings import Settings
@@ -336,7 +337,7 @@ class ServiceContext:
         rows = await self.store.read("graph/list_graphs")
         out = []
         for r in rows:
-            counts = (await self.store.read("graph/counts", graph=r["graph"]))[0]
+            counts = await graph_counts(self.store, r["graph"])
             out.append(
                 {
                     "graph": r["graph"],

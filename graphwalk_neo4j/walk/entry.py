@@ -76,17 +76,29 @@ class MentionScorer(Protocol):
     def __call__(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> Sequence[float]: ...
 
 
-def best_per_span(found: Mapping[str, Sequence[DegreeRow]]) -> list[tuple[str, DegreeRow]]:
-    """Every found span with its entity of highest degree (ties: name, id), longest spans first."""
+def best_candidate(text: str, rows: Sequence[DegreeRow]) -> DegreeRow:
+    """Among the entities that a case-insensitive name match found, the one whose name ``text`` spells as it is
+    (``heat`` the tag, not ``Heat`` the film, for "movies about [heat]"), then the one of highest degree (ties:
+    name, id)."""
+    return sorted(rows, key=lambda r: (not _spelled(r["name"], text), -r["degree"], r["name"], r["id"]))[0]
+
+
+def _spelled(name: str, text: str) -> bool:
+    """``name`` occurs in ``text`` with the same letters and case, as a whole word sequence."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def best_per_span(found: Mapping[str, Sequence[DegreeRow]], question: str = "") -> list[tuple[str, DegreeRow]]:
+    """Every found span with its best entity in ``question`` (:func:`best_candidate`), longest spans first."""
     return [
-        (span, sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0])
+        (span, best_candidate(question, found[span]))
         for span in sorted(found, key=lambda s: (-len(s.split()), -len(s), s))
     ]
 
 
 def pick_mentions(question: str, found: Mapping[str, Sequence[DegreeRow]]) -> list[tuple[str, DegreeRow]]:
-    """Longest found spans first, skipping spans that overlap an already chosen one; per span the candidate of
-    highest degree (ties: name, id)."""
+    """Longest found spans first, skipping spans that overlap an already chosen one; per span the best candidate
+    (:func:`best_candidate`)."""
     chosen: list[tuple[str, DegreeRow]] = []
     taken: list[tuple[int, int]] = []
     text = question.lower().replace("[", " ").replace("]", " ")
@@ -97,8 +109,7 @@ def pick_mentions(question: str, found: Mapping[str, Sequence[DegreeRow]]) -> li
         end = pos + len(span)
         if any(pos < e and s < end for s, e in taken):
             continue
-        best = sorted(found[span], key=lambda r: (-r["degree"], r["name"], r["id"]))[0]
-        chosen.append((span, best))
+        chosen.append((span, best_candidate(question, found[span])))
         taken.append((pos, end))
     return chosen
 
@@ -114,7 +125,8 @@ def _names_query(profile: GraphProfile) -> Query[SpanDegreeRow]:
 async def resolve_starts(
     store: GraphStore, graph: str, starts: Sequence[str], profile: GraphProfile | None = None
 ) -> list[NodeRef]:
-    """User-given starts: entity ids, else exact names (case-insensitive). Unknown ones raise with suggestions."""
+    """User-given starts: entity ids, else exact names (case-insensitive; among several, the one spelled as
+    given, then the one of highest degree). Unknown ones raise with suggestions."""
     profile = profile or ingested_profile(graph)
     if profile.adopted:
         rows = await store.read(ADOPTED_BY_ID, graph=graph, ids=list(starts))
@@ -133,7 +145,7 @@ async def resolve_starts(
         if s in by_id:
             out.append(_ref(by_id[s]))
         elif s.strip().lower() in by_name:
-            out.append(_ref(sorted(by_name[s.strip().lower()], key=lambda r: (-r["degree"], r["id"]))[0]))
+            out.append(_ref(best_candidate(s, by_name[s.strip().lower()])))
         else:
             hits = await search_entities(store, graph, s, k=5, profile=profile)
             hint = f"; did you mean: {', '.join(repr(h.name) for h in hits)}" if hits else ""
@@ -164,7 +176,7 @@ async def link_question(
         found.setdefault(row["span"], []).append(row)
     mentions = pick_mentions(question, found)
     if scorer is not None and len(found) > 1:
-        every = best_per_span(found)
+        every = best_per_span(found, question)
         scores = list(scorer(question, every))
         order = sorted(range(len(every)), key=lambda i: (-scores[i], i))
         mentions = [every[i] for i in order]

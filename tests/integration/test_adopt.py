@@ -4,7 +4,9 @@ with relationship properties and awkward shapes, property answers), embeddings, 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -16,15 +18,15 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
+from graphwalk_neo4j.graph.profile import GraphProfile, graph_counts, load_profile
 from graphwalk_neo4j.graph.search import search_entities
-from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.read import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest
 from graphwalk_neo4j.walk.service import WalkService
-from tests.integration.movies_fixture import MoviesGraph, checksum, create_movies, drop_movies
+from tests.integration.movies_fixture import MOVIES, MoviesGraph, checksum, create_movies, drop_movies
 
 
 @pytest.fixture
@@ -134,7 +136,8 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
     [exp] = await ex.expand([ExpandRequest(beam_key="b", node_ids=(matrix.id,))])
     rows = {(o.relation, o.direction, o.target.name): o for o in exp.options}
     assert rows[("ACTED_IN", "in", "Keanu Reeves")].description == "roles: Neo"
-    assert rows[("DIRECTED", "in", "Lana Wachowski")].target.type == "Person"  # multi-label: first profile label
+    # multi-label (Person and Director): of the kind DIRECTED most often starts from
+    assert rows[("DIRECTED", "in", "Lana Wachowski")].target.type == "Person"
     assert rows[(movies.distributed, "out", "Warner Bros.")].target.type == "Studio"
     assert rows[("released", "out", "1999")].target.value == 1999
     reviews = sorted(o.description or "" for o in exp.options if o.relation == "REVIEWED")
@@ -246,3 +249,125 @@ async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name
     backend = FakeBackend(by_instruction={"Keanu Reeves": {"o2": 1.0}, "born": "STOP"})
     outcome = await WalkService(store, graph_name, backend).walk("when was Keanu Reeves born", get_preset("greedy"))
     assert [(a.name, a.value) for a in outcome.result.answers] == [("1964", 1964)]
+
+
+async def _recipe(store: GraphStore, name: str, **params: object) -> list[dict[str, Any]]:
+    tmpl = template(f"recipes/{name}")
+    rows = await store.query(tmpl.body, dict(params), read=True)
+    assert all(tuple(r) == tmpl.returns for r in rows), f"{name}: columns differ from its header"
+    return rows
+
+
+async def test_browser_recipes_draw_the_users_own_nodes(
+    store: GraphStore, graph_name: str, movies: MoviesGraph
+) -> None:
+    """The trace of a walk over an adopted graph has no relationships to the user's nodes; draw_walk,
+    replay_walk and walk_options find them by the element ids the trace keeps and draw virtual links."""
+    profile = await proposed(store, graph_name, movies)
+    await adopt_graph(store, profile)
+    service = WalkService(store, graph_name, _Scripted(), embedder=FakeEmbedder())
+    outcome = await service.walk(
+        "which movies did Lana Wachowski direct", get_preset("relation"), start=["Lana Wachowski"]
+    )
+    result = outcome.result
+    assert sorted(result.answer_names) == ["The Matrix", "The Matrix Reloaded", "The Matrix Revolutions"]
+    ids = {
+        r["title"] or r["name"]: r["id"]
+        for r in await store.query(
+            "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) AND NOT n:Entity "
+            "RETURN elementId(n) AS id, n.name AS name, n.title AS title",
+            {"labels": movies.labels},
+            read=True,
+        )
+        if r["title"] or r["name"]
+    }
+    matrices = sorted(ids[t] for t in ("The Matrix", "The Matrix Reloaded", "The Matrix Revolutions"))
+    lana = ids["Lana Wachowski"]
+
+    [drawn] = await _recipe(store, "draw_walk", walkId=result.walk_id)
+    assert [p.end_node.element_id for p in drawn["start"]] == [lana]
+    assert movies.person in drawn["start"][0].end_node.labels
+    assert "Entity" not in drawn["start"][0].end_node.labels
+    hops = [(p.start_node.element_id, p.relationships[0]["relation"], p.end_node.element_id) for p in drawn["hops"]]
+    assert sorted(hops) == [(lana, "DIRECTED", m) for m in matrices]
+    assert sorted(p.end_node.element_id for p in drawn["answered"]) == matrices
+    assert [p.relationships[0]["rank"] for p in drawn["answered"]] == [1, 2, 3]
+    assert {p.end_node["title"] for p in drawn["answered"]} == set(result.answer_names)
+
+    replay = await _recipe(store, "replay_walk", walkId=result.walk_id)
+    assert [p.end_node.element_id for p in replay[0]["stood_on"]] == [lana]
+    assert sorted(p.end_node.element_id for p in replay[0]["chose"]) == matrices
+    assert all(sorted(p.end_node.element_id for p in r["answers"]) == matrices for r in replay)
+
+    # a property answer has no node: the picture shows where the walk went, the answer stays a value
+    born = await WalkService(store, graph_name, _born_then_stop(), embedder=FakeEmbedder()).walk(
+        "when was Keanu Reeves born", get_preset("greedy"), start=["Keanu Reeves"]
+    )
+    assert born.result.answer_names == ["1964"]
+    [value] = await _recipe(store, "draw_walk", walkId=born.result.walk_id)
+    assert [p.end_node.element_id for p in value["start"]] == [ids["Keanu Reeves"]]
+    assert (value["hops"], value["answered"], value["answers"]) == ([], [], ["1964"])
+    options = await _recipe(store, "walk_options", walkId=born.result.walk_id)
+    assert [p.end_node.element_id for p in options[0]["stood_on"]] == [ids["Keanu Reeves"]]
+    offered = sorted((p.relationships[0]["relation"], p.end_node["title"]) for p in options[0]["offered"])
+    assert offered == [("ACTED_IN", t) for t in sorted(m for m, _, _ in MOVIES if m != "A Few Good Men")]
+
+
+def _born_then_stop() -> FakeBackend:
+    """Take Keanu Reeves' ``born`` value, then stop."""
+
+    def pick(question: ChoiceQuestion, _state: object) -> str:
+        return next((label for label, text in question.options.items() if "born" in str(text)), "STOP")
+
+    return FakeBackend(answer=pick)
+
+
+async def test_graph_counts_of_an_adopted_graph(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
+    profile = await proposed(store, graph_name, movies)
+    await adopt_graph(store, profile)
+    # 17 people (one without a name) + 5 movies + 1 studio; graphwalk's own :Entity:Person is not one of them
+    # 13 ACTED_IN + 8 DIRECTED + 3 PRODUCED + 1 WROTE + 3 REVIEWED + 2 FOLLOWS + 3 DISTRIBUTED BY
+    assert await graph_counts(store, graph_name) == {"entities": 23, "relationships": 33}
+    await store.query(
+        f"MATCH (p:`{movies.person}` {{name: 'Rob Reiner'}}) "
+        f"CREATE (p)-[:DIRECTED]->(:`{movies.movie}` {{title: 'Misery'}})",
+        {},
+    )
+    assert await graph_counts(store, graph_name) == {"entities": 24, "relationships": 34}  # live, before a refresh
+    await undo_graph(store, graph_name)
+    assert await graph_counts(store, graph_name) == {"entities": 0, "relationships": 0}  # no profile: ingested
+
+
+async def test_a_multi_label_node_is_of_the_kind_its_move_reaches(store: GraphStore, graph_name: str) -> None:
+    """A film titled '1984' that is also the year 1984 (one node, two labels, as a user's load by name makes
+    it): reached along RELEASED_IN it is a Year, along SEQUEL_OF a Film, in both entity and relation hops."""
+    sfx = uuid.uuid4().hex[:8]
+    film, year = f"Film_{sfx}", f"Year_{sfx}"
+    await store.query(
+        f"CREATE (a:`{film}` {{title: 'Nineteen'}}), (b:`{film}` {{title: 'Sequel'}}), "
+        f"(c:`{film}` {{title: 'Other'}}), (y:`{film}`:`{year}` {{title: '1984', name: '1984'}}), "
+        f"(z:`{year}` {{name: '1985'}}), "
+        "(a)-[:RELEASED_IN]->(y), (c)-[:RELEASED_IN]->(z), (b)-[:RELEASED_IN]->(z), (y)-[:RELEASED_IN]->(z), "
+        "(b)-[:SEQUEL_OF]->(y)",
+        {},
+    )
+    try:
+        intro = await introspect(store, labels=[film, year])
+        profile = propose(intro, graph_name, labels=[film, year], types={film: "Film", year: "Year"})
+        assert [lp.label for lp in profile.labels] == [film, year]  # 4 films, 2 years: Film is the first label
+        assert profile.move("RELEASED_IN").to_labels == [year, film]  # type: ignore[union-attr]
+        await adopt_graph(store, profile)
+        ex = Neo4jExpander(store, graph_name, profile=profile)
+        hits = {h.name: h for h in await search_entities(store, graph_name, "Nineteen", k=1, profile=profile)}
+        sequel = (await search_entities(store, graph_name, "Sequel", k=1, profile=profile))[0]
+        [one] = await ex.expand([ExpandRequest(beam_key="a", node_ids=(hits["Nineteen"].id,))])
+        assert [(o.relation, o.target.name, o.target.type) for o in one.options] == [("RELEASED_IN", "1984", "Year")]
+        [two] = await ex.expand([ExpandRequest(beam_key="b", node_ids=(sequel.id,))])
+        kinds = sorted((o.relation, o.target.name, o.target.type) for o in two.options)
+        assert kinds == [("RELEASED_IN", "1985", "Year"), ("SEQUEL_OF", "1984", "Film")]
+        [rel] = await ex.expand([ExpandRequest(beam_key="r", hop_mode="relation", node_ids=(sequel.id,))])
+        kinds = sorted((o.relation, [(t.name, t.type) for t in o.targets]) for o in rel.options)
+        assert kinds == [("RELEASED_IN", [("1985", "Year")]), ("SEQUEL_OF", [("1984", "Film")])]
+    finally:
+        await undo_graph(store, graph_name)
+        await store.query(f"MATCH (n) WHERE n:`{film}` OR n:`{year}` DETACH DELETE n", {})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats, RelStats
+from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats, RelStats, labels_by_count
 from graphwalk_neo4j.adopt.propose import name_candidates, propose
 from graphwalk_neo4j.errors import ConfigError, InvalidIdentifierError
 from graphwalk_neo4j.graph.profile import (
@@ -208,3 +208,24 @@ def test_stored_walk_answers_without_entity_links() -> None:
         ("val:born:1964", "1964", 1, -0.1, "born", 1964),
         ("e1", "X", 2, -0.5, None, None),
     ]
+
+
+def test_move_ends_are_ordered_by_how_many_relationships_reach_each_label() -> None:
+    # "1984" is a film and a year (one node, both labels): RELEASED_IN still mostly reaches years
+    rs = RelStats(
+        type="RELEASED_IN",
+        count=12,
+        pairs=[(["Film"], ["Year"], 9), (["Film"], ["Film", "Year"], 2), (["Film", "Year"], ["Year"], 1)],
+    )
+    assert (rs.from_labels, rs.to_labels) == (["Film", "Year"], ["Year", "Film"])
+    assert labels_by_count([(["B", "A"], 2), (["C"], 2), (["A"], 1)]) == ["A", "B", "C"]  # ties by name
+    assert labels_by_count([(["B", "A"], 2), (["C"], 5)], keep={"A", "B"}) == ["A", "B"]
+    film = LabelStats(
+        label="Film", count=12, sampled=12, props={"title": prop("title", 12, 12, ["STRING"], sampled=12)}
+    )
+    year = LabelStats(label="Year", count=3, sampled=3, props={"name": prop("name", 3, 3, ["STRING"], sampled=3)})
+    profile = propose(Introspection(labels=[film, year], rels=[rs]), "g")
+    [move] = profile.moves
+    assert (move.from_labels, move.to_labels) == (["Film", "Year"], ["Year", "Film"])
+    assert profile.cypher()["ends"] == {"RELEASED_IN": {"out": ["Year", "Film"], "in": ["Film", "Year"]}}
+    assert ingested_profile("g").cypher()["ends"] == {}

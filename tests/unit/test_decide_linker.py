@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.decide.linker import FEATURES, MentionLinker, fit_linker, template_counts
-from graphwalk_neo4j.walk.entry import best_per_span, question_spans
+from graphwalk_neo4j.walk.entry import best_candidate, best_per_span, pick_mentions, question_spans
 
 
 def test_spans_keep_names_with_punctuation_whole() -> None:
@@ -74,3 +74,21 @@ def test_best_per_span_orders_longest_first_with_the_biggest_entity() -> None:
         "is paris burning?": [{"id": "c", "name": "Is Paris Burning?", "degree": 2}],
     }
     assert [(s, r["id"]) for s, r in best_per_span(found)] == [("is paris burning?", "c"), ("paris", "b")]
+
+
+def test_among_same_name_entities_the_one_spelled_as_written_wins() -> None:
+    """MetaQA has the tag ``glenn close`` beside the actor ``Glenn Close``: a case-insensitive look-up finds both,
+    and the one the text spells as it is comes first, then the one of highest degree."""
+    rows = [
+        {"id": "p", "name": "Glenn Close", "degree": 40},
+        {"id": "t", "name": "glenn close", "degree": 14},
+    ]
+    assert best_candidate("what movies can be described with [glenn close]", rows)["id"] == "t"
+    assert best_candidate("what films did Glenn Close act in", rows)["id"] == "p"
+    assert best_candidate("what films did GLENN CLOSE act in", rows)["id"] == "p"  # neither spelled: degree
+    assert best_candidate("glenn close", rows)["id"] == "t"  # a --start name
+    assert best_candidate("glenn closer", rows)["id"] == "p"  # only whole words count
+    found = {"heat": [{"id": "m", "name": "Heat", "degree": 9}, {"id": "k", "name": "heat", "degree": 3}]}
+    assert [r["id"] for _, r in pick_mentions("movies about heat", found)] == ["k"]
+    assert [r["id"] for _, r in best_per_span(found, "who directed Heat")] == ["m"]
+    assert [r["id"] for _, r in best_per_span(found)] == ["m"]  # without the text: degree
