@@ -3,7 +3,8 @@
 Rules (every one overridable from the command line):
 
 * **Entities**: every label with nodes, unless ``--labels`` names others or ``--exclude-labels`` drops it. Labels
-  are ordered by count; a node with several profile labels is of the first one's kind.
+  are ordered by count; a node with several profile labels is of the first one's kind (``gw_type``, linking and
+  search), and of the kind its move reaches when a walk reaches it (see **Moves**).
 * **Name**: ``--name LABEL=prop,...`` if given; else the string property with the best score, where a well-known
   name key (``name``, ``title``, ...) scores first, then a uniqueness constraint, then fill rate x distinct ratio
   (at least half the sampled nodes must have it). A label without any candidate still walks; its nodes are shown
@@ -15,7 +16,8 @@ Rules (every one overridable from the command line):
   :data:`ANSWER_MAX_LEN` characters on average.
 * **Moves**: every relationship type joining two profile labels, unless ``--exclude-rels`` drops it; its words are
   the type in lower case (``ACTED_IN`` -> ``acted in``); properties filled on the sample are shown in option
-  descriptions.
+  descriptions; the labels at each end are ordered by how many of its relationships reach them (a ``:Movie:Year``
+  node reached along ``RELEASE_YEAR`` is a ``Year``).
 """
 
 from __future__ import annotations
