@@ -43,6 +43,7 @@ QueryName = Literal[
     "doctor/scratch_vector_query",
     "eval/entity_documents",
     "eval/follow_relation",
+    "graph/adopted_counts",
     "graph/adopted_embedding_candidates",
     "graph/claims_of_document",
     "graph/counts",
