@@ -65,9 +65,12 @@ def test_templates_take_project_constants_as_parameters() -> None:
     from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES, TRACE_LINK_TYPES
     from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 
+    links = "|".join(TRACE_LINK_TYPES)
     copies = {
         "uid built from a graph name": re.compile(r"""\+\s*':'\s*\+"""),
-        "bookkeeping type list": re.compile("|".join(rf"\b{t}\b\s*['|,]" for t in TRACE_LINK_TYPES)),
+        # two of the types side by side (`AT|CHOSE`, `'AT', 'CHOSE'`): a list; one alone names one relationship
+        # (the recipes' virtual `AT` / `CHOSE` / `ANSWERED` to an adopted graph's nodes)
+        "bookkeeping type list": re.compile(rf"\b({links})\b['\"]?\s*[|,]\s*['\"]?({links})\b"),
         "vector dimensions": re.compile(rf"`vector\.dimensions`:\s*{EMBEDDING_DIMENSIONS}\b"),
     }
     found = {
