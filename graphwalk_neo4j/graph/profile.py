@@ -219,15 +219,40 @@ async def save_profile(store: GraphStore, profile: GraphProfile) -> None:
     )
 
 
-async def graph_counts(store: GraphStore, graph: str, profile: GraphProfile | None = None) -> dict[str, int]:
-    """``{"entities", "relationships"}`` of a graph as walks see it: an ingested graph's ``:Entity`` nodes and the
-    relationships between them, or an adopted graph's walkable user nodes and profile moves (live, not only the
-    nodes adopt marked)."""
+async def graph_schema(store: GraphStore, graph: str, profile: GraphProfile | None = None) -> dict[str, Any]:
+    """``{"entity_types": [{type, count}], "relation_types": [{relation, count}]}`` of a graph as walks see it,
+    most frequent first: an ingested graph's entity types and the relationships between its entities, or an
+    adopted graph's profile kinds and moves counted over the user's data (live, not only the nodes adopt
+    marked)."""
     profile = profile or await load_profile(store, graph)
     if profile.adopted:
-        rows = await store.read("graph/adopted_counts", graph=graph, profile=profile.cypher())
+        [row] = await store.read("graph/adopted_schema", graph=graph, profile=profile.cypher())
+        kinds: dict[str, int] = {}
+        for type_, n in row["types"]:  # two labels may share a kind (--type)
+            kinds[type_] = kinds.get(type_, 0) + int(n)
+        types = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+        relations = [(str(r), int(n)) for r, n in row["relations"]]
     else:
-        rows = await store.read("graph/counts", graph=graph)
+        types = [(t["type"], int(t["n"])) for t in await store.read("graph/entity_types", graph=graph)]
+        relations = [(r["relation"], int(r["n"])) for r in await store.read("graph/relation_types", graph=graph)]
+    return {
+        "entity_types": [{"type": t, "count": n} for t, n in types if n],
+        "relation_types": [{"relation": r, "count": n} for r, n in relations if n],
+    }
+
+
+async def graph_counts(store: GraphStore, graph: str, profile: GraphProfile | None = None) -> dict[str, int]:
+    """``{"entities", "relationships"}`` of a graph as walks see it: an ingested graph's ``:Entity`` nodes and the
+    relationships between them, or an adopted graph's walkable user nodes and profile moves (see
+    :func:`graph_schema`)."""
+    profile = profile or await load_profile(store, graph)
+    if profile.adopted:
+        schema = await graph_schema(store, graph, profile)
+        return {
+            "entities": sum(t["count"] for t in schema["entity_types"]),
+            "relationships": sum(r["count"] for r in schema["relation_types"]),
+        }
+    rows = await store.read("graph/counts", graph=graph)
     return {"entities": int(rows[0]["entities"]), "relationships": int(rows[0]["relationships"])}
 
 

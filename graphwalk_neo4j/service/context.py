@@ -29,7 +29,7 @@ from graphwalk_neo4j.errors import (
     RequestTimeoutError,
     SaturatedError,
 )
-from graphwalk_neo4j.graph.profile import graph_counts
+from graphwalk_neo4j.graph.profile import graph_counts, graph_schema
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.settings import Settings
@@ -350,13 +350,7 @@ class ServiceContext:
 
     async def schema(self, graph: str) -> dict[str, Any]:
         validate_identifier(graph, "graph name")
-        types = await self.store.read("graph/entity_types", graph=graph)
-        relations = await self.store.read("graph/relation_types", graph=graph)
-        return {
-            "graph": graph,
-            "entity_types": [{"type": t["type"], "count": t["n"]} for t in types],
-            "relation_types": [{"relation": r["relation"], "count": r["n"]} for r in relations],
-        }
+        return {"graph": graph, **await graph_schema(self.store, graph)}
 
     async def readiness(self) -> dict[str, Any]:
         """``{ready, checks: {neo4j, indexes, embedder, graphs_warm, draining}}`` — never raises."""

@@ -18,7 +18,7 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.graph.profile import GraphProfile, graph_counts, load_profile
+from graphwalk_neo4j.graph.profile import GraphProfile, graph_counts, graph_schema, load_profile
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.read import get_walk
@@ -328,6 +328,26 @@ async def test_graph_counts_of_an_adopted_graph(store: GraphStore, graph_name: s
     # 17 people (one without a name) + 5 movies + 1 studio; graphwalk's own :Entity:Person is not one of them
     # 13 ACTED_IN + 8 DIRECTED + 3 PRODUCED + 1 WROTE + 3 REVIEWED + 2 FOLLOWS + 3 DISTRIBUTED BY
     assert await graph_counts(store, graph_name) == {"entities": 23, "relationships": 33}
+    assert await graph_schema(store, graph_name) == {  # the MCP graph_schema tool and GET /v1/graphs read these
+        # Lana and Lilly are Person and Director: counted once, under their first profile label
+        "entity_types": [
+            {"type": "Person", "count": 17},
+            {"type": "Movie", "count": 5},
+            {"type": "Studio", "count": 1},
+        ],
+        "relation_types": [
+            {"relation": r, "count": n}
+            for r, n in [
+                ("ACTED_IN", 13),
+                ("DIRECTED", 8),
+                (movies.distributed, 3),
+                ("PRODUCED", 3),
+                ("REVIEWED", 3),
+                ("FOLLOWS", 2),
+                ("WROTE", 1),
+            ]
+        ],
+    }
     await store.query(
         f"MATCH (p:`{movies.person}` {{name: 'Rob Reiner'}}) "
         f"CREATE (p)-[:DIRECTED]->(:`{movies.movie}` {{title: 'Misery'}})",
