@@ -1,197 +1,42 @@
-"""JevBackend: TypeSafe's Jev through the official ``typesafe-sdk`` async client, on either provider.
-
-* ``typesafe``: the SDK's default base URL (``https://api.typesafe.ai``), model ``jev-1.13.0``.
-* ``openrouter``: base URL ``https://openrouter.ai/api`` (OpenRouter serves the TypeSafe-compatible
-  ``POST /api/v1/systemone``), model ``typesafe/jev-1.13``. OpenRouter adds ``id``, ``provider`` and
-  ``usage.cost`` (USD) to the body; :class:`JevWireResponse` reads them.
-
-One :class:`DecisionRequest` becomes one or more ``POST /v1/systemone`` calls: all questions share the
-state, and a request is split when it would exceed Jev's documented budgets (see :func:`plan_batches`). The
-pieces run concurrently under a semaphore (``concurrency``) and their answers are merged. The SDK's retries
-(429 honouring ``Retry-After``, 5xx, timeouts) are kept; what remains becomes this package's errors.
-The API key is held in a :class:`SecretStr`, sent only in the ``Authorization`` header and never logged.
-"""
+"""JevBackend: one DecisionRequest as one or more concurrent ``POST /v1/systemone`` calls, answers merged."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import httpx
-from pydantic import Field, SecretStr
+from pydantic import SecretStr
+from typesafe_sdk import AsyncTypeSafeClient, ChoiceAnswer, ChoiceModel, RetryPolicy, TypeSafeError
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.normalize import check_request, make_result
-from graphwalk_neo4j.decide.text import compact_json
-from graphwalk_neo4j.errors import (
-    ConfigError,
-    DecisionAuthError,
-    DecisionError,
-    DecisionRateLimitError,
-    DecisionResponseError,
+from graphwalk_neo4j.decide.jev.budget import (
+    DEFAULT_TOKEN_MARGIN,
+    MAX_QUESTION_TOKENS,
+    MAX_REQUEST_TOKENS,
+    plan_batches,
 )
-
-try:  # the SDK is a base dependency; keep the import error readable if it is missing
-    import typesafe_sdk
-    from typesafe_sdk import (
-        AsyncTypeSafeClient,
-        ChoiceAnswer,
-        ChoiceModel,
-        RetryPolicy,
-        SystemOneResponse,
-        TypeSafeAPIConnectionError,
-        TypeSafeAPIError,
-        TypeSafeAPIResponseValidationError,
-        TypeSafeAPITimeoutError,
-        TypeSafeAuthenticationError,
-        TypeSafeBadRequestError,
-        TypeSafeError,
-        TypeSafeInternalServerError,
-        TypeSafeNotFoundError,
-        TypeSafePermissionDeniedError,
-        TypeSafeRateLimitError,
-        TypeSafeUnprocessableEntityError,
-    )
-    from typesafe_sdk import Usage as SDKUsage
-except ImportError as _exc:  # pragma: no cover
-    raise ImportError("graphwalk_neo4j.decide.jev needs typesafe-sdk>=0.7.2,<0.8") from _exc
+from graphwalk_neo4j.decide.jev.listing import check_pinned_model, echoed_matches, listed_model_ids
+from graphwalk_neo4j.decide.jev.translate import translate_error
+from graphwalk_neo4j.decide.jev.wire import (
+    AUTH_HINT,
+    DEFAULT_BASE_URLS,
+    KEY_ENV,
+    MAX_OPTIONS,
+    PINNED_MODELS,
+    PROVIDERS,
+    JevWireResponse,
+    Provider,
+    question_wire,
+)
+from graphwalk_neo4j.decide.normalize import check_request, make_result
+from graphwalk_neo4j.errors import ConfigError, DecisionAuthError, DecisionError, DecisionResponseError
 
 log = logging.getLogger(__name__)
-
-Provider = Literal["typesafe", "openrouter"]
-PROVIDERS: tuple[Provider, ...] = ("typesafe", "openrouter")
-PINNED_MODELS: dict[str, str] = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
-DEFAULT_BASE_URLS: dict[str, str] = {
-    "typesafe": typesafe_sdk.constants.DEFAULT_BASE_URL,
-    "openrouter": "https://openrouter.ai/api",
-}
-KEY_ENV = {"typesafe": "TYPESAFE_API_KEY", "openrouter": "OPENROUTER_API_KEY"}
-AUTH_HINT = "check TYPESAFE_API_KEY / OPENROUTER_API_KEY"
-
-MAX_OPTIONS = 255  # Jev's Choice limit
-MAX_REQUEST_TOKENS = 64_000  # documented context per request
-MAX_QUESTION_TOKENS = 32_000  # documented budget for state + the longest single question
-CHARS_PER_TOKEN = 4  # estimate: len(compact JSON) / 4
-REQUEST_OVERHEAD_TOKENS = 16  # {"model":..., "state":..., "questions":{...}} framing
-DEFAULT_TOKEN_MARGIN = 0.9  # plan against 90% of each budget
-
-
-# -- wire response -----------------------------------------------------------------------------------------
-
-
-class JevUsage(SDKUsage):
-    """The SDK's usage plus OpenRouter's ``usage.cost`` (USD)."""
-
-    cost: float | None = None
-
-
-class JevWireResponse(SystemOneResponse):
-    """``SystemOneResponse`` (answers, model, request id) plus OpenRouter's top-level ``id`` and ``provider``.
-
-    The extras use Python names that can't collide with question names: the SDK copies an answer into a
-    top-level field when a question has that field's name."""
-
-    usage: JevUsage
-    generation_id: str | None = Field(default=None, alias="id")
-    served_by: str | None = Field(default=None, alias="provider")
-
-
-# -- token budget ------------------------------------------------------------------------------------------
-
-
-def estimate_tokens(content: Any) -> int:
-    """Estimated tokens of ``content`` as sent: ``ceil(len(compact JSON) / 4)``. Jev's tokenizer is not
-    public; English JSON runs about 3.5-4.5 characters per token, and the planner keeps a 10% margin below
-    each limit."""
-    return math.ceil(len(compact_json(content)) / CHARS_PER_TOKEN)
-
-
-def question_wire(question: ChoiceQuestion) -> dict[str, Any]:
-    body: dict[str, Any] = {"type": "choice", "criteria": dict(question.options)}
-    if question.instructions is not None:
-        body["instructions"] = question.instructions
-    return body
-
-
-def plan_batches(
-    request: DecisionRequest,
-    *,
-    max_request_tokens: int = MAX_REQUEST_TOKENS,
-    max_question_tokens: int = MAX_QUESTION_TOKENS,
-    margin: float = DEFAULT_TOKEN_MARGIN,
-) -> list[list[ChoiceQuestion]]:
-    """Split ``request.questions`` (in order) into batches that fit Jev's two budgets.
-
-    With ``S`` = state tokens and ``Q_i`` = question tokens (both :func:`estimate_tokens` of the JSON sent):
-    each question needs ``S + Q_i <= margin * max_question_tokens`` (else :class:`DecisionError`: splitting
-    can't help, the walk must send less); a batch is filled greedily while
-    ``overhead + S + sum(Q_i) <= margin * max_request_tokens``.
-    """
-    state_tokens = estimate_tokens(request.state)
-    request_budget = margin * max_request_tokens
-    question_budget = margin * max_question_tokens
-    batches: list[list[ChoiceQuestion]] = []
-    current: list[ChoiceQuestion] = []
-    used = REQUEST_OVERHEAD_TOKENS + state_tokens
-    for question in request.questions:
-        tokens = estimate_tokens({question.key: question_wire(question)})
-        if state_tokens + tokens > question_budget:
-            raise DecisionError(
-                f"question {question.key!r} is too large for Jev: about {state_tokens} state + {tokens} "
-                f"question tokens exceeds the {int(question_budget)}-token budget (documented limit "
-                f"{max_question_tokens}, estimated as JSON characters / 4); offer fewer options or shorter "
-                "descriptions"
-            )
-        if current and used + tokens > request_budget:
-            batches.append(current)
-            current, used = [], REQUEST_OVERHEAD_TOKENS + state_tokens
-        current.append(question)
-        used += tokens
-    if current:
-        batches.append(current)
-    return batches
-
-
-# -- model listing -----------------------------------------------------------------------------------------
-
-
-def listed_model_ids(body: Any) -> list[str]:
-    """Model ids in a listing: TypeSafe ``{"models": [{"name"}]}`` or OpenRouter ``{"data": [{"id"}]}``."""
-    ids: list[str] = []
-    if not isinstance(body, dict):
-        return ids
-    for key, field in (("models", "name"), ("data", "id")):
-        entries = body.get(key)
-        if isinstance(entries, list):
-            for entry in entries:
-                if isinstance(entry, dict):
-                    for name in (entry.get(field), entry.get("id"), entry.get("canonical_slug")):
-                        if isinstance(name, str) and name not in ids:
-                            ids.append(name)
-                elif isinstance(entry, str) and entry not in ids:
-                    ids.append(entry)
-    return ids
-
-
-def check_pinned_model(model: str) -> None:
-    if model.strip().lower().endswith("-latest") or model.strip().lower() == "latest":
-        raise ConfigError(
-            f"refusing the floating model alias {model!r}: pin a version (e.g. jev-1.13.0 on TypeSafe, "
-            "typesafe/jev-1.13 on OpenRouter) so traces and evals are reproducible"
-        )
-
-
-def echoed_matches(requested: str, echoed: str) -> bool:
-    """The server may echo a dated endpoint id (``typesafe/jev-1.13-20260917`` for ``typesafe/jev-1.13``)."""
-    return echoed == requested or echoed.startswith(requested + "-") or echoed.startswith(requested + ".")
-
-
-# -- backend -----------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -448,37 +293,10 @@ class JevBackend:
         return _Piece(results, usage, response.model, request_id, response.served_by)
 
     def _translate(self, exc: TypeSafeError) -> DecisionError:
-        where = f"Jev ({self._provider}, {self._base_url})"
-        n = self.retry.max_retries
-        retries = f"{n} {'retry' if n == 1 else 'retries'}"
-        if isinstance(exc, TypeSafeAPIResponseValidationError):
-            problem = f"invalid data at {exc.field_path!r}" if exc.field_path else "not a JSON object"
-            return DecisionResponseError(f"{where} returned a malformed response: {problem}")
-        if isinstance(exc, TypeSafeAuthenticationError | TypeSafePermissionDeniedError):
-            return DecisionAuthError(f"{where} rejected the API key (HTTP {exc.status}): {AUTH_HINT}")
-        if isinstance(exc, TypeSafeRateLimitError):
-            wait = (
-                f"; the server asked to wait {exc.retry_after_ms / 1000:g}s" if exc.retry_after_ms is not None else ""
-            )
-            return DecisionRateLimitError(
-                f"{where} is rate limiting (HTTP 429) after {retries}{wait}: retry later or lower "
-                "GW_NEO4J_DECISION_CONCURRENCY"
-            )
-        if isinstance(exc, TypeSafeAPITimeoutError):
-            return DecisionError(
-                f"{where} did not answer within {self.timeout_s:g}s (tried {n + 1} times): raise "
-                "GW_NEO4J_DECISION_TIMEOUT_S or retry later"
-            )
-        if isinstance(exc, TypeSafeAPIConnectionError):
-            return DecisionError(f"{where} could not be reached: {exc}")
-        if isinstance(exc, TypeSafeInternalServerError):
-            return DecisionError(f"{where} failed with a server error (HTTP {exc.status}) after {retries}")
-        if isinstance(exc, TypeSafeNotFoundError):
-            return DecisionError(
-                f"{where} answered HTTP 404 for /v1/systemone: check GW_NEO4J_JEV_BASE_URL and the model id"
-            )
-        if isinstance(exc, TypeSafeBadRequestError | TypeSafeUnprocessableEntityError):
-            return DecisionError(f"{where} rejected the request: {exc}")
-        if isinstance(exc, TypeSafeAPIError):
-            return DecisionError(f"{where} failed with HTTP {exc.status}")
-        return DecisionError(f"{where}: {exc}")
+        return translate_error(
+            exc,
+            provider=self._provider,
+            base_url=self._base_url,
+            retries=self.retry.max_retries,
+            timeout_s=self.timeout_s,
+        )
