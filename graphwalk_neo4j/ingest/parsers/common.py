@@ -1,38 +1,9 @@
-"""Streaming parsers for structured knowledge-graph input: triple lines, CSV and JSON Lines.
-
-This module owns reading files into batches of :class:`~graphwalk_neo4j.graph.rows.TripleRecord`
-and every complaint about bad input. It does no database work.
-
-Formats (:func:`detect_format` picks one from the extension unless told):
-
-* ``triples`` (``.txt``, ``.tsv``): one ``subject|relation|object`` per line, as in MetaQA's ``kb.txt``.
-  The delimiter is chosen once per file: if the first non-empty line contains a TAB and no ``|``, the
-  file is tab-separated, otherwise ``|``-separated. Fields are stripped of surrounding whitespace.
-* ``csv`` (``.csv``): a header row with ``subject``, ``relation``, ``object`` and optionally
-  ``subject_type`` and ``object_type``; every other column becomes a subject attribute (empty cells are
-  left out). Quoted fields may span lines; a record's line is its first line.
-* ``jsonl`` (``.jsonl``, ``.ndjson``): one JSON object per line with ``subject``, ``relation``,
-  ``object`` and optionally ``subject_type``, ``object_type`` and an ``attributes`` object of scalars.
-  Other keys are errors (a typo such as ``"subj"`` should not pass silently).
-
-Blank lines are skipped everywhere. Input must be UTF-8 (a UTF-8 BOM is tolerated). Relation names must
-pass :func:`~graphwalk_neo4j.identifiers.relation_type` and are kept as given; types must pass
-:func:`~graphwalk_neo4j.identifiers.type_label`, attribute keys
-:func:`~graphwalk_neo4j.identifiers.property_key`.
-
-Errors: problems with the whole file (missing, empty, binary, UTF-16, unknown format, CSV header) always
-raise :class:`~graphwalk_neo4j.errors.InputError`. Problems with one line (too long, not UTF-8, NUL byte,
-wrong field count, empty name, bad relation, bad JSON...) raise ``InputError(path=, line=)`` with
-``on_error="fail"`` and are recorded in the :class:`ParseReport` with ``on_error="skip"``. Lines longer
-than ``max_line_bytes`` (default 1 MiB) are never held in memory whole: the reader reads at most the
-limit and then skips the rest of the line in 64 KiB chunks.
-"""
+"""What every format's reader shares: the file checks, the line reader with its byte limit, the problem router
+(fail or skip), the record builder and batching. See :mod:`graphwalk_neo4j.ingest.parsers` for the rules."""
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -50,7 +21,7 @@ Batch = list[TripleRecord]
 MAX_LINE_BYTES = 1 << 20
 DEFAULT_BATCH_SIZE = 1000
 MAX_STORED_PROBLEMS = 1000
-_SNIFF_BYTES = 8192
+SNIFF_BYTES = 8192
 _SKIP_CHUNK = 1 << 16
 _EXTENSIONS: dict[str, Format] = {
     ".txt": "triples",
@@ -59,9 +30,9 @@ _EXTENSIONS: dict[str, Format] = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
 }
-_CORE = ("subject", "relation", "object")
-_OPTIONAL = ("subject_type", "object_type")
-_JSON_KEYS = frozenset(_CORE + _OPTIONAL + ("attributes",))
+CORE_FIELDS = ("subject", "relation", "object")
+OPTIONAL_FIELDS = ("subject_type", "object_type")
+JSON_KEYS = frozenset(CORE_FIELDS + OPTIONAL_FIELDS + ("attributes",))
 
 
 class ParseProblem(BaseModel):
@@ -133,7 +104,7 @@ def check_file(path: str | Path) -> Path:
     if not p.is_file():
         raise InputError("no such file (or it is not a regular file)", path=p)
     with p.open("rb") as fh:
-        head = fh.read(_SNIFF_BYTES)
+        head = fh.read(SNIFF_BYTES)
     check_head(p, head, p.stat().st_size)
     return p
 
@@ -144,7 +115,7 @@ def check_head(p: Path, head: bytes, size: int) -> None:
         raise InputError("looks like UTF-16 text; convert it with `iconv -f utf-16 -t utf-8 IN > OUT`", path=p)
     if b"\x00" in head or _control_ratio(head) > 0.1:
         raise InputError("looks binary (NUL or control bytes near the start); expected UTF-8 text", path=p)
-    if (not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip())) and size <= _SNIFF_BYTES:
+    if (not head.strip() or (head.startswith(b"\xef\xbb\xbf") and not head[3:].strip())) and size <= SNIFF_BYTES:
         raise InputError("is empty; expected at least one record", path=p)
 
 
@@ -298,7 +269,7 @@ class _Builder:
         return True
 
 
-def _batched(records: Iterable[TripleRecord | None], size: int, report: ParseReport) -> Iterator[Batch]:
+def batched(records: Iterable[TripleRecord | None], size: int, report: ParseReport) -> Iterator[Batch]:
     batch: Batch = []
     for record in records:
         if record is not None:
@@ -312,7 +283,7 @@ def _batched(records: Iterable[TripleRecord | None], size: int, report: ParseRep
         yield batch
 
 
-class _Ctx:
+class ReadContext:
     """What a format's row reader needs: the path, its lines, the problem router and the record builder."""
 
     def __init__(
@@ -341,8 +312,8 @@ class _Ctx:
 Rows = Iterator[TripleRecord | None]
 
 
-def _run(
-    reader: Callable[[_Ctx], Rows],
+def run_reader(
+    reader: Callable[[ReadContext], Rows],
     fmt: Format,
     path: str | Path,
     on_error: OnError,
@@ -355,12 +326,12 @@ def _run(
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     report = report if report is not None else ParseReport(file=str(p))
     report.format = fmt
-    ctx = _Ctx(p, on_error, report, max_line_bytes)
-    yield from _batched(reader(ctx), batch_size, report)
-    _check_some_records(p, ctx, report)
+    ctx = ReadContext(p, on_error, report, max_line_bytes)
+    yield from batched(reader(ctx), batch_size, report)
+    check_some_records(p, ctx, report)
 
 
-def _check_some_records(p: Path, ctx: _Ctx, report: ParseReport) -> None:
+def check_some_records(p: Path, ctx: ReadContext, report: ParseReport) -> None:
     if report.records == 0 and report.skipped:
         first = report.problems[0] if report.problems else None
         raise InputError(
@@ -374,220 +345,3 @@ def _check_some_records(p: Path, ctx: _Ctx, report: ParseReport) -> None:
         if ctx.saw_header:
             raise InputError("has a header but no data rows; expected at least one record", path=p)
         raise InputError("is empty; expected at least one record", path=p)
-
-
-def _separator(text: str) -> str:
-    return "\t" if "\t" in text and "|" not in text else "|"
-
-
-def triple_separator(data: bytes) -> str:
-    """The delimiter of a triples file: TAB when its first non-empty line has a TAB and no ``|``, else ``|``."""
-    for raw in data.split(b"\n", 64):
-        text = raw.decode("utf-8", "replace").lstrip("\ufeff")
-        if text.strip():
-            return _separator(text)
-    return "|"
-
-
-def _triple_rows(ctx: _Ctx) -> Rows:
-    sep: str | None = ctx.sep
-    for line, text in ctx.lines():
-        if not text.strip():
-            continue
-        if sep is None:
-            sep = _separator(text)
-        fields = text.split(sep)
-        if len(fields) != 3:
-            shape = "subject|relation|object" if sep == "|" else "subject<TAB>relation<TAB>object"
-            ctx.problems(line, f"expected 3 fields ({shape}), found {len(fields)}")
-            continue
-        yield ctx.builder.build(line, fields[0], fields[1], fields[2])
-
-
-def _csv_rows(ctx: _Ctx) -> Rows:
-    starts: list[int] = []  # line numbers fed to the csv reader for the row being read
-
-    def texts() -> Iterator[str]:
-        for line, text in ctx.lines():
-            starts.append(line)
-            yield text + "\n"  # csv needs the line ends to keep newlines inside quoted fields
-
-    reader = csv.reader(texts())
-    header: list[str] | None = None
-    while True:
-        starts.clear()
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            ctx.problems(starts[0] if starts else ctx.report.lines, f"malformed CSV: {exc}")
-            continue
-        line = starts[0] if starts else ctx.report.lines
-        if not any(cell.strip() for cell in row):
-            continue
-        if header is None:
-            header, ctx.saw_header = _check_header(ctx.path, line, row), True
-            continue
-        if len(row) != len(header):
-            ctx.problems(line, f"expected {len(header)} columns as in the header, found {len(row)}")
-            continue
-        cells = dict(zip(header, row, strict=True))
-        attrs = {k: v for k, v in cells.items() if k not in _CORE and k not in _OPTIONAL and v != ""}
-        types = cells.get("subject_type", "").strip(), cells.get("object_type", "").strip()
-        yield ctx.builder.build(line, cells["subject"], cells["relation"], cells["object"], *types, attrs)
-
-
-def _check_header(path: Path, line: int, row: list[str]) -> list[str]:
-    header = [cell.strip() for cell in row]
-    missing = [c for c in _CORE if c not in header]
-    if missing:
-        raise InputError(
-            f"CSV header is missing the required column(s) {', '.join(missing)}; found {header}. The first "
-            "row must name the columns: subject,relation,object (optionally subject_type, object_type and "
-            "attribute columns)",
-            path=path,
-            line=line,
-        )
-    dupes = sorted({c for c in header if header.count(c) > 1})
-    if dupes:
-        raise InputError(f"CSV header repeats column(s) {', '.join(dupes)}", path=path, line=line)
-    for name in header:
-        if name not in _CORE and name not in _OPTIONAL:
-            try:
-                property_key(name)
-            except InvalidIdentifierError as exc:
-                raise InputError(f"CSV attribute column: {exc}", path=path, line=line) from exc
-    return header
-
-
-def _jsonl_rows(ctx: _Ctx) -> Rows:
-    for line, text in ctx.lines():
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            ctx.problems(line, f"malformed JSON at column {exc.colno}: {exc.msg}")
-            continue
-        if not isinstance(obj, dict):
-            ctx.problems(line, f"expected a JSON object, got {type(obj).__name__}")
-            continue
-        unknown = sorted(set(obj) - _JSON_KEYS)
-        missing = [k for k in _CORE if k not in obj]
-        attrs = obj.get("attributes") or {}
-        if unknown:
-            keys = ", ".join(map(repr, unknown))
-            ctx.problems(line, f"unknown key(s) {keys}; put extra fields under 'attributes'")
-        elif missing:
-            ctx.problems(line, f"missing required key(s) {', '.join(missing)}")
-        elif not isinstance(attrs, dict):
-            ctx.problems(line, f"'attributes' must be an object, got {type(attrs).__name__}")
-        else:
-            types = obj.get("subject_type"), obj.get("object_type")
-            yield ctx.builder.build(line, obj["subject"], obj["relation"], obj["object"], *types, attrs)
-
-
-def iter_triples(
-    path: str | Path,
-    *,
-    on_error: OnError = "fail",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    max_line_bytes: int = MAX_LINE_BYTES,
-    report: ParseReport | None = None,
-) -> Iterator[Batch]:
-    """Yield batches of records from a ``subject|relation|object`` (or tab-separated) file."""
-    return _run(_triple_rows, "triples", path, on_error, batch_size, max_line_bytes, report)
-
-
-def iter_csv(
-    path: str | Path,
-    *,
-    on_error: OnError = "fail",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    max_line_bytes: int = MAX_LINE_BYTES,
-    report: ParseReport | None = None,
-) -> Iterator[Batch]:
-    """Yield batches of records from a CSV file with a ``subject,relation,object[,...]`` header."""
-    return _run(_csv_rows, "csv", path, on_error, batch_size, max_line_bytes, report)
-
-
-def iter_jsonl(
-    path: str | Path,
-    *,
-    on_error: OnError = "fail",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    max_line_bytes: int = MAX_LINE_BYTES,
-    report: ParseReport | None = None,
-) -> Iterator[Batch]:
-    """Yield batches of records from a JSON Lines file (one object per line)."""
-    return _run(_jsonl_rows, "jsonl", path, on_error, batch_size, max_line_bytes, report)
-
-
-_PARSERS = {"triples": iter_triples, "csv": iter_csv, "jsonl": iter_jsonl}
-
-
-def parse_file(
-    path: str | Path,
-    fmt: str | None = None,
-    *,
-    on_error: OnError = "fail",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    max_line_bytes: int = MAX_LINE_BYTES,
-) -> tuple[Iterator[Batch], ParseReport]:
-    """Check ``path`` now and return ``(batches, report)``.
-
-    ``fmt`` is ``"triples"``, ``"csv"``, ``"jsonl"`` or ``None`` (from the extension). File-level
-    problems and bad arguments raise here, before any batch is read; ``report`` is complete once
-    ``batches`` is exhausted.
-    """
-    chosen = detect_format(path, fmt)
-    p = check_file(path)
-    if on_error not in ("fail", "skip"):
-        raise ValueError(f"on_error must be 'fail' or 'skip', got {on_error!r}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    report = ParseReport(file=str(p), format=chosen)
-    batches = _PARSERS[chosen](
-        p, on_error=on_error, batch_size=batch_size, max_line_bytes=max_line_bytes, report=report
-    )
-    return batches, report
-
-
-_ROWS: dict[Format, Callable[[_Ctx], Rows]] = {"triples": _triple_rows, "csv": _csv_rows, "jsonl": _jsonl_rows}
-
-
-def parse_bytes(
-    data: bytes,
-    path: str | Path,
-    fmt: Format,
-    *,
-    on_error: OnError = "fail",
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    max_line_bytes: int = MAX_LINE_BYTES,
-    first_line: int = 1,
-    sep: str | None = None,
-    whole_file: bool = True,
-) -> tuple[Iterator[Batch], ParseReport]:
-    """Parse bytes already read (a snapshot of ``path``, which only names the file in messages).
-
-    ``whole_file`` applies the file-level checks (binary, UTF-16, empty, nothing readable) as
-    :func:`parse_file` does. Without it ``data`` is a part of a file: lines numbered from ``first_line``, the
-    triples delimiter ``sep`` decided for the whole file, and no complaint about a part without records.
-    """
-    p = Path(path)
-    if on_error not in ("fail", "skip"):
-        raise ValueError(f"on_error must be 'fail' or 'skip', got {on_error!r}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    if whole_file:
-        check_head(p, data[:_SNIFF_BYTES], len(data))
-    report = ParseReport(file=str(p), format=fmt)
-    ctx = _Ctx(p, on_error, report, max_line_bytes, data=data, first_line=first_line, sep=sep)
-
-    def batches() -> Iterator[Batch]:
-        yield from _batched(_ROWS[fmt](ctx), batch_size, report)
-        if whole_file:
-            _check_some_records(p, ctx, report)
-
-    return batches(), report
