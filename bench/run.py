@@ -27,11 +27,10 @@ import subprocess
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
@@ -48,6 +47,9 @@ from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "datasets" / "metaqa"

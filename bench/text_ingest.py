@@ -6,12 +6,15 @@ extraction runs ahead of routing.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.ledger import drop_graph
-from graphwalk_neo4j.store import GraphStore
 from tests.integration.test_text_ingest_throughput import measure
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.store import GraphStore
 
 CASES = [(200, 0.0, 8), (200, 0.5, 8), (200, 0.5, 32)]
 

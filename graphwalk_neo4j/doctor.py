@@ -11,14 +11,16 @@ import contextlib
 import importlib.util
 import uuid
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from graphwalk_neo4j.decide.resolve import describe_backends
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 
 @dataclass

@@ -18,12 +18,14 @@ import functools
 import math
 import os
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
 from graphwalk_neo4j.errors import LLMError
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 REDACTED = "***"
 

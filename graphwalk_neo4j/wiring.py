@@ -10,12 +10,8 @@ are adjudicated by the extraction model through :class:`~graphwalk_neo4j.decide.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import SecretStr
-
-from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.decide.llm import LLMBackend
 from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.factory import make_embedder
@@ -26,8 +22,15 @@ from graphwalk_neo4j.ingest.routing import Router
 from graphwalk_neo4j.ingest.sources import MAX_BYTES
 from graphwalk_neo4j.ingest.sql import default_source, ingest_sql, safe_url
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pydantic import SecretStr
+
+    from graphwalk_neo4j.decide.base import DecisionBackend
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 
 def build_decider(settings: Settings, decision_model: str | None) -> tuple[DecisionBackend | None, str | None]:

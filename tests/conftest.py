@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
 
 
 def _testcontainers_settings() -> Iterator[Settings]:

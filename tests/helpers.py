@@ -12,12 +12,15 @@ calls (1-based) that fail with a DecisionError. Every request is kept in ``reque
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.walk.ports import NodeRef
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.profile import (
@@ -30,7 +30,9 @@ from graphwalk_neo4j.graph.profile import (
     stored_profile,
 )
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
-from graphwalk_neo4j.store import GraphStore, QueryName
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore, QueryName
 
 Progress = Callable[[int, int], None]
 BATCH = 2000

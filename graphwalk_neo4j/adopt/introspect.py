@@ -6,12 +6,15 @@ endpoint labels, counts and (sampled) property keys. Read-only; nodes graphwalk 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.profile import MANAGED_LABELS, NS_LABEL, NS_PREFIX
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable, Sequence
+
+    from graphwalk_neo4j.store import GraphStore
 
 SAMPLE = 1000
 

@@ -23,8 +23,8 @@ Rules (every one overridable from the command line):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.adopt.introspect import Introspection, LabelStats, PropStats, labels_by_count
 from graphwalk_neo4j.errors import ConfigError, InvalidIdentifierError
@@ -36,6 +36,9 @@ from graphwalk_neo4j.graph.profile import (
     relation_words,
 )
 from graphwalk_neo4j.identifiers import data_name
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 NAME_KEYS = (
     "name",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
@@ -22,7 +23,9 @@ from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.errors import NotFoundError
 from graphwalk_neo4j.schema import apply_schema
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 
 @click.command()

@@ -6,7 +6,7 @@ nodes created since. User text is printed as text, never as markup."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
@@ -17,7 +17,9 @@ from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.profile import GraphProfile, parse_name_overrides
 from graphwalk_neo4j.identifiers import data_name
-from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 
 def _names(value: str | None) -> list[str] | None:

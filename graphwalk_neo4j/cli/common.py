@@ -10,10 +10,9 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -26,6 +25,9 @@ from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.settings import load_settings as settings_from_env
 from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 
 T = TypeVar("T")
 

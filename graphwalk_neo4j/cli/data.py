@@ -6,7 +6,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
@@ -27,8 +27,10 @@ from graphwalk_neo4j.errors import ConfigError, GraphwalkError, InputError, Inte
 from graphwalk_neo4j.graph.ledger import document_id, list_documents
 from graphwalk_neo4j.ingest.documents import retract_text_document
 from graphwalk_neo4j.ingest.structured import check_type_map
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store.store import transient_retries
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 
 def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] | None:

@@ -8,6 +8,8 @@ Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of :fun
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from rich.table import Table
 from rich.text import Text
@@ -24,7 +26,6 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.trace import (
     CaptionBackfill,
     StoredOption,
@@ -36,6 +37,9 @@ from graphwalk_neo4j.trace import (
     list_walks,
     replay_snippet,
 )
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 STATUS_STYLE = {

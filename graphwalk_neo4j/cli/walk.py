@@ -4,19 +4,22 @@ replay the walk (Cypher and Browser). ``--json`` prints the context bundle for d
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.text import Text
 from rich.tree import Tree
 
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.cli.trace import browser_hint
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from
-from graphwalk_neo4j.walk.service import WalkOutcome
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.walk.service import WalkOutcome
 
 
 def build_config(

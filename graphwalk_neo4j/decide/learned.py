@@ -26,10 +26,9 @@ import json
 import math
 import re
 import time
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,9 +36,13 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, Decisio
 from graphwalk_neo4j.decide.linker import MentionLinker
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.render import hop_move, kind_count
-from graphwalk_neo4j.decide.request import DecisionContext
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
 UNK = "<unk>"

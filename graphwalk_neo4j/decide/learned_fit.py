@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,7 +40,9 @@ from graphwalk_neo4j.decide.learned import (
     Weights,
     encode,
 )
-from graphwalk_neo4j.embed.base import Embedder
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.embed.base import Embedder
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 

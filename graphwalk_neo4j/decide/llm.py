@@ -21,11 +21,8 @@ import json
 import math
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import SecretStr
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result, normalize_distribution
@@ -38,6 +35,11 @@ from graphwalk_neo4j.errors import (
     LLMError,
 )
 from graphwalk_neo4j.llm import LLMClient, LLMReply
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pydantic import SecretStr
 
 Mode = Literal["auto", "logprobs", "json"]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

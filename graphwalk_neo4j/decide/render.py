@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
 from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo, HopInfo, OptionInfo
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 STOP = "STOP"
 ANSWER_TYPE_KEY = "answer_type"

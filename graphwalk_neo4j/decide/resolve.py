@@ -23,14 +23,15 @@ set, else ``openrouter`` when ``OPENROUTER_API_KEY`` is set. Floating ``*-latest
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.llm import provider_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from graphwalk_neo4j.decide.base import DecisionBackend
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.errors import ConfigError
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
 
 EMBEDDERS = ("minilm", "minilm-onnx", "fake")

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
 from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 

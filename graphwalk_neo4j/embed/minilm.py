@@ -12,14 +12,16 @@ import asyncio
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
 from graphwalk_neo4j.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # Never reach for a model hub: set before sentence-transformers / huggingface_hub are first imported.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

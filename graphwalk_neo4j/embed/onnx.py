@@ -21,14 +21,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from graphwalk_neo4j.embed.minilm import MINILM_MODEL_ID, CachedMiniLM, packaged_model_path
 from graphwalk_neo4j.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 MAX_TOKENS = 256  # sentence_bert_config.json of the packaged model
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")

@@ -9,13 +9,15 @@ questions never mix their counts.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.store import GraphStore, Query, QueryName
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from graphwalk_neo4j.store import GraphStore, Query, QueryName
 
 _TRIPS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("gw_eval_round_trips", default=None)
 

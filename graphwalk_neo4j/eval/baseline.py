@@ -22,23 +22,27 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import SecretStr
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import DecisionError, LLMError
 from graphwalk_neo4j.eval.answers import SystemAnswer
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import list_documents
 from graphwalk_neo4j.llm import LLMClient
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.prompts import relation_words
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from pydantic import SecretStr
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore
 
 DOC_VERSION = "entity-doc-1"
 MAX_TRIPLES = 40

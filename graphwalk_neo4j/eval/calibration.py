@@ -9,13 +9,15 @@ themselves; :func:`write_reliability_diagram` draws them (one line per system) i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 BINS = 10
 ALL = "all"

@@ -12,15 +12,18 @@ Only the oracle reads question types; systems under test never do.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, qtype_path
 from graphwalk_neo4j.eval.metrics import answer_set, score_answers
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.store import GraphStore
 
 BATCH = 250
 

@@ -16,10 +16,12 @@ Percentiles (:func:`percentile`) use linear interpolation between closest ranks,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
 
 def normalize_answer(text: str) -> str:

@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.eval.answers import SystemAnswer
-from graphwalk_neo4j.eval.metaqa import MetaQAQuestion
 from graphwalk_neo4j.eval.metrics import answer_set, score_answers
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.eval.answers import SystemAnswer
+    from graphwalk_neo4j.eval.metaqa import MetaQAQuestion
 
 CEILING = "ceiling"
 """The system name of the path ceiling (an oracle that follows the gold relation path)."""

@@ -14,8 +14,7 @@ linking both are trivially about 1.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from rich.table import Table
@@ -23,6 +22,9 @@ from rich.table import Table
 from graphwalk_neo4j.eval.calibration import calibration_rows
 from graphwalk_neo4j.eval.metrics import percentile, precision_recall_f1
 from graphwalk_neo4j.eval.records import CEILING, QuestionRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 ALL_HOPS = "all"
 

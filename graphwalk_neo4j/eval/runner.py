@@ -20,11 +20,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.eval.answers import QASystem, SystemAnswer, count_round_trips
@@ -40,8 +38,13 @@ from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 VOLATILE_SETTINGS = ("concurrency", "trace")
 

@@ -18,21 +18,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from graphwalk_neo4j.decide.resolve import resolve_backend
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.answers import CountingStore, QASystem, SystemAnswer
 from graphwalk_neo4j.eval.baseline import DEFAULT_K, LLMReader, VectorSystem, build_index
-from graphwalk_neo4j.eval.records import MetaQAOptions
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig, get_preset
-from graphwalk_neo4j.walk.result import WalkPath, WalkResult
 from graphwalk_neo4j.walk.service import WalkService
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.eval.records import MetaQAOptions
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.result import WalkPath, WalkResult
 
 Linking = Literal["gold", "resolve"]
 Closer = Callable[[], Awaitable[None]]
@@ -151,7 +153,7 @@ async def build_systems(
                     system_name(preset, options.overrides),
                     service,
                     config,
-                    linking=cast(Linking, options.linking),
+                    linking=cast("Linking", options.linking),
                     preset=preset,
                 )
             )

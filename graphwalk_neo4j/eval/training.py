@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.learned import DecisionInputs, decision_inputs
 from graphwalk_neo4j.decide.learned_fit import make_dir
@@ -43,13 +43,15 @@ from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import ENTITIES_BY_ID, EXACT_NAMES, DegreeRow, SpanDegreeRow
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 Split = Literal["train", "val", "test"]
 QAFormat = Literal["metaqa", "jsonl"]

@@ -12,12 +12,14 @@ import asyncio
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile, value_text
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.store import GraphStore, QueryName
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore, QueryName
 
 PAGE = 20_000
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.graph.profile import MANAGED_LABELS, stored_profile
 from graphwalk_neo4j.graph.writes import TRACE_LINK_TYPES, recompute_attributes
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 
 def _part(text: str) -> str:

@@ -7,12 +7,14 @@ disagree become conflicts instead of one silently winning.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.identity import entity_uid, id_of_uid
 from graphwalk_neo4j.graph.writes import claim_state
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 
 async def merge_entities(store: GraphStore, graph: str, keep_id: str, absorb_id: str) -> dict[str, Any]:

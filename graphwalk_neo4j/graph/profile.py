@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.identifiers import RESERVED_LABELS, data_name
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.store import GraphStore
 
 NS_LABEL = "GwAdopted"
 PROFILE_LABEL = "GwGraphProfile"

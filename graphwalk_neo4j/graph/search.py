@@ -11,13 +11,10 @@ ingested graph's (``entity_names``, ``entity_embedding``) or the adopted nodes' 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
-from graphwalk_neo4j.store import GraphStore, Query
 from graphwalk_neo4j.store.queries import (
     ADOPTED_EXACT,
     ADOPTED_FULLTEXT,
@@ -28,6 +25,12 @@ from graphwalk_neo4j.store.queries import (
     ScoredSearchRow,
     SearchRow,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore, Query
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}

@@ -9,15 +9,17 @@ validated before they get here (the parsers do it; :func:`prepare_batch` checks 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.identity import canonical_name, entity_id, entity_uid
 from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, TripleRecord, params
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 # Relationship types the project writes that are not data: a stored walk's links to entities (walk/trace_writer)
 # and provenance (ingest/resolution). Degrees, moves and deletes skip them; Cypher gets them as parameters.

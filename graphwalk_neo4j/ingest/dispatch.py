@@ -20,11 +20,13 @@ are adjudicated by the extraction model through :class:`~graphwalk_neo4j.decide.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from graphwalk_neo4j.errors import ConfigError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 Pipeline = Literal["sql", "text", "structured"]
 SQL_SCHEMES = ("sqlite", "postgresql", "postgres", "mysql", "mariadb", "mssql", "oracle")

@@ -24,12 +24,9 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.embeddings import entity_text, text_hash
 from graphwalk_neo4j.graph.identity import content_hash
 from graphwalk_neo4j.graph.ledger import (
@@ -49,11 +46,17 @@ from graphwalk_neo4j.ingest.extraction import (
     cache_key,
 )
 from graphwalk_neo4j.ingest.resolution import ApplyCounts, apply_chunk, chunk_key, resolve_chunk
-from graphwalk_neo4j.ingest.routing import Router
 from graphwalk_neo4j.ingest.sources import MAX_BYTES, Rejected, SourceDocument, discover, read_document
 from graphwalk_neo4j.ingest.structured import now_iso
 from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore, run_template
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.ingest.routing import Router
 
 PIPELINE_VERSION = "text-1"
 

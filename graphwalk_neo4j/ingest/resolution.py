@@ -18,13 +18,15 @@ retry it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.identity import SEP, canonical_name, entity_uid, hashed_entity_id, id_of_uid
 from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, params
-from graphwalk_neo4j.ingest.extraction import Fact
-from graphwalk_neo4j.ingest.routing import Route
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.ingest.extraction import Fact
+    from graphwalk_neo4j.ingest.routing import Route
 
 
 def new_entity_id(source: str, doc_id: str, name: str, type_: str | None) -> str:

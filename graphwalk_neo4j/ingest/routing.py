@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import canonical_name
 from graphwalk_neo4j.graph.search import search_entities
-from graphwalk_neo4j.ingest.extraction import Mention
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.ingest.extraction import Mention
+    from graphwalk_neo4j.store import GraphStore
 
 RoutingMode = Literal["decide", "exact"]
 NEW = "NEW"

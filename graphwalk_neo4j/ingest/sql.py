@@ -34,7 +34,7 @@ import importlib.util
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import ConfigError, InputError, InvalidIdentifierError
 from graphwalk_neo4j.graph.identity import canonical_json, content_hash, hashed_entity_id
@@ -51,7 +51,9 @@ from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, write_batch
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.ingest.extraction import attribute_key, pascal_label, snake_name
 from graphwalk_neo4j.ingest.structured import now_iso
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 SQL_VERSION = "sql-1"
 NAME_COLUMNS = ("name", "title", "label", "full_name", "display_name", "username")

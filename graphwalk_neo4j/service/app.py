@@ -11,9 +11,8 @@ import asyncio
 import importlib
 import json
 import logging
-from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -48,10 +47,14 @@ from graphwalk_neo4j.service.problems import (
     problem_body,
     retry_headers,
 )
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.walk.config import build_config
-from graphwalk_neo4j.walk.result import DepthEvent
-from graphwalk_neo4j.walk.service import WalkOutcome
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.walk.result import DepthEvent
+    from graphwalk_neo4j.walk.service import WalkOutcome
 
 log = logging.getLogger("graphwalk_neo4j.service")
 BROWSER_ROUTER = "graphwalk_neo4j.service.browser"

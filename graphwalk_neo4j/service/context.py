@@ -13,14 +13,11 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import (
     DrainingError,
     GraphwalkError,
@@ -32,13 +29,19 @@ from graphwalk_neo4j.errors import (
 from graphwalk_neo4j.graph.profile import graph_counts, graph_schema
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace import StoredWalk, get_walk, list_walks
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.engine import DepthObserver
-from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from graphwalk_neo4j.decide.base import DecisionBackend
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.engine import DepthObserver
+    from graphwalk_neo4j.walk.result import DepthEvent
 
 T = TypeVar("T")
 log = logging.getLogger("graphwalk_neo4j.service")

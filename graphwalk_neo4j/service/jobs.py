@@ -21,15 +21,18 @@ import tempfile
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, NotFoundError
 from graphwalk_neo4j.identifiers import validate_identifier
-from graphwalk_neo4j.service.context import ServiceContext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from graphwalk_neo4j.service.context import ServiceContext
 
 log = logging.getLogger("graphwalk_neo4j.service.jobs")
 KEEP_FINISHED = 200

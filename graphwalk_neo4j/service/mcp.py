@@ -12,9 +12,8 @@ between requests), so any replica can answer any request.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -26,9 +25,13 @@ from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.models import WalkResponse
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.trace.read import replay_snippet
 from graphwalk_neo4j.walk.config import build_config
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable
+
+    from graphwalk_neo4j.settings import Settings
 
 T = TypeVar("T")
 INSTRUCTIONS = (

@@ -6,18 +6,18 @@ metrics are fed from the walk's own totals; Cypher round trips are read from the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from graphwalk_neo4j.walk.result import DepthEvent
-from graphwalk_neo4j.walk.service import WalkOutcome
-
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from graphwalk_neo4j.service.context import ServiceContext
+    from graphwalk_neo4j.walk.result import DepthEvent
+    from graphwalk_neo4j.walk.service import WalkOutcome
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 DEPTH_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

@@ -8,13 +8,15 @@ prints it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwalk_neo4j.graph.identity import entity_uid
-from graphwalk_neo4j.walk.result import DepthEvent
-from graphwalk_neo4j.walk.service import WalkOutcome
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.walk.result import DepthEvent
+    from graphwalk_neo4j.walk.service import WalkOutcome
 
 GRAPH_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 

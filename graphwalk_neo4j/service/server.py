@@ -12,14 +12,18 @@ import asyncio
 import ipaddress
 import logging
 import signal
-import socket
-from types import FrameType
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.service.context import ServiceContext
-from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    import socket
+    from types import FrameType
+
+    from graphwalk_neo4j.settings import Settings
 
 log = logging.getLogger("graphwalk_neo4j.service")
 

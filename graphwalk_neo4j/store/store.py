@@ -12,10 +12,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import neo4j
 from graphwalk_neo4j.errors import (
@@ -25,12 +24,16 @@ from graphwalk_neo4j.errors import (
     StoreError,
     StoreUnavailableError,
 )
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store.counters import Counters
 from graphwalk_neo4j.store.queries import Query, QueryName
 from graphwalk_neo4j.store.registry import template
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as nx
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Awaitable, Callable
+
+    from graphwalk_neo4j.settings import Settings
 
 T = TypeVar("T")
 R = TypeVar("R")

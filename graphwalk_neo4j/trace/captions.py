@@ -10,9 +10,12 @@ applied to the stored properties; one read and one write round trip per page unt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.trace_writer import step_captions, walk_caption
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 PAGE = 2000
 

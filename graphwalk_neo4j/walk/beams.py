@@ -11,14 +11,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.records import StepKind
 from graphwalk_neo4j.walk.result import Answer, PathStep, Termination, WalkPath
 from graphwalk_neo4j.walk.scoring import min_confidence, normalized_score, step_logp
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.ports import NodeRef, Option
+    from graphwalk_neo4j.walk.records import StepKind
 
 
 @dataclass(frozen=True)

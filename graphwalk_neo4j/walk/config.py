@@ -6,12 +6,14 @@ set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphwalk_neo4j.errors import ConfigError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 Strategy = Literal["greedy", "beam", "sample"]
 HopMode = Literal["entity", "relation"]

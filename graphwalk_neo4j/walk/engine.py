@@ -25,10 +25,8 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionResponse
 from graphwalk_neo4j.errors import (
     ConfigError,
     DecisionError,
@@ -53,7 +51,13 @@ from graphwalk_neo4j.walk.result import DepthEvent, Status, WalkResult
 from graphwalk_neo4j.walk.sampling import adjust, draw, walk_rng
 from graphwalk_neo4j.walk.scoring import confidence as choice_confidence
 from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
-from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter, TraceSink
+from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionResponse
+    from graphwalk_neo4j.walk.ports import TraceSink
 
 DepthObserver = Callable[[DepthEvent], None]
 INTERRUPT_WRITE_S = 5.0  # how long an interrupted walk may take to store its `interrupted` status

@@ -12,18 +12,15 @@ written by adopt; element ids for ``--start``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.store import GraphStore, Query
 from graphwalk_neo4j.store.queries import (
     ADOPTED_BY_ID,
     ADOPTED_EXACT_NAMES,
@@ -33,6 +30,12 @@ from graphwalk_neo4j.store.queries import (
     SpanDegreeRow,
 )
 from graphwalk_neo4j.walk.ports import NodeRef
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore, Query
 
 MAX_SPAN = 8
 _WORD = re.compile(r"[\w'\u2019.&-]+", re.UNICODE)  # \u2019: the typographic apostrophe

@@ -26,12 +26,10 @@ of its own, so the walk stops there and the value is the answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import (
     GraphProfile,
@@ -43,7 +41,6 @@ from graphwalk_neo4j.graph.profile import (
     value_text,
 )
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import (
     ADOPTED_EMBEDDINGS,
     EMBEDDINGS_BY_ELEMENT_ID,
@@ -55,6 +52,12 @@ from graphwalk_neo4j.store.queries import (
     RelationMovesRow,
 )
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option, PrunedOption
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore
 
 
 class EmbeddingCache:

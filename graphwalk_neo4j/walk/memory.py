@@ -9,9 +9,12 @@ the bound) and reads them when they come back as ``follow``, as the Neo4j expand
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.walk.ports import EdgeDirection, ExpandRequest, Expansion, NodeRef, Option, PrunedOption
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 Triple = tuple[str, str, str]  # (source id, relation, target id)
 

@@ -33,8 +33,7 @@ Expansion contract (the engine relies on it and checks the parts it can):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from graphwalk_neo4j.walk.expansion import (
     Direction,
@@ -47,8 +46,12 @@ from graphwalk_neo4j.walk.expansion import (
     Option,
     PrunedOption,
 )
-from graphwalk_neo4j.walk.records import DepthRecord, WalkMeta
-from graphwalk_neo4j.walk.result import WalkResult
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.walk.records import DepthRecord, WalkMeta
+    from graphwalk_neo4j.walk.result import WalkResult
 
 __all__ = [
     "Direction",

@@ -13,9 +13,8 @@ learned) use instead of the text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.render import (
     ANSWER_TYPE_KEY,
     STOP,
@@ -36,9 +35,14 @@ from graphwalk_neo4j.decide.render import (
 )
 from graphwalk_neo4j.decide.render import option_labels as _labels
 from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo, HopInfo, OptionInfo
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.result import PathStep
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.ports import NodeRef, Option
+    from graphwalk_neo4j.walk.result import PathStep
 
 __all__ = [
     "ANSWER_TYPE_KEY",

@@ -15,7 +15,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 
 def step_logp(p: float, floor: float) -> float:

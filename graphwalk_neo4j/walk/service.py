@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.base import DecisionBackend
-from graphwalk_neo4j.embed.base import Embedder
 from graphwalk_neo4j.errors import InputError, LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
-from graphwalk_neo4j.walk.ports import TraceSink
-from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace import NullTraceSink
 from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.decide.base import DecisionBackend
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.ports import TraceSink
+    from graphwalk_neo4j.walk.result import WalkResult
 
 MAX_QUESTION_CHARS = 2000  # longer questions are refused: linking work grows with the question's n-grams
 

@@ -4,13 +4,16 @@ budget checks, call records, trace step records, and the final :class:`~.result.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionResponse
 from graphwalk_neo4j.walk.beams import Beam, Candidate, rank_answers, rank_paths
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.ports import Expansion, Option
 from graphwalk_neo4j.walk.records import CallInfo, OfferedOption, StepKind, StepRecord
 from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkResult
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionResponse
+    from graphwalk_neo4j.walk.config import WalkConfig
+    from graphwalk_neo4j.walk.ports import Expansion, Option
 
 
 @dataclass

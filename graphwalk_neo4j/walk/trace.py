@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.walk.ports import TraceSink
-from graphwalk_neo4j.walk.records import DepthRecord, StepRecord, WalkMeta
-from graphwalk_neo4j.walk.result import WalkResult
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from graphwalk_neo4j.walk.ports import TraceSink
+    from graphwalk_neo4j.walk.records import DepthRecord, StepRecord, WalkMeta
+    from graphwalk_neo4j.walk.result import WalkResult
 
 
 class NullTraceSink:

@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
-from graphwalk_neo4j.walk.result import WalkResult
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
+    from graphwalk_neo4j.walk.result import WalkResult
 
 MAX_OPTION_TARGETS = 20  # target ids kept per offered option in Step.options
 MAX_STEP_LINKS = 50  # AT / CHOSE relationships (and node_ids / chosen_target_ids) per step

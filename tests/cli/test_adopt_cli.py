@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from tests.integration.movies_fixture import checksum, create_movies, drop_movies
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 
 async def invoke(args: list[str], env: dict[str, str]) -> Result:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import socket
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
-from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
 
 
 def invoke(args: list[str], settings: Settings, **env: str):  # type: ignore[no-untyped-def]

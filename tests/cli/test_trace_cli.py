@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import pytest
@@ -13,9 +12,13 @@ from click.testing import CliRunner, Result
 import neo4j
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.cli.trace import trace
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore, template
 from tests.integration.test_trace_writer import ID, QUESTION, load_kb, run_walk
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
 
 
 def cli() -> click.Group:

@@ -4,14 +4,18 @@ stand-in, the trace stored and readable, and failures reported as such."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
-from graphwalk_neo4j.settings import Settings
 from tests.standins.jev_server import JevStandIn
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
 
 KB = """Memento|directed_by|Christopher Nolan
 Inception|directed_by|Christopher Nolan

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.store import GraphStore
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 
 async def snapshot(store: GraphStore, graph: str) -> dict[str, Any]:

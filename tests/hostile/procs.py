@@ -10,8 +10,10 @@ import asyncio
 import os
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.settings import Settings
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -14,10 +14,14 @@ from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.ledger import drop_graph, list_documents
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from tests.hostile.graphstate import checksum, snapshot
 from tests.hostile.procs import run_cli, start_paused
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 GOOD = "".join(f"Film {i}|directed_by|Director {i % 5}\n" for i in range(40))
 

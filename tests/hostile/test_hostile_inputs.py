@@ -3,7 +3,7 @@ with the file named and nothing written, and other graphs are never touched."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,7 +11,11 @@ from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.ledger import list_documents
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.store import GraphStore
 
 INJECTIONS = [
     "x'}) DETACH DELETE n //",

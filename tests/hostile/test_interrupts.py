@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import signal
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from tests.hostile.procs import start_paused
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 KB = "".join(f"Film {i}|directed_by|Director {i % 7}\n" for i in range(50))
 

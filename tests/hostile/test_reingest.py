@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,13 +16,17 @@ from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import document_key, get_document, list_documents
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
 from tests.hostile.graphstate import checksum, element_ids, embeddings, snapshot
 from tests.hostile.procs import run_cli, start_paused
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 FILLER = "".join(
     f"Film {i}|directed_by|Director {i % 50}\nFilm {i}|release_year|{1900 + i % 90}\n" for i in range(1500)

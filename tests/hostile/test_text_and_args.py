@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
-from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
 
 MARKUP = "Kismet [/] [red]x[/red] [bold]"
 

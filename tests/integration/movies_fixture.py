@@ -16,9 +16,10 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.store import GraphStore
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 PEOPLE = [  # name, born
     ("Keanu Reeves", 1964),

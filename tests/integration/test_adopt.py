@@ -5,15 +5,13 @@ with relationship properties and awkward shapes, property answers), embeddings, 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from graphwalk_neo4j.adopt.apply import adopt_graph, undo_graph
 from graphwalk_neo4j.adopt.introspect import introspect
 from graphwalk_neo4j.adopt.propose import propose
-from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
@@ -27,6 +25,11 @@ from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest
 from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.movies_fixture import MOVIES, MoviesGraph, checksum, create_movies, drop_movies
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from graphwalk_neo4j.decide.base import ChoiceQuestion
 
 
 @pytest.fixture

@@ -3,12 +3,16 @@ stays, and an adopted graph (the user's own data) is refused with the way out.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.graph.profile import delete_profile, save_profile
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 pytestmark = pytest.mark.neo4j
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
@@ -16,8 +16,10 @@ from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.eval.ceiling import ceiling_answers, follow_paths
 from graphwalk_neo4j.eval.metaqa import build_adjacency, follow_path, qtype_path
 from graphwalk_neo4j.eval.runner import prepare_graph, select_questions
-from graphwalk_neo4j.settings import Settings
 from tests.standins.progress import RecordingProgress
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_eval"
 

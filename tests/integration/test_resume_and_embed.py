@@ -7,15 +7,19 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.ledger import get_document
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 
 def write_big_kb(path: Path, n: int) -> None:

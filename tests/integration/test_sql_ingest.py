@@ -12,9 +12,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
@@ -23,6 +22,9 @@ from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.ingest.dispatch import choose_pipeline, is_sql_url
 from graphwalk_neo4j.ingest.sql import default_source, engine_url, entity_id_for, ingest_sql, singular
 from tests.helpers import missing_service
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 pytestmark = pytest.mark.neo4j
 

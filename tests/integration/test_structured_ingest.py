@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -12,7 +12,11 @@ from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import get_document, list_documents, retract_document
 from graphwalk_neo4j.graph.merge import merge_entities
 from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.store import GraphStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from graphwalk_neo4j.store import GraphStore
 
 KB = """Kismet|directed_by|William Dieterle
 Kismet|written_by|Edward Knoblock

@@ -6,8 +6,7 @@ edited document touching only its own elements, the extraction cache, pruning an
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,6 +32,9 @@ from tests.integration.test_text_ingest_support import (
     scripted_adjudicator,
     scripted_decider,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.neo4j
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
 from tests.integration.test_text_ingest_support import DOCS, MODEL, SAME_AS, ExtractionStandIn, entities
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.neo4j
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import shutil
 from functools import partial
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -29,6 +28,9 @@ from tests.integration.test_text_ingest_support import (
 )
 from tests.integration.test_text_ingest_support import ingest as ingest_text
 from tests.standins.jev_server import JevStandIn
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.neo4j
 

@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
 from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT, Extractor
 from graphwalk_neo4j.ingest.routing import Router
 from tests.standins.http import JSONHandler, LoopbackStandIn
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from http.server import BaseHTTPRequestHandler
+
+    from graphwalk_neo4j.decide.base import ChoiceQuestion
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 DOCS = CORPUS / "docs"

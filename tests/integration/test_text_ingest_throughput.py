@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,6 +20,9 @@ from graphwalk_neo4j.ingest.documents import TextIngest
 from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.routing import Router
 from tests.integration.test_text_ingest_support import MODEL, ExtractionStandIn, reader_answer
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.neo4j
 

@@ -10,23 +10,27 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace import StoredStep, StoredWalk, WalkNotFoundError, get_walk, list_walks
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef
 from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, OfferedOption, StepRecord
-from graphwalk_neo4j.walk.result import WalkResult
 from graphwalk_neo4j.walk.trace_writer import MAX_OPTION_TARGETS, MAX_STEP_LINKS, Neo4jTraceSink
 from tests.helpers import ScriptedBackend
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.result import WalkResult
 
 L = math.log
 

@@ -6,16 +6,18 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 import uvicorn
 from pydantic import SecretStr
 
-from graphwalk_neo4j.settings import Settings
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
+    from pathlib import Path
+
+    from graphwalk_neo4j.settings import Settings
 
 KB = """Memento|directed_by|Christopher Nolan
 Inception|directed_by|Christopher Nolan

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.fake import FakeBackend
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
 
 
 class GatedBackend(FakeBackend):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import httpx
 
 
 def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 import neo4j
-from graphwalk_neo4j.settings import Settings
 from tests.helpers import missing_service
 from tests.service.test_shutdown import ROOT, ServeProcess
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from graphwalk_neo4j.settings import Settings
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 

@@ -5,14 +5,17 @@ are against the real Neo4j, drawing that walk."""
 from __future__ import annotations
 
 import itertools
-
-import httpx
+from typing import TYPE_CHECKING
 
 import neo4j
 from graphwalk_neo4j.service.browser import bound_recipe, style_sheet
-from graphwalk_neo4j.settings import Settings
-from tests.service.conftest import ServedApp
 from tests.unit.test_browser_guide import Blocks
+
+if TYPE_CHECKING:
+    import httpx
+
+    from graphwalk_neo4j.settings import Settings
+    from tests.service.conftest import ServedApp
 
 ORIGIN = "http://127.0.0.1:7474"  # where Neo4j Browser runs
 BROWSER_HEADERS = "cache-control,pragma,sentry-trace,baggage"  # what Browser 5.24's guide fetch sends

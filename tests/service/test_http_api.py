@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
-from tests.service.conftest import ServedApp
 from tests.service.sse import events
+
+if TYPE_CHECKING:
+    import httpx
+
+    from tests.service.conftest import ServedApp
 
 QUESTION = "which movies did Christopher Nolan direct"
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
-from tests.service.conftest import ServedApp
+if TYPE_CHECKING:
+    import httpx
+
+    from tests.service.conftest import ServedApp
 
 
 def test_walk_answers_with_the_contract_and_the_trace_is_committed(

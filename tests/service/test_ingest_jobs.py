@@ -4,14 +4,18 @@ loaded, refusals, and cancelling mid-file, which leaves whole batches only (the 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from graphwalk_neo4j import faults
-from graphwalk_neo4j.settings import Settings
 from tests.service.conftest import ServedApp, service_settings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graphwalk_neo4j.settings import Settings
 
 
 def wait_finished(client: httpx.Client, job_id: str) -> dict:  # type: ignore[type-arg]

@@ -7,13 +7,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from graphwalk_neo4j.settings import Settings
-from tests.service.conftest import ServedApp
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+    from tests.service.conftest import ServedApp
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = {"walk", "search", "get_walk", "list_walks", "graph_schema"}

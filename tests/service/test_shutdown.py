@@ -13,12 +13,15 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
-from graphwalk_neo4j.settings import Settings
 from tests.standins.jev_server import JevStandIn
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")

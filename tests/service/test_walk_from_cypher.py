@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 import neo4j
-from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import template
 from tests.service.test_shutdown import ROOT, ServeProcess
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graphwalk_neo4j.settings import Settings
 
 QUESTION = "who directed Memento"
 

@@ -29,10 +29,12 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.standins.http import JSONHandler, LoopbackStandIn
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler
 
 OPENROUTER_PRICE_PER_INPUT_TOKEN = 0.042e-6
 OPENROUTER_DATED_SUFFIX = "-20260917"

@@ -20,10 +20,12 @@ import hashlib
 import json
 import math
 import random
-from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.standins.http import JSONHandler, LoopbackStandIn
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler
 
 
 class OpenAIStandIn(LoopbackStandIn):

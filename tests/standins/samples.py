@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 STOP_TEXT = "Stop here: the current node answers the query."
 

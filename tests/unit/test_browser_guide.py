@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from html.parser import HTMLParser
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,6 +22,9 @@ from graphwalk_neo4j.service.browser import (
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import template
 from graphwalk_neo4j.trace import StoredWalk, browser_line, guide_url
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Blocks(HTMLParser):

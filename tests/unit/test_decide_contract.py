@@ -7,7 +7,7 @@ runs through litellm against the OpenAI-compatible stand-in.
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from typesafe_sdk import RetryPolicy
@@ -27,6 +27,9 @@ from graphwalk_neo4j.errors import DecisionError
 from tests.standins.jev_server import JevStandIn
 from tests.standins.openai_server import OpenAIStandIn
 from tests.standins.samples import sample_request, wide_request
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
 
 BACKENDS = ["fake", "local", "jev-typesafe", "jev-openrouter", "llm"]
 FAST_RETRY = RetryPolicy(max_retries=1, backoff_initial=0.0, backoff_max=0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from typesafe_sdk import RetryPolicy
@@ -21,6 +21,9 @@ from graphwalk_neo4j.errors import (
 )
 from tests.standins.jev_server import OPENROUTER_PRICE_PER_INPUT_TOKEN, JevStandIn
 from tests.standins.samples import hop_question, sample_request
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
 
 KEY = "test-key"
 AUTH = "check TYPESAFE_API_KEY / OPENROUTER_API_KEY"

@@ -4,7 +4,7 @@ module it was trained as, fitting + calibration + the artifact, ECE, resolution,
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -27,6 +27,9 @@ from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.prompts import build_question
 from graphwalk_neo4j.walk.result import PathStep
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TATE = NodeRef(id="t", name="Sharon Tate", type="person")
 FILMS = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]

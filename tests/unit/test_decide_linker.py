@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from graphwalk_neo4j.decide.linker import FEATURES, MentionLinker, fit_linker, template_counts
 from graphwalk_neo4j.walk.entry import best_candidate, best_per_span, pick_mentions, question_spans
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_spans_keep_names_with_punctuation_whole() -> None:

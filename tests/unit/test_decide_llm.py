@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -12,6 +12,9 @@ from graphwalk_neo4j.decide.llm import distribution_from_logprobs, option_keys, 
 from graphwalk_neo4j.errors import DecisionAuthError, DecisionError, DecisionResponseError
 from tests.standins.openai_server import OpenAIStandIn
 from tests.standins.samples import sample_request, wide_request
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 MODEL = "openai/test-model"
 

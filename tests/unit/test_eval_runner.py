@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,6 +14,10 @@ from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, parse_question_line
 from graphwalk_neo4j.eval.records import QuestionRecord, RunSpec, make_record
 from graphwalk_neo4j.eval.runner import RunDir, answer_one, run_systems, settings_diff
 from tests.standins.progress import RecordingProgress
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
 
 
 def _question(

@@ -4,7 +4,7 @@ errors and logs, through the real litellm against the OpenAI-compatible stand-in
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from pydantic import SecretStr
@@ -16,6 +16,9 @@ from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.llm import REDACTED, LLMClient, provider_of, secret
 from tests.standins.openai_server import OpenAIStandIn
 from tests.standins.samples import sample_request
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
 
 KEY = "sk-health-SECRET-0123456789"
 MODEL = "openai/test-model"

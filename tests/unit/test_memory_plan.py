@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.localserver import LocalServer, memory_plan
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
 
 GIB = 1024**3
 

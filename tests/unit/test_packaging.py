@@ -7,9 +7,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.helpers import REPO_ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_wheel_built_from_the_sdist_carries_templates_data_and_marker(tmp_path: Path) -> None:

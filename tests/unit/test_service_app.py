@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import types
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from fastapi import APIRouter, FastAPI
@@ -22,6 +22,9 @@ from graphwalk_neo4j.errors import (
 from graphwalk_neo4j.service.app import BROWSER_ROUTER, create_app
 from graphwalk_neo4j.service.problems import from_exception, status_for
 from graphwalk_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 API = {
     "/v1/walk",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,9 +16,13 @@ from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option
-from graphwalk_neo4j.walk.records import DepthRecord
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from graphwalk_neo4j.walk.records import DepthRecord
 
 L = math.log
 FLOOR = 1e-3

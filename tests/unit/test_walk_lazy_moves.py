@@ -4,16 +4,19 @@ the same graph give the same result whether the expander reads every move whole 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.decide.base import ChoiceQuestion
 
 
 def preferring(*moves: tuple[str, str]) -> Any:

@@ -4,7 +4,7 @@ top-p, the answer-type hint, and the context bundle."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -17,6 +17,9 @@ from graphwalk_neo4j.walk.sampling import walk_rng
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests import helpers
 from tests.helpers import FILM_EDGES, FILM_NODES
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 L = math.log
 

@@ -3,12 +3,16 @@ record, the answers of the walks finished so far and the depth's wall time."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
-from graphwalk_neo4j.walk.result import DepthEvent
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.walk.result import DepthEvent
 
 WHO_DIRECTED = {
     "Memento (film)": {"Christopher Nolan": 0.9, "Jonathan Nolan": 0.05, "Guy Pearce": 0.05},

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx
 from pydantic import SecretStr
@@ -35,6 +34,9 @@ from graphwalk_neo4j.decide.jev.wire import (
 )
 from graphwalk_neo4j.decide.normalize import check_request, make_result
 from graphwalk_neo4j.errors import ConfigError, DecisionAuthError, DecisionError, DecisionResponseError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +243,7 @@ class JevBackend:
         )
 
     async def _call(self, state: Any, questions: Sequence[ChoiceQuestion]) -> _Piece:
-        wire_questions = {question.key: cast(ChoiceModel, question_wire(question)) for question in questions}
+        wire_questions = {question.key: cast("ChoiceModel", question_wire(question)) for question in questions}
         client = self._sdk()
         async with self._semaphore:
             try:

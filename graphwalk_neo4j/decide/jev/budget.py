@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.jev.wire import question_wire
 from graphwalk_neo4j.decide.text import compact_json
 from graphwalk_neo4j.errors import DecisionError
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 
 MAX_REQUEST_TOKENS = 64_000  # documented context per request
 MAX_QUESTION_TOKENS = 32_000  # documented budget for state + the longest single question

@@ -6,14 +6,15 @@ reads them.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import typesafe_sdk
 from pydantic import Field
 from typesafe_sdk import SystemOneResponse
 from typesafe_sdk import Usage as SDKUsage
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.base import ChoiceQuestion
 
 Provider = Literal["typesafe", "openrouter"]
 PROVIDERS: tuple[Provider, ...] = ("typesafe", "openrouter")

@@ -33,8 +33,8 @@ Modules: :mod:`.common` (checks, line reader, problems, builder, batching) and o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.ingest.parsers.common import (
     DEFAULT_BATCH_SIZE,
@@ -58,6 +58,9 @@ from graphwalk_neo4j.ingest.parsers.common import (
 from graphwalk_neo4j.ingest.parsers.csvfile import csv_rows, iter_csv
 from graphwalk_neo4j.ingest.parsers.jsonl import iter_jsonl, jsonl_rows
 from graphwalk_neo4j.ingest.parsers.triples import iter_triples, triple_rows, triple_separator
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.errors import InputError, InvalidIdentifierError
 from graphwalk_neo4j.identifiers import property_key
@@ -20,6 +19,10 @@ from graphwalk_neo4j.ingest.parsers.common import (
     Rows,
     run_reader,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 def csv_rows(ctx: ReadContext) -> Rows:

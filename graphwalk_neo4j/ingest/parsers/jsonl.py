@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.ingest.parsers.common import (
     CORE_FIELDS,
@@ -18,6 +17,10 @@ from graphwalk_neo4j.ingest.parsers.common import (
     Rows,
     run_reader,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 def jsonl_rows(ctx: ReadContext) -> Rows:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.ingest.parsers.common import (
     DEFAULT_BATCH_SIZE,
@@ -15,6 +14,10 @@ from graphwalk_neo4j.ingest.parsers.common import (
     Rows,
     run_reader,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 def _separator(text: str) -> str:
