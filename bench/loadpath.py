@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import neo4j
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.ingest.structured import ingest_file
@@ -116,8 +117,6 @@ async def load_peer(settings: Settings, triples: list[tuple[str, str, str]], typ
     try:
         from neo4j_graphrag.components.kg_writer import Neo4jWriter
         from neo4j_graphrag.components.types import Neo4jGraph, Neo4jNode, Neo4jRelationship
-
-        import neo4j
     except ImportError:
         return {"skipped": "neo4j-graphrag is not installed (pip install neo4j-graphrag)"}
     graph = Neo4jGraph(

@@ -24,6 +24,7 @@ import platform
 import resource
 import statistics
 import subprocess
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,9 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bench.text_ingest import bench_text
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
 from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.graph.embeddings import embed_graph, pending_texts
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
@@ -45,7 +48,9 @@ from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store.registry import template
 from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN
 from graphwalk_neo4j.walk.service import WalkService
 
 if TYPE_CHECKING:
@@ -137,9 +142,7 @@ async def bench_embed(store: GraphStore, settings: Settings, limit: int | None =
         "torch": await bench_embed_one(store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)
     }
     try:
-        import onnxruntime  # noqa: F401
-
-        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+        import onnxruntime  # noqa: F401 - only probes for the onnx extra
     except ImportError:
         out["onnx"] = "skipped: onnxruntime is not installed (pip install 'graphwalk-neo4j[onnx]')"
     else:
@@ -201,9 +204,6 @@ def _db_hits(plan: dict[str, Any]) -> int:
 async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, Any]:
     """Neo4j-side cost of relation moves through the Drama hub, independent of machine load: db hits (PROFILE)
     and the best of 5 wall times of ``walk/relation_moves`` for the three requests a hub walk makes."""
-    from graphwalk_neo4j.store.registry import template
-    from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN
-
     body = template("walk/relation_moves").body
     drama = entity_id("Drama")
     rows = await store.query(
@@ -362,10 +362,6 @@ async def main() -> None:
             results["embed"] = await bench_embed(store, settings, args.embed_n)
             print("embed", results["embed"], flush=True)
         if "text" in sections:
-            import tempfile
-
-            from bench.text_ingest import bench_text
-
             with tempfile.TemporaryDirectory() as tmp:
                 results["text_ingest"] = await bench_text(store, Path(tmp))
             print("text", results["text_ingest"], flush=True)

@@ -21,11 +21,27 @@ import asyncio
 import json
 import os
 import random
+import resource
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from bench.run import TimedBackend, pct
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
+from graphwalk_neo4j.graph.embeddings import entity_text
+from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.localserver import LocalServer, _ram_bytes, _tree_bytes, memory_plan
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
+from graphwalk_neo4j.walk.service import WalkService
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = {"100k": 100_000, "1m": 1_000_000, "5m": 5_000_000}
@@ -96,13 +112,6 @@ def _dir_mb(path: Path) -> float:
 
 
 async def walk_overheads(store: Any, graph: str, starts: list[str], hubs: list[str]) -> dict[str, Any]:
-    from bench.run import TimedBackend, pct
-    from graphwalk_neo4j.decide.fake import FakeBackend
-    from graphwalk_neo4j.graph.identity import entity_id
-    from graphwalk_neo4j.walk.config import get_preset
-    from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
-    from graphwalk_neo4j.walk.service import WalkService
-
     cypher: list[float] = []
     original = Neo4jExpander.expand
 
@@ -149,8 +158,6 @@ PHASES = ("load", "embed", "walk")
 
 def server_for(home: Path, triples: int, bolt_port: int = 7691, http_port: int = 7478) -> Any:
     """The size's own Neo4j, sized by localserver's rule for the store it will hold (not the empty one)."""
-    from graphwalk_neo4j.localserver import LocalServer, _ram_bytes, _tree_bytes, memory_plan
-
     on_disk = _tree_bytes(home / "run" / "data" / "databases")
     heap, cache = memory_plan(_ram_bytes(), max(on_disk, triples * STORE_BYTES_PER_TRIPLE))
     return LocalServer(home=home, bolt_port=bolt_port, http_port=http_port, heap=heap, pagecache=cache)
@@ -176,11 +183,6 @@ async def run_size(
 ) -> dict[str, Any]:
     """Run the chosen phases for one size. Results are merged into ``home/scale_<size>.json``, so a later run of
     only some phases (e.g. ``--phases walk`` after a code change) keeps the other phases' figures."""
-    from graphwalk_neo4j.ingest.structured import ingest_file
-    from graphwalk_neo4j.schema import apply_schema
-    from graphwalk_neo4j.settings import Settings
-    from graphwalk_neo4j.store import GraphStore
-
     kb = work / f"scale_{label}.txt"
     gen = generate(SIZES[label], kb)
     saved = home / f"scale_{label}.json"
@@ -245,8 +247,6 @@ async def run_size(
 
 
 def _own_peak_mb() -> float:
-    import resource
-
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
@@ -254,15 +254,9 @@ async def embed_sample_rate(store: Any, graph: str, sample: int) -> dict[str, An
     """Encode + write ``sample`` entities as ``embed_graph`` does (ONNX MiniLM when installed, else torch). A
     sample only: embedding millions of nodes takes hours on two cores, and the rate is per node, independent of
     the graph's size (each batch is 256 names encoded and one ``SET`` by uid)."""
-    from graphwalk_neo4j.graph.embeddings import entity_text
-
     try:
-        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
-
         embedder: Any = OnnxMiniLMEmbedder(cache_size=0)
     except ImportError:
-        from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
-
         embedder = MiniLMEmbedder(cache_size=0)
     embedder.encode(["warm up"])
     rows = await store.query(

@@ -9,9 +9,19 @@ import asyncio
 import sys
 
 from graphwalk_neo4j.cli.render import error_line, make_console, styled
+from graphwalk_neo4j.cli.trace import browser_hint
+from graphwalk_neo4j.cli.walk import render
+from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import GraphwalkError
+from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.resources import data_file, metaqa_type_map
+from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.service import WalkService
 
 GRAPH = "demo"
 QUESTIONS = [
@@ -23,17 +33,6 @@ console = make_console()
 
 
 async def main() -> int:
-    from graphwalk_neo4j.cli.trace import browser_hint
-    from graphwalk_neo4j.cli.walk import render
-    from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
-    from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.graph.embeddings import embed_graph
-    from graphwalk_neo4j.ingest.structured import ingest_file
-    from graphwalk_neo4j.schema import apply_schema
-    from graphwalk_neo4j.store import GraphStore
-    from graphwalk_neo4j.walk.config import get_preset
-    from graphwalk_neo4j.walk.service import WalkService
-
     settings = Settings()
     types = metaqa_type_map()
     embedder = make_embedder(settings)

@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.localserver import LocalServer
+from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
@@ -35,8 +39,6 @@ def neo4j_settings() -> Iterator[Settings]:
         yield from _testcontainers_settings()
         return
     if not os.environ.get("GW_NEO4J_URI"):
-        from graphwalk_neo4j.localserver import LocalServer
-
         LocalServer().up()
     yield Settings()  # noqa: PT022 - a generator because the testcontainers branch above tears down
 
@@ -48,10 +50,6 @@ def graph_name() -> str:
 
 @pytest.fixture
 async def store(neo4j_settings: Settings, graph_name: str) -> AsyncIterator:
-    from graphwalk_neo4j.graph.ledger import drop_graph
-    from graphwalk_neo4j.schema import apply_schema
-    from graphwalk_neo4j.store import GraphStore
-
     st = GraphStore(neo4j_settings)
     await st.connect()
     await apply_schema(st)

@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.walk.ports import NodeRef
@@ -42,8 +44,6 @@ def shared_dir() -> Path:
 def missing_service(reason: str) -> None:
     """Skip for an external service a user could also lack; under CI (``GW_NEO4J_REQUIRE_SERVICES=1``, set by
     ``.ci/run``, which installs them) the same absence is a failure, so these tests cannot silently stop running."""
-    import pytest
-
     if os.environ.get("GW_NEO4J_REQUIRE_SERVICES") == "1":
         pytest.fail(f"{reason} (GW_NEO4J_REQUIRE_SERVICES=1: CI installs it, so its absence is a failure)")
     pytest.skip(reason)

@@ -22,6 +22,7 @@ from graphwalk_neo4j.cli.common import (
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.errors import NotFoundError
+from graphwalk_neo4j.graph.ledger import drop_graph, graph_exists
 from graphwalk_neo4j.schema import apply_schema
 
 if TYPE_CHECKING:
@@ -87,8 +88,6 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
 @handle_errors
 def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> None:
     """Delete one graph (its entities, ledger and walks); other graphs in the database are untouched."""
-    from graphwalk_neo4j.graph.ledger import drop_graph, graph_exists
-
     if not yes:
         raise click.UsageError(f"this deletes every node of graph {graph!r}; add --yes to confirm")
     settings = load_settings(ctx)

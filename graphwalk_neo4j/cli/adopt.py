@@ -12,10 +12,13 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from graphwalk_neo4j.adopt.apply import adopt_graph, check_graph_name, undo_graph
+from graphwalk_neo4j.adopt.introspect import introspect
+from graphwalk_neo4j.adopt.propose import propose
 from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.graph.profile import GraphProfile, parse_name_overrides
+from graphwalk_neo4j.graph.profile import GraphProfile, parse_name_overrides, stored_profile
 from graphwalk_neo4j.identifiers import data_name
 
 if TYPE_CHECKING:
@@ -78,10 +81,6 @@ def profile_tables(profile: GraphProfile) -> list[Table]:
 
 
 async def _propose(settings: Settings, graph: str, opts: dict[str, Any]) -> tuple[GraphProfile, dict[str, Any]]:
-    from graphwalk_neo4j.adopt.apply import adopt_graph, check_graph_name
-    from graphwalk_neo4j.adopt.introspect import introspect
-    from graphwalk_neo4j.adopt.propose import propose
-
     async with connected(settings) as store:
         await check_graph_name(store, graph)
         intro = await introspect(store, labels=opts["labels"], sample=opts["sample"])
@@ -99,8 +98,6 @@ async def _propose(settings: Settings, graph: str, opts: dict[str, Any]) -> tupl
 
 
 async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> dict[str, Any]:
-    from graphwalk_neo4j.adopt.apply import adopt_graph
-
     async with connected(settings) as store:
         with BarProgress(unit="nodes", eta=False) as bar:
 
@@ -112,8 +109,6 @@ async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> 
 
 
 async def _refresh(settings: Settings, graph: str, batch_size: int) -> tuple[GraphProfile, dict[str, Any]]:
-    from graphwalk_neo4j.graph.profile import stored_profile
-
     async with connected(settings) as store:
         profile = await stored_profile(store, graph)
     if profile is None:
@@ -122,8 +117,6 @@ async def _refresh(settings: Settings, graph: str, batch_size: int) -> tuple[Gra
 
 
 async def _undo(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:
-    from graphwalk_neo4j.adopt.apply import undo_graph
-
     async with connected(settings) as store:
         report = await undo_graph(store, graph, batch_size=batch_size)
     return report.as_dict()

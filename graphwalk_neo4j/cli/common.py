@@ -20,7 +20,7 @@ import click
 from graphwalk_neo4j.cli.render import err as err
 from graphwalk_neo4j.cli.render import error_line
 from graphwalk_neo4j.cli.render import out as out
-from graphwalk_neo4j.errors import GraphwalkError, Interrupted
+from graphwalk_neo4j.errors import GraphwalkError, Interrupted, InvalidIdentifierError
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.settings import load_settings as settings_from_env
@@ -110,8 +110,6 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 def check_graph_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str) -> str:
     """Click callback: a graph name must pass :func:`graphwalk_neo4j.identifiers.graph_name` (exit code 2)."""
-    from graphwalk_neo4j.errors import InvalidIdentifierError
-
     try:
         return graph_name(value)
     except InvalidIdentifierError as exc:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.table import Table
 
+from graphwalk_neo4j import wiring
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -23,10 +24,15 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, InputError, Interrupted
+from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.ledger import document_id, list_documents
+from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.ingest.dispatch import choose_pipeline
 from graphwalk_neo4j.ingest.documents import retract_text_document
-from graphwalk_neo4j.ingest.structured import check_type_map
+from graphwalk_neo4j.ingest.structured import FileResult, check_type_map, ingest_files
+from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.store.store import transient_retries
 
 if TYPE_CHECKING:
@@ -55,9 +61,6 @@ def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] 
 async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) -> list[dict[str, Any]]:
     """Plan every file (validate, no writes), then apply; on Ctrl-C/SIGTERM or a failure while writing, say what
     was committed."""
-    from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
-    from graphwalk_neo4j.schema import apply_schema
-
     results: list[dict[str, Any]] = []
     current: dict[str, Any] = {"path": None, "rows": 0, "total": 0}
     bar = BarProgress(unit="rows", eta=False, names={str(Path(p)): Path(p).name for p in paths})
@@ -179,8 +182,6 @@ def ingest(
     as_json: bool,
 ) -> None:
     """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
-    from graphwalk_neo4j.ingest.dispatch import choose_pipeline
-
     settings = load_settings(ctx)
     pipeline = choose_pipeline(paths, fmt)
     if pipeline != "structured":
@@ -310,8 +311,6 @@ def render_report(report: dict[str, Any]) -> None:
 
 def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_json: bool, **opts: Any) -> None:
     """Text documents or a database: run the pipeline :mod:`graphwalk_neo4j.wiring` builds, render."""
-    from graphwalk_neo4j import wiring
-    from graphwalk_neo4j.schema import apply_schema
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
@@ -351,9 +350,6 @@ def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_jso
 
 
 async def _embed(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:
-    from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.graph.embeddings import embed_graph
-
     embedder = make_embedder(settings)
     async with connected(settings) as store:
         with BarProgress(unit="entities", eta=False) as bar:
@@ -381,9 +377,6 @@ def embed(ctx: click.Context, graph: str, batch_size: int | None, as_json: bool)
 
 
 async def _search(settings: Settings, graph: str, text: str, k: int, vector: bool) -> list[dict[str, Any]]:
-    from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.graph.search import search_entities
-
     embedder = make_embedder(settings) if vector else None
     async with connected(settings) as store:
         hits = await search_entities(store, graph, text, k=k, embedder=embedder)

@@ -15,7 +15,14 @@ from typing import Any
 import click
 
 from graphwalk_neo4j.cli.common import connected, emit_json, handle_errors, json_option, load_settings, out, run
+from graphwalk_neo4j.cli.progress import BarProgress
+from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config
+from graphwalk_neo4j.decide.learned_fit import FitOptions
+from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.eval.distill import train_from_traces
+from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
+from graphwalk_neo4j.identifiers import graph_name
 
 
 @click.group(name="decider")
@@ -82,17 +89,10 @@ def train(
 ) -> None:
     """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
     --from-traces (re-run the same command to resume)."""
-    from graphwalk_neo4j.cli.progress import BarProgress
-    from graphwalk_neo4j.decide.learned_fit import FitOptions
-    from graphwalk_neo4j.embed import make_embedder
-    from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
-
     if not qa_files and not from_traces:
         raise ConfigError("decider train needs --qa FILE (question–answer pairs) or --from-traces")
     if qa_files and from_traces:
         raise ConfigError("use either --qa FILE or --from-traces, not both")
-    from graphwalk_neo4j.identifiers import graph_name
-
     graph = graph_name(graph)
     settings = load_settings(ctx)
     embedder = make_embedder(settings)
@@ -105,8 +105,6 @@ def train(
                     observer.advance(stage, done, total)
 
                 if from_traces:
-                    from graphwalk_neo4j.eval.distill import train_from_traces
-
                     return await train_from_traces(
                         store,
                         graph,
@@ -144,8 +142,6 @@ def train(
 @handle_errors
 def show(directory: str, as_json: bool) -> None:
     """Print what a learned-decider artifact is and how it scored."""
-    from graphwalk_neo4j.decide.learned import read_artifact_config
-
     read_artifact_config(directory)
     if as_json:
         config, metrics = _load(Path(directory))
@@ -156,8 +152,6 @@ def show(directory: str, as_json: bool) -> None:
 
 
 def _load(directory: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config
-
     config = read_artifact_config(directory)
     metrics_path = directory / METRICS_FILE
     metrics = json.loads(metrics_path.read_text(encoding="utf-8")) if metrics_path.is_file() else {}

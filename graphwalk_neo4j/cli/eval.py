@@ -22,6 +22,8 @@ from graphwalk_neo4j.cli.common import (
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.cli.render import make_console
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.eval.report import SummaryRow, rich_table
+from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
 from graphwalk_neo4j.walk.config import preset_names
 
 
@@ -126,9 +128,6 @@ def metaqa(
     as_json: bool,
 ) -> None:
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
-    from graphwalk_neo4j.eval.report import SummaryRow, rich_table
-    from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
-
     settings = load_settings(ctx)
     presets = [p.strip() for p in preset.split(",") if p.strip()]
     unknown = [p for p in presets if p not in preset_names()]

@@ -12,8 +12,11 @@ from rich.tree import Tree
 from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.cli.trace import browser_hint
+from graphwalk_neo4j.decide.resolve import resolve_backend
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from
+from graphwalk_neo4j.walk.service import WalkService, check_question
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -47,10 +50,6 @@ async def run_walk(
     model: str | None,
     choose_start: bool,
 ) -> WalkOutcome:
-    from graphwalk_neo4j.decide.resolve import resolve_backend
-    from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.walk.service import WalkService, check_question
-
     check_question(question)  # before anything is loaded: an over-long question is refused at once
     embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
     backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)  # checks the model name

@@ -25,6 +25,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
+from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS, JevBackend
+from graphwalk_neo4j.decide.learned import LearnedDecider
+from graphwalk_neo4j.decide.llm import LLMBackend
+from graphwalk_neo4j.decide.local import LocalDecider
+from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.llm import provider_of
 
@@ -112,8 +118,6 @@ def _has(secret: Any) -> bool:
 
 
 def _default_embedder_factory(settings: Settings) -> Embedder:
-    from graphwalk_neo4j.embed import make_embedder
-
     return make_embedder(settings)
 
 
@@ -131,25 +135,15 @@ def resolve_backend(
         settings.jev_provider,
     )
     if kind == "jev":
-        from graphwalk_neo4j.decide.jev import JevBackend
-
         return JevBackend.from_settings(settings, model=model_id, provider=provider)  # type: ignore[arg-type]
     if kind == "local":
-        from graphwalk_neo4j.decide.local import LocalDecider
-
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
     if kind == "learned":
-        from graphwalk_neo4j.decide.learned import LearnedDecider
-
         factory = embedder_factory or _default_embedder_factory
         return LearnedDecider.load(model_id, factory(settings))
     if kind == "fake":
-        from graphwalk_neo4j.decide.fake import FakeBackend
-
         return FakeBackend()
-    from graphwalk_neo4j.decide.llm import LLMBackend
-
     check_litellm_model(model_id)
     return LLMBackend.from_settings(settings, model_id)
 
@@ -198,8 +192,6 @@ def describe_backends(settings: Settings) -> dict[str, Any]:
             env = "OPENROUTER_API_KEY" if provider == "openrouter" else "TYPESAFE_API_KEY"
             info.update(ok=False, error=f"Jev on {provider} needs {env}")
         else:
-            from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS
-
             info["base_url"] = settings.jev_base_url or DEFAULT_BASE_URLS[provider or "typesafe"]
     elif kind == "local":
         info["note"] = "no Jev key configured: the local embedding-similarity decider is in effect"

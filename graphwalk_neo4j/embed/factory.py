@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
 from graphwalk_neo4j.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ def make_embedder(settings: Settings | None = None) -> Embedder:
     if name == "minilm":
         return MiniLMEmbedder(batch_size=batch_size)
     if name == "minilm-onnx":
-        from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
-
         return OnnxMiniLMEmbedder(batch_size=batch_size)
     if name == "fake":
         return FakeEmbedder()

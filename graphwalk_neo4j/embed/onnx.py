@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,8 +99,6 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
     partial = target.with_name(target.name + ".partial")
     sample = torch.ones(2, 8, dtype=torch.long)
     axes = {name: {0: "batch", 1: "tokens"} for name in INPUTS} | {"embedding": {0: "batch"}}
-    import warnings
-
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.decide.learned import decision_inputs
+from graphwalk_neo4j.decide.learned_fit import Example, fit
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.training import TEST_SHARE, VAL_SHARE, Decision, split_of
 from graphwalk_neo4j.graph.identity import entity_uid
@@ -170,8 +171,6 @@ async def train_from_traces(
     observe: Observe | None = None,
 ) -> dict[str, Any]:
     """Stored walks -> decisions with soft targets -> a fitted, calibrated artifact in ``out_dir``."""
-    from graphwalk_neo4j.decide.learned_fit import Example, fit
-
     started = time.perf_counter()
     walks, decisions = await traces_dataset(store, graph, model=model, observe=observe)
     if not decisions:

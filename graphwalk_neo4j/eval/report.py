@@ -14,6 +14,11 @@ linking both are trivially about 1.
 from __future__ import annotations
 
 import math
+import os
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -310,12 +315,6 @@ PACKAGES = (
 
 def environment(store: Any) -> dict[str, Any]:
     """Git revision, package versions, Neo4j server, Python and the machine (cores, memory) of a run."""
-    import os
-    import platform
-    import subprocess
-    from importlib import metadata
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
 
     def git(*args: str) -> str | None:

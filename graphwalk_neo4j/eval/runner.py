@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from graphwalk_neo4j.decide.learned import read_artifact_config
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.eval.answers import QASystem, SystemAnswer, count_round_trips
@@ -32,6 +33,7 @@ from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, load_questions, sample
 from graphwalk_neo4j.eval.records import CEILING, MetaQAOptions, QuestionRecord, RunSpec, make_record
 from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
 from graphwalk_neo4j.eval.systems import build_systems
+from graphwalk_neo4j.eval.training import split_of
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.ingest.structured import ingest_file
@@ -71,9 +73,6 @@ def select_questions(
 
 def heldout_filter(directory: str | Path) -> Callable[[MetaQAQuestion], bool]:
     """Questions a learned decider in ``directory`` never trained on: its ``test`` split (same seed and shares)."""
-    from graphwalk_neo4j.decide.learned import read_artifact_config
-    from graphwalk_neo4j.eval.training import split_of
-
     split = read_artifact_config(directory).get("split") or {}
     if "seed" not in split:
         raise ConfigError(f"{directory} records no question split; --heldout needs an artifact trained from QA pairs")

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.learned import DecisionInputs, decision_inputs
-from graphwalk_neo4j.decide.learned_fit import make_dir
+from graphwalk_neo4j.decide.learned_fit import Example, fit, make_dir
+from graphwalk_neo4j.decide.linker import fit_linker, template_counts
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
@@ -46,6 +47,7 @@ from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store.queries import ENTITIES_BY_ID, EXACT_NAMES, DegreeRow, SpanDegreeRow
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
@@ -445,8 +447,6 @@ async def mention_candidates(
 ) -> list[tuple[str, list[tuple[str, DegreeRow]], int | None]]:
     """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
     questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
-    from graphwalk_neo4j.walk.entry import best_per_span, question_spans
-
     out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
     for i in range(0, len(pairs), batch):
         part = pairs[i : i + batch]
@@ -473,8 +473,6 @@ async def train_linker(
     """Fit the mention scorer (:mod:`graphwalk_neo4j.decide.linker`) on the training questions; report its
     linking accuracy (topic first among the exact mentions) on the validation questions, beside
     longest-match-first."""
-    from graphwalk_neo4j.decide.linker import fit_linker, template_counts
-
     outside, inside = template_counts(q.raw for q in train if q.raw)
     seen = await mention_candidates(store, graph, train)
     linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
@@ -531,8 +529,6 @@ async def train_from_qa(
     observe: Observe | None = None,
 ) -> dict[str, Any]:
     """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
-    from graphwalk_neo4j.decide.learned_fit import Example, fit
-
     out = Path(out_dir)
     mining = mining or MiningOptions()
     config = config or WalkConfig(hop_mode="relation", allow_stop_at_start=False, max_frontier=2000)

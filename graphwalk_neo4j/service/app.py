@@ -11,6 +11,7 @@ import asyncio
 import importlib
 import json
 import logging
+import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.guard import Guard
 from graphwalk_neo4j.service.jobs import IngestJobs, IngestRequest, JobView
 from graphwalk_neo4j.service.logs import walk_id_var
+from graphwalk_neo4j.service.mcp import http_app
 from graphwalk_neo4j.service.metrics import CONTENT_TYPE, Metrics
 from graphwalk_neo4j.service.models import (
     GRAPH_PATTERN,
@@ -47,6 +49,7 @@ from graphwalk_neo4j.service.problems import (
     problem_body,
     retry_headers,
 )
+from graphwalk_neo4j.trace.read import browser_line, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
@@ -229,8 +232,6 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     @app.get("/v1/walks/{walk_id}", tags=["walks"])
     async def stored_walk(walk_id: str, graph: str = Query("default", pattern=GRAPH_PATTERN)) -> dict[str, Any]:
         """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``."""
-        from graphwalk_neo4j.trace.read import browser_line, replay_snippet
-
         found = await ctx.timed(ctx.get_walk(graph, walk_id))
         replay = {
             "browser_url": settings.resolved_browser_url(),
@@ -294,15 +295,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
 
 
 def _new_walk_id() -> str:
-    import uuid
-
     return uuid.uuid4().hex
 
 
 def _mcp(ctx: ServiceContext) -> tuple[list[Any], Any]:
     """The MCP streamable-HTTP route ``/mcp`` and the lifespan of its session manager."""
-    from graphwalk_neo4j.service.mcp import http_app
-
     return http_app(ctx)
 
 

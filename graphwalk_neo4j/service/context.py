@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import (
     DrainingError,
     GraphwalkError,
@@ -31,6 +32,7 @@ from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.trace import StoredWalk, get_walk, list_walks
+from graphwalk_neo4j.walk.config import build_config
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 if TYPE_CHECKING:
@@ -101,8 +103,6 @@ class ServiceContext:
         self._own_store = store is None
         self.store = store or GraphStore(settings)
         if embedder is None:
-            from graphwalk_neo4j.embed.factory import make_embedder
-
             embedder = make_embedder(settings)
         self.embedder = embedder
         self._backend_factory = backend_factory or (
@@ -288,8 +288,6 @@ class ServiceContext:
     ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
         :meth:`release`). The trace is committed in Neo4j when this returns."""
-        from graphwalk_neo4j.walk.config import build_config
-
         backend = await self.backend(call.model)
         walker = await self.walker_for(call.graph)
         config = call.config or build_config(None)

@@ -26,8 +26,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from graphwalk_neo4j import wiring
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, NotFoundError
+from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.identifiers import validate_identifier
+from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
+from graphwalk_neo4j.schema import apply_schema
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -176,9 +180,6 @@ class IngestJobs:
             self._trim()
 
     async def _ingest(self, job: JobView, request: IngestRequest, paths: list[Path]) -> dict[str, Any]:
-        from graphwalk_neo4j import wiring
-        from graphwalk_neo4j.schema import apply_schema
-
         store, settings = self.ctx.store, self.ctx.settings
         await apply_schema(store)
         if job.kind == "sql":
@@ -201,9 +202,6 @@ class IngestJobs:
                 routing=request.routing,
                 embed=request.embed,
             )
-        from graphwalk_neo4j.graph.embeddings import embed_graph
-        from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
-
         files: list[dict[str, Any]] = []
 
         def progress(name: str, done: int, total: int) -> None:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.service import logs
+from graphwalk_neo4j.service.app import create_app
 from graphwalk_neo4j.service.context import ServiceContext
 
 if TYPE_CHECKING:
@@ -93,9 +95,6 @@ class DrainingServer(uvicorn.Server):
 
 def serve(settings: Settings, host: str, port: int, *, log_level: str = "info") -> None:
     """Start the service in the foreground until SIGTERM/SIGINT (see the module docstring)."""
-    from graphwalk_neo4j.service import logs
-    from graphwalk_neo4j.service.app import create_app
-
     check_bind(settings, host)
     logs.configure(log_level)
     ctx = ServiceContext(settings)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.graph.ledger import list_documents
+from graphwalk_neo4j.graph.ledger import drop_graph, list_documents
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
 
@@ -51,8 +51,6 @@ async def test_cypher_and_lucene_lookalikes_are_stored_as_names(
             assert hits[0].name == name
         assert (await store.read("graph/counts", graph=bystander))[0] == {"entities": 2, "relationships": 1}
     finally:
-        from graphwalk_neo4j.graph.ledger import drop_graph
-
         await drop_graph(store, bystander)
 
 

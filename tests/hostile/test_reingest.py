@@ -14,7 +14,7 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.identity import entity_id
-from graphwalk_neo4j.graph.ledger import document_key, get_document, list_documents
+from graphwalk_neo4j.graph.ledger import document_key, drop_graph, get_document, list_documents
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
 from graphwalk_neo4j.trace import get_walk
 from graphwalk_neo4j.walk.config import get_preset
@@ -177,8 +177,6 @@ async def test_a_changed_file_applies_only_the_difference(
         await ingest_file(store, kb, graph=clean, root=tmp_path)
         assert checksum(await snapshot(store, graph_name)) == checksum(await snapshot(store, clean))
     finally:
-        from graphwalk_neo4j.graph.ledger import drop_graph
-
         await drop_graph(store, clean)
 
 
@@ -210,8 +208,6 @@ async def test_attribute_claims_follow_the_difference(store: GraphStore, graph_n
         await ingest_file(store, kb, graph=clean, root=tmp_path)
         assert checksum(await snapshot(store, graph_name)) == checksum(await snapshot(store, clean))
     finally:
-        from graphwalk_neo4j.graph.ledger import drop_graph
-
         await drop_graph(store, clean)
 
 
@@ -238,8 +234,6 @@ async def test_readers_see_the_old_version_until_the_diff_commits_and_kill_9_kee
         await ingest_file(store, kb, graph=clean, root=tmp_path)
         assert checksum(await snapshot(store, graph_name)) == checksum(await snapshot(store, clean))
     finally:
-        from graphwalk_neo4j.graph.ledger import drop_graph
-
         await drop_graph(store, clean)
 
 
@@ -262,6 +256,4 @@ async def test_concurrent_ingests_end_in_the_clean_state(
         await ingest_files(store, sorted(set(targets)), graph=clean, root=tmp_path, batch_size=50)
         assert checksum(await snapshot(store, graph_name)) == checksum(await snapshot(store, clean))
     finally:
-        from graphwalk_neo4j.graph.ledger import drop_graph
-
         await drop_graph(store, clean)

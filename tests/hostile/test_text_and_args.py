@@ -11,6 +11,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.errors import InvalidIdentifierError
+from graphwalk_neo4j.store.store import quiet_driver_retries, transient_retries
+from graphwalk_neo4j.walk.service import WalkService
+from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -112,10 +116,6 @@ def test_invalid_graph_names_are_refused_by_every_command(neo4j_settings: Settin
 
 
 def test_walks_are_never_stored_under_an_invalid_graph_name(neo4j_settings: Settings) -> None:
-    from graphwalk_neo4j.errors import InvalidIdentifierError
-    from graphwalk_neo4j.walk.service import WalkService
-    from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
-
     with pytest.raises(InvalidIdentifierError, match="graph name"):
         WalkService(None, "bad graph", None)  # type: ignore[arg-type]
     with pytest.raises(InvalidIdentifierError, match="graph name"):
@@ -201,8 +201,6 @@ def test_fail_mode_hint_names_the_option(neo4j_settings: Settings, graph_name: s
 
 
 def test_driver_retry_warnings_are_counted_not_printed(capsys: pytest.CaptureFixture[str]) -> None:
-    from graphwalk_neo4j.store.store import quiet_driver_retries, transient_retries
-
     quiet_driver_retries()
     before = transient_retries()
     logging.getLogger("neo4j.session").warning(

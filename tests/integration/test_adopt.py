@@ -13,11 +13,14 @@ from graphwalk_neo4j.adopt.apply import adopt_graph, undo_graph
 from graphwalk_neo4j.adopt.introspect import introspect
 from graphwalk_neo4j.adopt.propose import propose
 from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.decide.local import LocalDecider
+from graphwalk_neo4j.embed import MiniLMEmbedder
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.profile import GraphProfile, graph_counts, graph_schema, load_profile
 from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.trace.read import get_walk
 from graphwalk_neo4j.walk.config import get_preset
@@ -167,9 +170,6 @@ async def test_expansion_over_the_users_graph(store: GraphStore, graph_name: str
 
 
 async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_name: str, movies: MoviesGraph) -> None:
-    from graphwalk_neo4j.decide.local import LocalDecider
-    from graphwalk_neo4j.embed import MiniLMEmbedder
-
     await adopt_graph(store, await proposed(store, graph_name, movies))
     embedder = MiniLMEmbedder()
     report = await embed_graph(store, embedder, graph_name)
@@ -235,8 +235,6 @@ def _Scripted() -> FakeBackend:
 
 
 async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from graphwalk_neo4j.ingest.structured import ingest_file
-
     kb = tmp_path / "kb.jsonl"
     kb.write_text(
         '{"subject": "Keanu Reeves", "relation": "starred_in", "object": "The Matrix", "attributes": {"born": 1964}}\n'

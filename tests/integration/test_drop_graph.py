@@ -9,7 +9,7 @@ import pytest
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.ledger import drop_graph
-from graphwalk_neo4j.graph.profile import delete_profile, save_profile
+from graphwalk_neo4j.graph.profile import GraphProfile, delete_profile, save_profile
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
@@ -30,8 +30,6 @@ async def test_drop_graph_leaves_user_nodes_with_a_graph_property(store: GraphSt
 
 
 async def test_drop_graph_refuses_an_adopted_graph(store: GraphStore, graph_name: str) -> None:
-    from graphwalk_neo4j.graph.profile import GraphProfile
-
     await save_profile(store, GraphProfile.model_validate({"graph": graph_name, "kind": "adopted"}))
     try:
         with pytest.raises(InputError, match=r"adopt --undo --graph"):

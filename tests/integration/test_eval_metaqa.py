@@ -13,9 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.ceiling import ceiling_answers, follow_paths
 from graphwalk_neo4j.eval.metaqa import build_adjacency, follow_path, qtype_path
 from graphwalk_neo4j.eval.runner import prepare_graph, select_questions
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.store import GraphStore
 from tests.standins.progress import RecordingProgress
 
 if TYPE_CHECKING:
@@ -32,8 +35,6 @@ def kb_triples() -> list[tuple[str, str, str]]:
 
 
 async def test_ceiling_in_neo4j_agrees_with_follow_path(store: Any, graph_name: str) -> None:
-    from graphwalk_neo4j.embed.fake import FakeEmbedder
-
     progress = RecordingProgress()
     loaded = await prepare_graph(store, DATA, graph_name, FakeEmbedder(32), progress)
     assert loaded["ingest"]["status"] == "loaded"
@@ -177,9 +178,6 @@ def test_eval_metaqa_end_to_end_resume_and_determinism(
 
 
 async def _drop(settings: Settings, graph: str) -> None:
-    from graphwalk_neo4j.graph.ledger import drop_graph
-    from graphwalk_neo4j.store import GraphStore
-
     store = GraphStore(settings)
     await store.connect()
     try:

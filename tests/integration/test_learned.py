@@ -11,14 +11,24 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from typesafe_sdk import RetryPolicy
 
 from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.decide.jev import JevBackend
+from graphwalk_neo4j.decide.learned import LearnedDecider
+from graphwalk_neo4j.decide.resolve import resolve_backend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.answers import CountingStore, count_round_trips
+from graphwalk_neo4j.eval.distill import traces_dataset
 from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
+from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.trace.read import get_walk, list_walks
 from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.service import WalkService
+from tests.standins.jev_server import JevStandIn
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_eval"
 QA = [str(DATA / f"qa_dev_{h}hop.txt") for h in (1, 2, 3)]
@@ -63,8 +73,6 @@ def cli(settings: Settings, *args: str) -> Any:
 
 
 async def with_store(settings: Settings, work: Any) -> Any:
-    from graphwalk_neo4j.store import GraphStore
-
     st = GraphStore(settings)
     await st.connect()
     try:
@@ -78,8 +86,6 @@ async def load(settings: Settings, graph: str) -> None:
 
 
 async def drop(settings: Settings, graph: str) -> None:
-    from graphwalk_neo4j.graph.ledger import drop_graph
-
     await with_store(settings, lambda st: drop_graph(st, graph))
 
 
@@ -203,14 +209,6 @@ def test_distillation_from_walks_recorded_through_the_jev_standin(
 async def record_walks(store: Any, graph_name: str) -> list[Any]:
     """Walk the tiny dataset's questions with Jev (the stand-in) and tracing on; return the decisions the
     traces give, after checking them against the stored steps."""
-    from typesafe_sdk import RetryPolicy
-
-    from graphwalk_neo4j.decide.jev import JevBackend
-    from graphwalk_neo4j.eval.distill import traces_dataset
-    from graphwalk_neo4j.trace.read import get_walk, list_walks
-    from graphwalk_neo4j.walk.service import WalkService
-    from tests.standins.jev_server import JevStandIn
-
     embedder = FakeEmbedder()
     with JevStandIn() as jev_server:
         jev = JevBackend(
@@ -240,9 +238,6 @@ async def record_walks(store: Any, graph_name: str) -> list[Any]:
 
 
 async def imitates(art: Path, decisions: list[Any]) -> None:
-    from graphwalk_neo4j.decide.learned import LearnedDecider
-    from graphwalk_neo4j.decide.resolve import resolve_backend
-
     decider = resolve_backend(Settings(embedder="fake"), f"learned:{art}")
     assert isinstance(decider, LearnedDecider)
     # it imitates the teacher: its first choice agrees with Jev's on most recorded decisions

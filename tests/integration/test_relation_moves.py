@@ -14,10 +14,23 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from graphwalk_neo4j.decide.local import LocalDecider
+from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
+from graphwalk_neo4j.eval.metaqa import load_questions
+from graphwalk_neo4j.eval.runner import prepare_graph
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
+from graphwalk_neo4j.walk.service import WalkService
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_hubs"
 FIXTURE = DATA / "walks.json"
@@ -30,13 +43,6 @@ pytestmark = pytest.mark.neo4j
 async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[str, Any]:
     """Every dev question of the slice walked with the local decider in entity and relation mode: per walk
     the status, the answers, and every step's offered options and choice."""
-    from graphwalk_neo4j.decide.local import LocalDecider
-    from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
-    from graphwalk_neo4j.eval.metaqa import load_questions
-    from graphwalk_neo4j.eval.runner import prepare_graph
-    from graphwalk_neo4j.walk.config import get_preset
-    from graphwalk_neo4j.walk.service import WalkService
-
     embedder = MiniLMEmbedder()
     await prepare_graph(store, DATA, graph, embedder)
     service = WalkService(
@@ -75,8 +81,6 @@ async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[s
 async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name: str, dense: int | None) -> None:
     """``dense=2`` sends (nearly) every frontier node down the stored-degree path, so every frontier is a
     frontier of hubs (the hub-of-hubs case of the 100k cost curve), with the same options and answers."""
-    from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
-
     expected = json.loads(FIXTURE.read_text())
     expansions: list[Any] = []
     original = Neo4jExpander._expand_relations
@@ -120,13 +124,6 @@ async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name
 
 
 def _record_main(out: str) -> None:  # pragma: no cover - a tool for re-recording the fixture
-    import uuid
-
-    from graphwalk_neo4j.graph.ledger import drop_graph
-    from graphwalk_neo4j.schema import apply_schema
-    from graphwalk_neo4j.settings import Settings
-    from graphwalk_neo4j.store import GraphStore
-
     async def go() -> dict[str, Any]:
         graph = f"record_{uuid.uuid4().hex[:8]}"
         async with GraphStore(Settings()) as store:

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.graph.ledger import document_key, retract_document
+from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
 from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.resolution import new_entity_id
@@ -220,9 +222,6 @@ async def test_prune_and_orphaned_chunks(store: Any, graph_name: str, standin: E
 async def test_aliases_feed_search_and_embeddings_feed_routing(
     store: Any, graph_name: str, standin: ExtractionStandIn
 ) -> None:
-    from graphwalk_neo4j.embed.fake import FakeEmbedder
-    from graphwalk_neo4j.graph.search import search_entities
-
     embedder = FakeEmbedder()
     extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0)
     router = Router(

@@ -13,6 +13,14 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.service.app import create_app
+from graphwalk_neo4j.store import GraphStore
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
     from pathlib import Path
@@ -33,8 +41,6 @@ class ServedApp:
     port is known at once; :meth:`start` returns when uvicorn reports it has started (lifespan done)."""
 
     def __init__(self, settings: Settings, **app_kw: Any) -> None:
-        from graphwalk_neo4j.service.app import create_app
-
         self.settings = settings
         self.app = create_app(settings, **app_kw)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -73,12 +79,6 @@ def service_settings(neo4j_settings: Settings, graph: str, **extra: Any) -> Sett
 
 
 async def load_movies(settings: Settings, graph: str, tmp_path: Path) -> None:
-    from graphwalk_neo4j.embed.fake import FakeEmbedder
-    from graphwalk_neo4j.graph.embeddings import embed_graph
-    from graphwalk_neo4j.ingest.structured import ingest_file
-    from graphwalk_neo4j.schema import apply_schema
-    from graphwalk_neo4j.store import GraphStore
-
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
     async with GraphStore(settings) as store:
@@ -88,9 +88,6 @@ async def load_movies(settings: Settings, graph: str, tmp_path: Path) -> None:
 
 
 async def drop(settings: Settings, graph: str) -> None:
-    from graphwalk_neo4j.graph.ledger import drop_graph
-    from graphwalk_neo4j.store import GraphStore
-
     async with GraphStore(settings) as store:
         await drop_graph(store, graph)
 

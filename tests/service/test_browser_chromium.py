@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
 
 import neo4j
 from tests.helpers import missing_service
@@ -59,9 +65,6 @@ def service(neo4j_settings: Settings, movie_graph: str) -> Iterator[int]:
 
 @pytest.fixture
 def chromium(tmp_path: Path) -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in (
@@ -88,18 +91,12 @@ class BrowserPage:
     """The Neo4j Browser page: log in, type commands, click guide blocks, read frames."""
 
     def __init__(self, driver: Any, settings: Settings, shots: list[Path]) -> None:
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.common.keys import Keys
-        from selenium.webdriver.support.ui import WebDriverWait
-
         self.d, self.By, self.Keys = driver, By, Keys
         self.wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.25)
         self.settings = settings
         self.shots = shots
 
     def until(self, check: Callable[[], Any], what: str) -> Any:
-        from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
-
         def safe(_: Any) -> Any:
             try:
                 return check()

@@ -3,6 +3,7 @@ loaded, refusals, and cancelling mid-file, which leaves whole batches only (the 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,9 @@ import httpx
 import pytest
 
 from graphwalk_neo4j import faults
-from tests.service.conftest import ServedApp, service_settings
+from graphwalk_neo4j.graph.ledger import list_documents
+from graphwalk_neo4j.store import GraphStore
+from tests.service.conftest import ServedApp, drop, service_settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -32,10 +35,6 @@ def served_graph(neo4j_settings: Settings, graph_name: str) -> Iterator[tuple[Se
     app = ServedApp(service_settings(neo4j_settings, "")).start()
     yield app, graph_name
     app.stop()
-    import asyncio
-
-    from tests.service.conftest import drop
-
     asyncio.run(drop(neo4j_settings, graph_name))
 
 
@@ -121,15 +120,10 @@ def test_cancelling_a_job_keeps_whole_batches_only(
         assert c.get(f"/v1/jobs/{job['id']}").json()["status"] == "cancelled"
 
     async def ledger() -> tuple[dict, dict]:  # type: ignore[type-arg]
-        from graphwalk_neo4j.graph.ledger import list_documents
-        from graphwalk_neo4j.store import GraphStore
-
         async with GraphStore(app.settings) as store:
             [doc] = await list_documents(store, graph)
             counts = (await store.read("graph/counts", graph=graph))[0]
         return doc, counts
-
-    import asyncio
 
     doc, counts = asyncio.run(ledger())
     assert doc["doc_id"] == "big.txt"

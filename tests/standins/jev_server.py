@@ -24,6 +24,7 @@ to whether it matched ``api_key``).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 import threading
@@ -171,8 +172,6 @@ def _decode_body(raw: bytes, encoding: str | None) -> bytes:
     if not encoding:
         return raw
     if encoding == "zstd":
-        import importlib
-
         try:
             module = importlib.import_module("compression.zstd")  # Python 3.14+
         except ImportError:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from graphwalk_neo4j.localserver import APOC_HTTP_READ_TIMEOUT_MS, LocalServer
 from graphwalk_neo4j.service.browser import (
     bound_recipe,
     guide_page,
@@ -156,8 +157,6 @@ def test_run_walk_draws_exactly_as_draw_walk() -> None:
 
 
 def test_local_server_raises_apocs_http_read_timeout(tmp_path: Path) -> None:
-    from graphwalk_neo4j.localserver import APOC_HTTP_READ_TIMEOUT_MS, LocalServer
-
     server = LocalServer(home=tmp_path)
     server.write_conf()
     lines = (tmp_path / "run" / "conf" / "apoc.conf").read_text().splitlines()

@@ -6,6 +6,7 @@ runs through litellm against the OpenAI-compatible stand-in.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import TYPE_CHECKING
 
@@ -22,8 +23,13 @@ from graphwalk_neo4j.decide import (
     LocalDecider,
     Usage,
 )
+from graphwalk_neo4j.decide.render import Layout, render_question
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import DecisionError
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.engine import WalkEngine
+from graphwalk_neo4j.walk.memory import InMemoryExpander
+from tests.helpers import FILM_EDGES, FILM_NODES
 from tests.standins.jev_server import JevStandIn
 from tests.standins.openai_server import OpenAIStandIn
 from tests.standins.samples import sample_request, wide_request
@@ -130,12 +136,6 @@ async def test_too_many_options_is_refused(backend: DecisionBackend) -> None:
 async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
     jev_standin: JevStandIn, hop_mode: str
 ) -> None:
-    from graphwalk_neo4j.decide.render import Layout, render_question
-    from graphwalk_neo4j.walk.config import WalkConfig
-    from graphwalk_neo4j.walk.engine import WalkEngine
-    from graphwalk_neo4j.walk.memory import InMemoryExpander
-    from tests.helpers import FILM_EDGES, FILM_NODES
-
     jev_standin.reset()
     jev_standin.prefer = {"b0": "o1"}
     sent: list[DecisionRequest] = []
@@ -190,6 +190,4 @@ def body_of(body: dict) -> dict:  # type: ignore[type-arg]
 
 
 def json_text(body: object) -> str:
-    import json
-
     return json.dumps(body)

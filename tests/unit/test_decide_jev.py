@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -270,8 +271,6 @@ async def test_split_request_merges_answers_and_usage(fresh: JevStandIn) -> None
 
 
 async def test_concurrency_cap_holds_across_calls(fresh: JevStandIn) -> None:
-    import asyncio
-
     fresh.stall_s = 0.1
     backend = JevBackend(KEY, base_url=fresh.typesafe_base_url, retry=retry(0), concurrency=2)
     await asyncio.gather(*(backend.decide(sample_request()) for _ in range(5)))

@@ -8,8 +8,22 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.decide import ChoiceQuestion, DecisionRequest, LocalDecider
-from graphwalk_neo4j.decide.local import softmax
+from graphwalk_neo4j.decide.local import (
+    FEATURES,
+    gist,
+    kind_words,
+    mask_start,
+    read_question,
+    same_kind,
+    softmax,
+    split_hop,
+    start_names,
+)
 from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.ports import NodeRef, Option
+from graphwalk_neo4j.walk.prompts import build_question
+from graphwalk_neo4j.walk.result import PathStep
 from tests.standins.samples import hop_question, sample_request
 
 
@@ -91,8 +105,6 @@ async def test_texts_are_embedded_once_and_answers_are_deterministic() -> None:
 
 
 def test_read_question_focus_body_and_proximity() -> None:
-    from graphwalk_neo4j.decide.local import read_question
-
     reading = read_question("the films acted by Sharon Tate were released in which years", ["Sharon Tate"])
     assert reading.residual == "the films acted by were released in which years"
     assert reading.focus == "which years"
@@ -109,8 +121,6 @@ def test_read_question_focus_body_and_proximity() -> None:
 
 
 def test_layout_helpers() -> None:
-    from graphwalk_neo4j.decide.local import gist, kind_words, mask_start, same_kind, split_hop, start_names
-
     assert gist("film release year year (--release_year-->) — leads to 2 nodes") == "film release year year"
     assert gist("films directed by this person (<--directed_by--) — leads to") == "films directed by this person"
     assert split_hop("films directed by this person: 2 films") == ("films directed by this person", "2 films")
@@ -128,8 +138,6 @@ def test_layout_helpers() -> None:
 
 async def test_coverage_features_exact_with_fake_vectors() -> None:
     """With the hashing embedder, unrelated words have cosine ~0, so stem matches decide the word features."""
-    from graphwalk_neo4j.decide.local import FEATURES
-
     decider = LocalDecider(FakeEmbedder(4096))
     question = ChoiceQuestion(
         key="b0",
@@ -174,11 +182,6 @@ async def test_coverage_reads_plain_questions_without_layout() -> None:
 async def test_coverage_reads_the_context_not_the_text() -> None:
     """A walk's question carries its structure: the coverage features read it and equal the features of the
     same question in the old text layout, whatever the rendered text says."""
-    from graphwalk_neo4j.walk.config import WalkConfig
-    from graphwalk_neo4j.walk.ports import NodeRef, Option
-    from graphwalk_neo4j.walk.prompts import build_question
-    from graphwalk_neo4j.walk.result import PathStep
-
     tate = NodeRef(id="t", name="Sharon Tate", type="person")
     films = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
     years = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))

@@ -4,6 +4,8 @@ from pathlib import Path
 import pytest
 
 from graphwalk_neo4j.errors import TemplateError
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES, TRACE_LINK_TYPES
+from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 from graphwalk_neo4j.store import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,9 +64,6 @@ _UID_IN_CYPHER = {"recipes/walk_options"}
 def test_templates_take_project_constants_as_parameters() -> None:
     """uids come from graph/identity.py, the bookkeeping relationship types from graph/writes.py and the vector
     dimensions from the packaged model: no template keeps its own copy."""
-    from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES, TRACE_LINK_TYPES
-    from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
-
     links = "|".join(TRACE_LINK_TYPES)
     copies = {
         "uid built from a graph name": re.compile(r"""\+\s*':'\s*\+"""),

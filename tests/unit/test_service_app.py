@@ -14,12 +14,14 @@ from graphwalk_neo4j.errors import (
     ConfigError,
     DecisionError,
     DrainingError,
+    InputError,
     NotFoundError,
     RequestTimeoutError,
     SaturatedError,
     StoreUnavailableError,
 )
 from graphwalk_neo4j.service.app import BROWSER_ROUTER, create_app
+from graphwalk_neo4j.service.context import check_caller_model
 from graphwalk_neo4j.service.problems import from_exception, status_for
 from graphwalk_neo4j.settings import Settings
 
@@ -91,10 +93,6 @@ def test_error_statuses() -> None:
 
 
 def test_a_caller_may_name_a_learned_decider_only_under_the_allowed_folders(tmp_path: Path) -> None:
-    from graphwalk_neo4j.errors import InputError
-    from graphwalk_neo4j.service.context import check_caller_model
-    from graphwalk_neo4j.settings import Settings
-
     allowed, other = tmp_path / "models", tmp_path / "elsewhere"
     (allowed / "m1").mkdir(parents=True)
     other.mkdir()
