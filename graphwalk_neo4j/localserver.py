@@ -25,6 +25,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from graphwalk_neo4j.errors import LocalServerError
 
@@ -263,7 +264,7 @@ class LocalServer:
         except OSError:
             return False
 
-    def query_http(self, statement: str, timeout: float = 5.0) -> dict:
+    def query_http(self, statement: str, timeout: float = 5.0) -> dict[str, Any]:
         """Run one statement through the HTTP transaction endpoint (used for readiness, no driver needed)."""
         url = f"http://127.0.0.1:{self.http_port}/db/neo4j/tx/commit"
         body = json.dumps({"statements": [{"statement": statement}]}).encode()
@@ -274,7 +275,8 @@ class LocalServer:
             headers={"Content-Type": "application/json", "Authorization": f"Basic {token}"},
         )
         with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return json.loads(resp.read())
+            reply: dict[str, Any] = json.loads(resp.read())
+        return reply
 
     def ready(self) -> bool:
         if not self.bolt_answers():
@@ -346,7 +348,7 @@ class LocalServer:
         self.pid_file.unlink(missing_ok=True)
         return f"Neo4j stopped (pid {pid})"
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         pid = self.pid()
         return {
             "running": pid is not None,

@@ -37,7 +37,8 @@ def load_settings(ctx: click.Context) -> Settings:
     if "settings" not in obj:
         overrides = {k: v for k, v in obj.get("overrides", {}).items() if v is not None}
         obj["settings"] = settings_from_env(**overrides)  # a bad GW_NEO4J_* value: one-line ConfigError
-    return obj["settings"]
+    settings: Settings = obj["settings"]
+    return settings
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

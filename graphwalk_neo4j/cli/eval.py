@@ -22,8 +22,9 @@ from graphwalk_neo4j.cli.common import (
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.cli.render import make_console
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.eval.records import MetaQAOptions
 from graphwalk_neo4j.eval.report import SummaryRow, rich_table
-from graphwalk_neo4j.eval.runner import MetaQAOptions, run_metaqa
+from graphwalk_neo4j.eval.runner import run_metaqa
 from graphwalk_neo4j.walk.config import preset_names
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 def _bin_index(confidence: np.ndarray, bins: int) -> np.ndarray:
     edges = np.linspace(0.0, 1.0, bins + 1)
-    return np.clip(np.digitize(confidence, edges[1:-1], right=True), 0, bins - 1)
+    index: np.ndarray = np.clip(np.digitize(confidence, edges[1:-1], right=True), 0, bins - 1)
+    return index
 
 
 def expected_calibration_error(confidence: np.ndarray, correct: np.ndarray, bins: int = 10) -> float:

@@ -232,7 +232,7 @@ def read_artifact_config(directory: str | Path) -> dict[str, Any]:
             f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
             "train one with `gw-neo4j decider train`"
         )
-    config = json.loads(path.read_text(encoding="utf-8"))
+    config: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if config.get("format") != FORMAT_VERSION:
         raise ConfigError(
             f"{directory}: artifact format {config.get('format')!r}, this version reads "

@@ -117,7 +117,7 @@ class _Tensors:
 def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
     nn = torch.nn
 
-    class Net(nn.Module):  # type: ignore[name-defined]
+    class Net(nn.Module):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:
             super().__init__()
             v, k = len(vocab.tokens), len(vocab.types)
@@ -292,7 +292,7 @@ async def fit(
             logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
             loss = -(torch.tensor(tr.target[idx], device=device) * logp.masked_fill(~mask, 0.0)).sum(1).mean()
             optim.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward is unannotated
             optim.step()
         val_metrics = decision_metrics(_softmax_rows(scores_of(va), va.mask, 1.0), va.target, va.mask)
         history.append({"epoch": epoch + 1, **val_metrics})

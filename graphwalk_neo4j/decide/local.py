@@ -93,7 +93,8 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     logits = np.asarray(scores, dtype=np.float64) / temperature
     logits -= logits.max()
     weights = np.exp(logits)
-    return weights / weights.sum()
+    probabilities: np.ndarray = weights / weights.sum()
+    return probabilities
 
 
 def words(text: str) -> list[str]:
@@ -349,7 +350,8 @@ class LocalDecider:
             for j, y in enumerate(b):
                 if x == y or (len(x) >= STEM and len(y) >= STEM and x[:STEM] == y[:STEM]):
                     sims[i, j] = 1.0
-        return np.clip(sims, 0.0, 1.0)
+        clipped: np.ndarray = np.clip(sims, 0.0, 1.0)
+        return clipped
 
     async def features(self, state: str, question: ChoiceQuestion) -> np.ndarray:
         """The coverage features of every option, in offer order: a ``(n_options, len(FEATURES))`` array."""

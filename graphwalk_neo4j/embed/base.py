@@ -37,7 +37,8 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
         matrix = matrix.reshape(1, -1)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0.0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    unit: np.ndarray = (matrix / norms).astype(np.float32, copy=False)
+    return unit
 
 
 def empty_matrix(dimensions: int) -> np.ndarray:

@@ -63,7 +63,8 @@ class FakeEmbedder:
         if not vector.any():
             index, sign = self._bucket("empty:" + text)
             vector[index] = sign
-        return l2_normalise(vector)[0]
+        unit: np.ndarray = l2_normalise(vector)[0]
+        return unit
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1

@@ -42,7 +42,7 @@ def _quiet_transformers() -> None:
     try:
         from transformers.utils import logging as hf_logging
 
-        hf_logging.disable_progress_bar()
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # unannotated in transformers
     except Exception:  # pragma: no cover - cosmetic only
         pass
 
@@ -150,7 +150,7 @@ class MiniLMEmbedder(CachedMiniLM):
     def _encode_missing(self, texts: list[str]) -> np.ndarray:
         model = self.load()
         try:
-            return model.encode(
+            vectors: np.ndarray = model.encode(
                 texts,
                 batch_size=self.batch_size,
                 convert_to_numpy=True,
@@ -159,3 +159,4 @@ class MiniLMEmbedder(CachedMiniLM):
             )
         except Exception as exc:
             raise EmbeddingError(f"MiniLM could not encode {len(texts)} texts: {exc}") from exc
+        return vectors

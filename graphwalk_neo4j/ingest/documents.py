@@ -27,6 +27,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphwalk_neo4j.errors import ExtractionError
 from graphwalk_neo4j.graph.embeddings import entity_text, text_hash
 from graphwalk_neo4j.graph.identity import content_hash
 from graphwalk_neo4j.graph.ledger import (
@@ -41,7 +42,6 @@ from graphwalk_neo4j.ingest.chunking import MAX_CHARS, Chunk, chunk_text
 from graphwalk_neo4j.ingest.extraction import (
     PROMPT_VERSION,
     CleanExtraction,
-    ExtractionError,
     Extractor,
     cache_key,
 )

@@ -105,6 +105,11 @@ def transient_retries() -> int:
     return _RETRY_LOG.count
 
 
+def _row(record: neo4j.Record) -> dict[str, Any]:
+    """One result row as a plain dict (the same as ``dict(record.items())``, which the driver leaves untyped)."""
+    return dict(zip(record.keys(), record.values(), strict=True))
+
+
 def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
     """Map a driver exception to the project's error tree, naming the fix."""
     if isinstance(exc, nx.AuthError):
@@ -225,7 +230,7 @@ class GraphStore:
                 database_=self.database,
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
             )
-        return [dict(r.items()) for r in records], summary
+        return [_row(r) for r in records], summary
 
     async def query(self, text: str, params: dict[str, Any], *, read: bool = False) -> list[dict[str, Any]]:
         """Run one statement in an auto-retried managed transaction and return its rows as dicts."""
@@ -268,7 +273,7 @@ class GraphStore:
         name = _name(query)
         async with self._measured(name), self.driver.session(database=self.database) as session:
             result = await session.run(template(name).body, params)
-            return [dict(r.items()) async for r in result]
+            return [_row(r) async for r in result]
 
     async def in_write_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
         """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only).
@@ -283,6 +288,6 @@ async def run_template(
 ) -> tuple[list[Row], neo4j.SummaryCounters]:
     """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
     result = await tx.run(template(_name(query)).body, params)
-    rows = [dict(r.items()) async for r in result]
+    rows = [_row(r) async for r in result]
     summary = await result.consume()
     return rows, summary.counters

@@ -35,7 +35,7 @@ def normalized_score(cum_logp: float, n_decisions: int, *, n_choices: int, alpha
     """``cum_logp / n_decisions ** alpha``, or ``log(floor)`` for a walk the decider never answered."""
     if n_choices <= 0 or n_decisions <= 0:
         return math.log(floor)
-    return cum_logp / (n_decisions**alpha)
+    return cum_logp / math.pow(n_decisions, alpha)
 
 
 def confidence(probabilities: Sequence[float]) -> float:
