@@ -49,7 +49,7 @@ lint: venv  ## ruff (rules + format), import contracts, mypy: what CI and pre-co
 	$(BIN)/ruff check graphwalk_neo4j tests bench scripts
 	$(BIN)/ruff format --check graphwalk_neo4j tests bench scripts
 	$(BIN)/lint-imports
-	$(BIN)/mypy graphwalk_neo4j
+	$(BIN)/mypy graphwalk_neo4j tests
 
 onnx: venv  ## export the packaged MiniLM to ONNX (for GW_NEO4J_EMBEDDER=minilm-onnx; needs the onnx extra)
 	$(BIN)/python -m graphwalk_neo4j.embed.onnx export

@@ -13,6 +13,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 import pytest
+from pydantic import SecretStr
 
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.localserver import LocalServer
@@ -30,7 +31,7 @@ def _testcontainers_settings() -> Iterator[Settings]:
     password = "graphwalk-test"
     container = Neo4jContainer("neo4j:5.26-community", password=password).with_env("NEO4J_PLUGINS", '["apoc"]')
     with container:
-        yield Settings(uri=container.get_connection_url(), password=password)
+        yield Settings(uri=container.get_connection_url(), password=SecretStr(password))
 
 
 @pytest.fixture(scope="session")
@@ -49,7 +50,7 @@ def graph_name() -> str:
 
 
 @pytest.fixture
-async def store(neo4j_settings: Settings, graph_name: str) -> AsyncIterator:
+async def store(neo4j_settings: Settings, graph_name: str) -> AsyncIterator[GraphStore]:
     st = GraphStore(neo4j_settings)
     await st.connect()
     await apply_schema(st)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def json_object(value: object) -> dict[str, Any]:
+    """``value`` (a JSON-shaped field such as a question's ``instructions``), checked to be an object."""
+    assert isinstance(value, dict), value
+    return value
 
 
 def shared_dir() -> Path:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
 
-def invoke(args: list[str], settings: Settings, **env: str):  # type: ignore[no-untyped-def]
+def invoke(args: list[str], settings: Settings, **env: str):
     runner = CliRunner()
     return runner.invoke(main, args, env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake", **env})
 
@@ -24,7 +24,8 @@ def invoke(args: list[str], settings: Settings, **env: str):  # type: ignore[no-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def test_doctor_reports_a_healthy_local_server(neo4j_settings: Settings) -> None:

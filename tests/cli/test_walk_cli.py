@@ -27,7 +27,7 @@ Memento|release_year|2000
 
 
 @pytest.fixture
-def movie_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def movie_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):
     kb = tmp_path / "kb.txt"
     kb.write_text(KB)
     env = {"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake"}
@@ -38,7 +38,7 @@ def movie_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # t
     runner.invoke(main, ["drop-graph", graph_name, "--yes"], env=env)
 
 
-def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, graph_name: str) -> None:
     runner, env = movie_graph
     with JevStandIn() as standin:
         jev_env = {**env, "TYPESAFE_API_KEY": "test-key", "GW_NEO4J_JEV_BASE_URL": standin.typesafe_base_url}
@@ -77,7 +77,7 @@ def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, gra
     assert len(stored["calls"]) == len(calls)
 
 
-def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:
     runner, env = movie_graph
     result = runner.invoke(
         main,
@@ -102,7 +102,7 @@ def test_walk_output_names_the_replay(movie_graph, graph_name: str) -> None:  # 
     assert "start: Christopher Nolan (given)" in result.stdout
 
 
-def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> None:
     runner, env = movie_graph
     result = runner.invoke(
         main,
@@ -114,7 +114,7 @@ def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> No
     assert "no entity named or with id 'Stanley Kubrick'" in result.stderr
 
 
-def test_bad_walk_options_are_usage_errors(movie_graph, graph_name: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_walk_options_are_usage_errors(movie_graph, graph_name: str) -> None:
     runner, env = movie_graph
     result = runner.invoke(main, ["walk", "q", "--graph", graph_name, "--model", "jev-latest"], env=env)
     assert result.exit_code == 2

@@ -35,7 +35,7 @@ def no_traceback(result: Result) -> None:
 
 
 @pytest.fixture
-def markup_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def markup_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):
     # A directory named "[" and a file named "]kb.txt": the path reads ".../[/]kb.txt".
     folder = tmp_path / "["
     folder.mkdir()
@@ -48,7 +48,7 @@ def markup_graph(neo4j_settings: Settings, graph_name: str, tmp_path: Path):  # 
 
 def test_markup_in_names_and_paths_is_printed_as_text(
     markup_graph,
-    neo4j_settings: Settings,  # type: ignore[no-untyped-def]
+    neo4j_settings: Settings,
     graph_name: str,
 ) -> None:
     result, _kb = markup_graph

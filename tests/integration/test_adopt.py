@@ -50,7 +50,7 @@ async def proposed(store: GraphStore, graph: str, g: MoviesGraph, **kw: object) 
     return propose(intro, graph, labels=g.labels, types=g.types, **kw)  # type: ignore[arg-type]
 
 
-async def namespace_snapshot(store: GraphStore, g: MoviesGraph) -> list[dict[str, object]]:
+async def namespace_snapshot(store: GraphStore, g: MoviesGraph) -> list[dict[str, Any]]:
     """Every fixture node with all its labels and properties (ours included), for 'nothing changed' checks."""
     return await store.query(
         "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) RETURN elementId(n) AS id, "
@@ -96,11 +96,11 @@ async def test_adopt_is_additive_idempotent_and_undo_restores_everything(
     assert (first.marked, first.batches, first.unnamed) == (23, 4, 1)
     assert await checksum(store, movies) != before
     snap = await namespace_snapshot(store, movies)
-    managed = [r for r in snap if "Entity" in r["labels"]]  # type: ignore[operator]
+    managed = [r for r in snap if "Entity" in r["labels"]]
     assert len(managed) == 1
     assert "GwAdopted" not in managed[0]["labels"]
-    assert not [k for k in managed[0]["props"] if k.startswith("gw_")]  # type: ignore[union-attr]
-    user_keys = {k for r in snap for k in r["props"] if not k.startswith("gw_")}  # type: ignore[union-attr]
+    assert not [k for k in managed[0]["props"] if k.startswith("gw_")]
+    user_keys = {k for r in snap for k in r["props"] if not k.startswith("gw_")}
     assert user_keys <= {"name", "born", "title", "released", "tagline", "graph", "uid", "id", "name_lc", "type"}
     listed = {r["graph"]: r["entities"] for r in await store.read("graph/list_graphs")}
     assert listed[graph_name] == 23  # the service's graph list shows adopted graphs too
@@ -234,7 +234,7 @@ def _Scripted() -> FakeBackend:
     return FakeBackend(answer=_directed_then_stop)
 
 
-async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_ingested_attributes_are_answers_too(store: GraphStore, graph_name: str, tmp_path) -> None:
     kb = tmp_path / "kb.jsonl"
     kb.write_text(
         '{"subject": "Keanu Reeves", "relation": "starred_in", "object": "The Matrix", "attributes": {"born": 1964}}\n'

@@ -81,7 +81,8 @@ def invoke(settings: Settings, tmp_path: Path, *args: str) -> dict[str, Any]:
         env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "minilm"},
     )
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    bundle: dict[str, Any] = json.loads(result.stdout)
+    return bundle
 
 
 def rows(payload: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:

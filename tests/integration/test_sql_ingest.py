@@ -96,7 +96,7 @@ def postgres_server() -> Iterator[str]:
     if owner is not None:
         os.chown(root, owner.pw_uid, owner.pw_gid)
     data, port = root / "data", _free_port()
-    run = dict(check=True, capture_output=True, text=True, timeout=120)
+    run: dict[str, Any] = {"check": True, "capture_output": True, "text": True, "timeout": 120}
     try:
         subprocess.run([*prefix, initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"], **run)
         subprocess.run(
@@ -194,7 +194,7 @@ def expected_library(source: str) -> tuple[dict[str, Any], set[tuple[str, str, s
         review_1: ent("Review", ["reviews"], stars=5, note="Moving"),
         review_3: ent("Review", ["reviews"], stars=4),
     }
-    relations = {
+    relations: set[tuple[str, str, str, tuple[str, ...]]] = {
         ("Keeping the Harrow Light", "author", "Marta Quill", ("books",)),
         ("Keeping the Harrow Light", "publisher", "Harbour Press", ("books",)),
         ("Granite and Tide", "author", "Tobias Renn", ("books",)),

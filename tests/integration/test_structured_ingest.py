@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,7 +33,7 @@ TYPES = {
 }
 
 
-async def graph_state(store: GraphStore, graph: str) -> dict:
+async def graph_state(store: GraphStore, graph: str) -> dict[str, Any]:
     nodes = await store.query(
         "MATCH (n:Entity {graph: $g}) RETURN n.name AS name, n.sources AS sources, labels(n) AS labels ORDER BY name",
         {"g": graph},

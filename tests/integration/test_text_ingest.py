@@ -17,6 +17,7 @@ from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
 from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.resolution import new_entity_id
 from graphwalk_neo4j.ingest.routing import Router
+from tests.helpers import json_object
 from tests.integration.test_text_ingest_support import (
     DOCS,
     MODEL,
@@ -77,7 +78,7 @@ async def test_corpus_graph_exactly(store: Any, graph_name: str, standin: Extrac
     assert len(adjudicator.requests) == 1
     assert report.routing["escalations"] == 1
     assert report.routing["fallbacks"] == 0
-    assert [q.instructions["mention"]["name"] for q in adjudicator.requests[0].questions] == ["M. Quill"]
+    assert [json_object(q.instructions)["mention"]["name"] for q in adjudicator.requests[0].questions] == ["M. Quill"]
     # New entities get ids from (source, document, type, name): the first document that mentioned them.
     ids = {
         r["name"]: r["id"]

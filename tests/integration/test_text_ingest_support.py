@@ -23,6 +23,7 @@ from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
 from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT, Extractor
 from graphwalk_neo4j.ingest.routing import Router
+from tests.helpers import json_object
 from tests.standins.http import JSONHandler, LoopbackStandIn
 
 if TYPE_CHECKING:
@@ -41,12 +42,13 @@ UNSURE = {"m. quill"}  # answered with p = 0.55, below the 0.6 threshold, so the
 
 
 def load_scripts() -> list[dict[str, Any]]:
-    return json.loads((CORPUS / "extractions.json").read_text(encoding="utf-8"))["scripts"]
+    scripts: list[dict[str, Any]] = json.loads((CORPUS / "extractions.json").read_text(encoding="utf-8"))["scripts"]
+    return scripts
 
 
 def reader_answer(unsure: bool = True) -> Callable[[ChoiceQuestion, Any], Any]:
     def answer(question: ChoiceQuestion, state: Any) -> Any:
-        mention = question.instructions["mention"]["name"].casefold()  # type: ignore[index]
+        mention = json_object(question.instructions)["mention"]["name"].casefold()
         wanted = SAME_AS.get(mention, mention)
         for label, card in question.options.items():
             if label != "NEW" and isinstance(card, dict) and card["name"].casefold() == wanted:
@@ -176,8 +178,13 @@ async def ingest(
     decider = kwargs.pop("decider", scripted_decider())
     adjudicator = kwargs.pop("adjudicator", scripted_adjudicator())
     mode = kwargs.pop("mode", "decide")
-    timeout = {} if timeout_s is None else {"timeout_s": timeout_s}
-    extractor = Extractor(MODEL, api_base=standin.api_base, api_key="sk-test", num_retries=0, **timeout)
+    extractor = Extractor(
+        MODEL,
+        api_base=standin.api_base,
+        api_key="sk-test",
+        num_retries=0,
+        timeout_s=60.0 if timeout_s is None else timeout_s,
+    )
     router = Router(store, graph, decider=decider, adjudicator=adjudicator, mode=mode)
     return await TextIngest(store, graph=graph, extractor=extractor, router=router, **kwargs).run(paths)
 

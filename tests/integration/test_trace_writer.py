@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -101,7 +101,7 @@ async def run_walk(
     return await engine.run(question, starts, walk_id=walk_id)
 
 
-async def q(store: GraphStore, text: str, **params: object) -> list[dict]:
+async def q(store: GraphStore, text: str, **params: object) -> list[dict[str, Any]]:
     return await store.query(text, dict(params), read=True)
 
 
@@ -169,6 +169,7 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     assert [o.label for o in s2.options] == ["o1", "STOP"]
     assert s2.probs == [0.6, 0.4]
     assert s2.options[1].is_stop
+    assert s2.options[1].description is not None
     assert s2.options[1].description.startswith("Stop here")
     assert (s1.total_count, s1.pruned_count, s2.total_count) == (4, 0, 1)
     assert s1.chosen_option is not None

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 
 def events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
-    event, data = "message", []
+    event = "message"
+    data: list[str] = []
     for line in response.iter_lines():
         if line == "":
             if data:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.types import TextContent, TextResourceContents
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -20,12 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 TOOLS = {"walk", "search", "get_walk", "list_walks", "graph_schema"}
 
 
+def text_of(item: object) -> str:
+    """The text of a tool result's content item or of a read resource."""
+    assert isinstance(item, TextContent | TextResourceContents), item
+    return item.text
+
+
 def structured(result: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
     if result.structured_content is not None:
-        data = result.structured_content
+        data: dict[str, Any] = result.structured_content
         return data.get("result", data) if set(data) == {"result"} else data
-    return json.loads(result.content[0].text)
+    parsed: dict[str, Any] = json.loads(text_of(result.content[0]))
+    return parsed
 
 
 async def exercise(client: Client, graph: str) -> None:
@@ -55,17 +63,17 @@ async def exercise(client: Client, graph: str) -> None:
     # a project error comes back as a tool error with the CLI's message
     missing = await client.call_tool("get_walk", {"walk_id": "nope", "graph": graph})
     assert missing.is_error
-    assert f"no stored walk 'nope' in graph {graph!r}" in missing.content[0].text
+    assert f"no stored walk 'nope' in graph {graph!r}" in text_of(missing.content[0])
     bad = await client.call_tool("walk", {"question": "q", "graph": graph, "preset": "nope"})
     assert bad.is_error
-    assert "unknown walk preset 'nope'" in bad.content[0].text
+    assert "unknown walk preset 'nope'" in text_of(bad.content[0])
     # stored walks are resources
     templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
     assert {"walk://{graph}/{walk_id}", "walks://{graph}"} <= templates
     read = await client.read_resource(f"walk://{graph}/{walk_id}")
-    assert json.loads(read.contents[0].text)["walk"]["id"] == walk_id
+    assert json.loads(text_of(read.contents[0]))["walk"]["id"] == walk_id
     recent = await client.read_resource(f"walks://{graph}")
-    assert walk_id in [w["id"] for w in json.loads(recent.contents[0].text)["walks"]]
+    assert walk_id in [w["id"] for w in json.loads(text_of(recent.contents[0]))["walks"]]
 
 
 async def test_mcp_over_streamable_http(served: ServedApp, movie_graph: str) -> None:

@@ -10,6 +10,7 @@ import sys
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.service.context import ServiceContext
@@ -27,10 +28,10 @@ def test_loopback_rule() -> None:
     assert not any(is_loopback(h) for h in ("0.0.0.0", "::", "10.0.0.5", "example.org"))
     with pytest.raises(ConfigError, match=r"refusing to listen on 0\.0\.0\.0: a non-loopback address needs a bearer"):
         check_bind(Settings(), "0.0.0.0")
-    check_bind(Settings(service_token=TOKEN), "0.0.0.0")
+    check_bind(Settings(service_token=SecretStr(TOKEN)), "0.0.0.0")
     check_bind(Settings(), "127.0.0.1")
     with pytest.raises(ConfigError, match="shorter than 16"):
-        check_bind(Settings(service_token="short"), "0.0.0.0")
+        check_bind(Settings(service_token=SecretStr("short")), "0.0.0.0")
 
 
 def test_serve_refuses_a_public_bind_without_a_token() -> None:
@@ -48,7 +49,7 @@ def test_serve_refuses_a_public_bind_without_a_token() -> None:
 
 
 @pytest.fixture
-def guarded(neo4j_settings: Settings, movie_graph: str):  # type: ignore[no-untyped-def]
+def guarded(neo4j_settings: Settings, movie_graph: str):
     settings = service_settings(neo4j_settings, movie_graph, service_token=TOKEN, service_max_body_bytes=4096)
     app = ServedApp(settings).start()
     yield app

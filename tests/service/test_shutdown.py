@@ -65,7 +65,7 @@ class ServeProcess:
 
 
 @pytest.fixture
-def standin():  # type: ignore[no-untyped-def]
+def standin():
     with JevStandIn() as server:
         yield server
 

@@ -54,7 +54,7 @@ def openai_standin() -> Iterator[OpenAIStandIn]:
 
 
 @pytest.fixture(params=BACKENDS)
-async def backend(request, jev_standin: JevStandIn, openai_standin: OpenAIStandIn) -> AsyncIterator:
+async def backend(request, jev_standin: JevStandIn, openai_standin: OpenAIStandIn) -> AsyncIterator[DecisionBackend]:
     jev_standin.reset()
     openai_standin.reset()
     kind = request.param
@@ -141,12 +141,12 @@ async def test_a_walk_sends_jev_the_rendered_layout_and_never_the_structure(
     sent: list[DecisionRequest] = []
 
     class Recording(JevBackend):
-        async def decide(self, request: DecisionRequest):  # type: ignore[no-untyped-def]
+        async def decide(self, request: DecisionRequest):
             sent.append(request)
             return await super().decide(request)
 
     jev = Recording("test-key", base_url=jev_standin.typesafe_base_url, retry=FAST_RETRY)
-    config = WalkConfig(hop_mode=hop_mode, max_depth=3)  # type: ignore[arg-type]
+    config = WalkConfig.model_validate({"hop_mode": hop_mode, "max_depth": 3})
     try:
         result = await WalkEngine(InMemoryExpander(FILM_NODES, FILM_EDGES), jev, config=config).run(
             "Who directed Memento?", ["memento"], start_names=["Memento"], start_types={"memento": "film"}

@@ -24,6 +24,7 @@ from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.prompts import build_question
 from graphwalk_neo4j.walk.result import PathStep
+from tests.helpers import json_object
 from tests.standins.samples import hop_question, sample_request
 
 
@@ -225,7 +226,7 @@ async def test_coverage_reads_the_context_not_the_text() -> None:
         },
     )
     assert structured.context is not None
-    assert "start" not in structured.instructions
+    assert "start" not in json_object(structured.instructions)
     decider = LocalDecider(FakeEmbedder(4096))
     from_structure = await decider.features(state, structured)
     from_text = await decider.features(state, legacy)

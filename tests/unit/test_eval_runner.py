@@ -163,6 +163,6 @@ async def test_round_trips_are_counted_per_task() -> None:
             await store.write("graph/x")
             return trips[0]
 
-    assert await asyncio.gather(work(1), work(3), work(5)) == [2, 4, 6]
+    assert list(await asyncio.gather(work(1), work(3), work(5))) == [2, 4, 6]
     assert store.info == "server"  # everything else is forwarded
     assert await store.read("graph/counts") == [{"name": "graph/counts"}]  # outside a count: not counted

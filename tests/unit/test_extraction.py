@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.errors import ConfigError, ExtractionError
 from graphwalk_neo4j.ingest.extraction import (
     PROMPT_VERSION,
     CleanExtraction,
     Extraction,
-    ExtractionError,
     Extractor,
     Fact,
     Mention,

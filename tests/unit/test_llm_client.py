@@ -18,16 +18,16 @@ from tests.standins.openai_server import OpenAIStandIn
 from tests.standins.samples import sample_request
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Iterator
 
 KEY = "sk-health-SECRET-0123456789"
 MODEL = "openai/test-model"
 
 
 @pytest.fixture(scope="module")
-def standin() -> OpenAIStandIn:
+def standin() -> Iterator[OpenAIStandIn]:
     with OpenAIStandIn() as server:
-        yield server  # type: ignore[misc]
+        yield server
 
 
 @pytest.fixture(autouse=True)

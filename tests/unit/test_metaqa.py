@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,7 +91,7 @@ METAQA_RELATIONS = {
 }
 
 
-def _kb_adjacency() -> dict:
+def _kb_adjacency() -> dict[str, Any]:
     batches, _ = parse_file(DATA / "kb.txt")
     return build_adjacency((r.subject, r.relation, r.object) for b in batches for r in b)
 

@@ -10,6 +10,7 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.ingest.extraction import Mention
 from graphwalk_neo4j.ingest.routing import NEW, Candidate, Router, build_request, exact_match
+from tests.helpers import json_object
 
 LIGHT = Candidate(
     uid="g:e1",
@@ -29,7 +30,7 @@ def test_cards_and_request() -> None:
     assert request.state == {"passage": "The passage."}
     [question] = request.questions
     assert question.key == "m2"
-    assert question.instructions["mention"] == {  # type: ignore[index]
+    assert json_object(question.instructions)["mention"] == {
         "name": "Harrow Point Light",
         "type": "Lighthouse",
         "description": "A granite tower.",

@@ -26,7 +26,7 @@ def test_defaults() -> None:
 
 
 def test_max_depth_shorthand_goes_into_budget() -> None:
-    config = WalkConfig(max_depth=2, budget={"max_decision_calls": 5})
+    config = WalkConfig.model_validate({"max_depth": 2, "budget": {"max_decision_calls": 5}})
     assert config.budget == Budget(max_depth=2, max_decision_calls=5)
     assert config.max_depth == 2
 

@@ -12,7 +12,7 @@ import pytest
 
 from graphwalk_neo4j.decide.base import ChoiceResult, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.errors import ConfigError, ExpanderContractError, StoreError
-from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.config import Budget, WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option
@@ -243,7 +243,9 @@ FILM_YEAR = {
 
 
 async def test_beam_keeps_finished_beams_competing_until_all_finish() -> None:
-    walker, expander, backend, sink = engine(FILM_YEAR, WalkConfig(strategy="beam", beam_width=2, max_depth=5))
+    walker, expander, backend, sink = engine(
+        FILM_YEAR, WalkConfig.model_validate({"strategy": "beam", "beam_width": 2, "max_depth": 5})
+    )
     result = await walker.run("When was Nolan's other film released?", start("memento"), walk_id="w")
     assert result.status == "ok"
     # depth 2: b0 -> Inception (-0.308) and Jonathan Nolan's forced STOP (log .3 / 2 = -0.602) beat b0's STOP
@@ -293,7 +295,7 @@ async def test_length_alpha_zero_uses_plain_sum() -> None:
 
 
 async def test_decision_call_budget_aborts_with_partial_answer() -> None:
-    walker, _, backend, sink = engine(WHO_DIRECTED, WalkConfig(budget={"max_decision_calls": 1}))
+    walker, _, backend, sink = engine(WHO_DIRECTED, WalkConfig(budget=Budget(max_decision_calls=1)))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason == "max_decision_calls: 1 decision calls made, limit 1"
@@ -314,7 +316,7 @@ async def test_split_requests_count_every_wire_call() -> None:
     result = await walker.run("q", start("memento"))
     assert (result.totals.decision_requests, result.totals.decision_calls) == (2, 4)
     walker = WalkEngine(
-        InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(budget={"max_decision_calls": 2})
+        InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(budget=Budget(max_decision_calls=2))
     )
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
@@ -322,7 +324,7 @@ async def test_split_requests_count_every_wire_call() -> None:
 
 
 async def test_input_token_budget_is_checked_before_the_next_call() -> None:
-    walker, _, backend, _ = engine(WHO_DIRECTED, WalkConfig(budget={"max_input_tokens": 100}))
+    walker, _, backend, _ = engine(WHO_DIRECTED, WalkConfig(budget=Budget(max_input_tokens=100)))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason == "max_input_tokens: 100 input tokens used, limit 100"
@@ -331,13 +333,13 @@ async def test_input_token_budget_is_checked_before_the_next_call() -> None:
 
 
 async def test_max_depth_reports_open_walks_after_finished_ones() -> None:
-    walker, *_ = engine(WHO_DIRECTED, WalkConfig(max_depth=1))
+    walker, *_ = engine(WHO_DIRECTED, WalkConfig.model_validate({"max_depth": 1}))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason.startswith("max_depth: 1 decision depths reached")
     assert [(a.node_id, a.terminated_by) for a in result.answers] == [("nolan", "max_depth")]
 
-    walker, *_ = engine(FILM_YEAR, WalkConfig(strategy="beam", beam_width=2, max_depth=3))
+    walker, *_ = engine(FILM_YEAR, WalkConfig.model_validate({"strategy": "beam", "beam_width": 2, "max_depth": 3}))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     # the open 2010 beam scores higher but ranks after the beam that stopped on its own

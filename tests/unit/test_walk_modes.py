@@ -16,7 +16,7 @@ from graphwalk_neo4j.walk.ports import NodeRef
 from graphwalk_neo4j.walk.sampling import walk_rng
 from graphwalk_neo4j.walk.trace import RecordingTraceSink
 from tests import helpers
-from tests.helpers import FILM_EDGES, FILM_NODES
+from tests.helpers import FILM_EDGES, FILM_NODES, json_object
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -202,10 +202,8 @@ async def test_answer_type_question_rides_in_the_first_call_and_hints_later_ques
     first, second = backend.requests
     assert [q.key for q in first.questions] == ["answer_type", "b0"]
     assert [q.key for q in second.questions] == ["b0"]
-    assert "expected_answer_type" not in first.questions[1].instructions  # type: ignore[operator]
-    assert second.questions[0].instructions["expected_answer_type"] == (  # type: ignore[index]
-        "The answer is probably a person."
-    )
+    assert "expected_answer_type" not in json_object(first.questions[1].instructions)
+    assert json_object(second.questions[0].instructions)["expected_answer_type"] == ("The answer is probably a person.")
     assert result.answer_type == {"person": 0.7, "film": 0.2, "year": 0.1}
     assert [d.answer_type for d in sink.depths] == [result.answer_type, None]
     assert result.totals.decision_calls == 2
