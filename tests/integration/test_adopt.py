@@ -387,8 +387,8 @@ async def test_a_multi_label_node_is_of_the_kind_its_move_reaches(store: GraphSt
         kinds = sorted((o.relation, o.target.name, o.target.type) for o in two.options)
         assert kinds == [("RELEASED_IN", "1985", "Year"), ("SEQUEL_OF", "1984", "Film")]
         [rel] = await ex.expand([ExpandRequest(beam_key="r", hop_mode="relation", node_ids=(sequel.id,))])
-        kinds = sorted((o.relation, [(t.name, t.type) for t in o.targets]) for o in rel.options)
-        assert kinds == [("RELEASED_IN", [("1985", "Year")]), ("SEQUEL_OF", [("1984", "Film")])]
+        moves = sorted((o.relation, [(t.name, t.type) for t in o.targets]) for o in rel.options)
+        assert moves == [("RELEASED_IN", [("1985", "Year")]), ("SEQUEL_OF", [("1984", "Film")])]
     finally:
         await undo_graph(store, graph_name)
         await store.query(f"MATCH (n) WHERE n:`{film}` OR n:`{year}` DETACH DELETE n", {})

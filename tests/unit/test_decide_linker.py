@@ -15,6 +15,8 @@ from graphwalk_neo4j.walk.entry import best_candidate, best_per_span, pick_menti
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from graphwalk_neo4j.store.queries import DegreeRow
+
 
 def test_spans_keep_names_with_punctuation_whole() -> None:
     spans = question_spans("the film Salaam Bombay! was directed by who")
@@ -72,9 +74,12 @@ def test_fit_learns_that_question_words_are_not_topics(tmp_path: Path) -> None:
 
 
 def test_best_per_span_orders_longest_first_with_the_biggest_entity() -> None:
-    found = {
-        "paris": [{"id": "a", "name": "Paris", "degree": 1}, {"id": "b", "name": "Paris", "degree": 9}],
-        "is paris burning?": [{"id": "c", "name": "Is Paris Burning?", "degree": 2}],
+    found: dict[str, list[DegreeRow]] = {
+        "paris": [
+            {"id": "a", "name": "Paris", "type": None, "degree": 1},
+            {"id": "b", "name": "Paris", "type": None, "degree": 9},
+        ],
+        "is paris burning?": [{"id": "c", "name": "Is Paris Burning?", "type": None, "degree": 2}],
     }
     assert [(s, r["id"]) for s, r in best_per_span(found)] == [("is paris burning?", "c"), ("paris", "b")]
 
@@ -82,16 +87,21 @@ def test_best_per_span_orders_longest_first_with_the_biggest_entity() -> None:
 def test_among_same_name_entities_the_one_spelled_as_written_wins() -> None:
     """MetaQA has the tag ``glenn close`` beside the actor ``Glenn Close``: a case-insensitive look-up finds both,
     and the one the text spells as it is comes first, then the one of highest degree."""
-    rows = [
-        {"id": "p", "name": "Glenn Close", "degree": 40},
-        {"id": "t", "name": "glenn close", "degree": 14},
+    rows: list[DegreeRow] = [
+        {"id": "p", "name": "Glenn Close", "type": None, "degree": 40},
+        {"id": "t", "name": "glenn close", "type": None, "degree": 14},
     ]
     assert best_candidate("what movies can be described with [glenn close]", rows)["id"] == "t"
     assert best_candidate("what films did Glenn Close act in", rows)["id"] == "p"
     assert best_candidate("what films did GLENN CLOSE act in", rows)["id"] == "p"  # neither spelled: degree
     assert best_candidate("glenn close", rows)["id"] == "t"  # a --start name
     assert best_candidate("glenn closer", rows)["id"] == "p"  # only whole words count
-    found = {"heat": [{"id": "m", "name": "Heat", "degree": 9}, {"id": "k", "name": "heat", "degree": 3}]}
+    found: dict[str, list[DegreeRow]] = {
+        "heat": [
+            {"id": "m", "name": "Heat", "type": None, "degree": 9},
+            {"id": "k", "name": "heat", "type": None, "degree": 3},
+        ]
+    }
     assert [r["id"] for _, r in pick_mentions("movies about heat", found)] == ["k"]
     assert [r["id"] for _, r in best_per_span(found, "who directed Heat")] == ["m"]
     assert [r["id"] for _, r in best_per_span(found)] == ["m"]  # without the text: degree
