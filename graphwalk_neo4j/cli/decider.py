@@ -23,6 +23,7 @@ from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.distill import train_from_traces
 from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
 from graphwalk_neo4j.identifiers import graph_name
+from graphwalk_neo4j.walk.config import WalkConfig
 
 
 @click.group(name="decider")
@@ -66,9 +67,25 @@ def decider_group() -> None:
     "--batch",
     "batch_size",
     type=click.IntRange(1, 1024),
-    default=64,
+    default=256,
     show_default=True,
     help="Questions mined per Cypher round trip and hop.",
+)
+@click.option(
+    "--exclude",
+    "exclude_scope",
+    type=click.Choice(["visited", "start"]),
+    default="visited",
+    show_default=True,
+    help="Walk rule the decisions are made under: later hops skip every visited node, or only the start "
+    "entities (walk/eval with the same --exclude).",
+)
+@click.option(
+    "--augment",
+    type=click.IntRange(0, 8),
+    default=2,
+    show_default=True,
+    help="Rewordings of each training question seen besides the original (0: none).",
 )
 @json_option
 @click.pass_context
@@ -85,6 +102,8 @@ def train(
     per_file: int | None,
     epochs: int,
     batch_size: int,
+    exclude_scope: str,
+    augment: int,
     as_json: bool,
 ) -> None:
     """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
@@ -112,7 +131,7 @@ def train(
                         out_dir,
                         seed=seed,
                         model=teacher,
-                        fit_options=FitOptions(epochs=epochs, seed=seed),
+                        fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment),
                         observe=observe,
                     )
                 return await train_from_qa(
@@ -124,8 +143,14 @@ def train(
                     fmt=fmt,  # type: ignore[arg-type]
                     seed=seed,
                     per_file=per_file,
+                    config=WalkConfig(
+                        hop_mode="relation",
+                        allow_stop_at_start=False,
+                        max_frontier=2000,
+                        exclude_scope=exclude_scope,  # type: ignore[arg-type]
+                    ),
                     mining=MiningOptions(batch_size=batch_size),
-                    fit_options=FitOptions(epochs=epochs, seed=seed),
+                    fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment),
                     observe=observe,
                 )
 

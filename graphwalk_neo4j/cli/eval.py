@@ -67,6 +67,13 @@ def eval_group() -> None:
 @click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
 @click.option(
+    "--exclude",
+    "exclude_scope",
+    type=click.Choice(["visited", "start"]),
+    default=None,
+    help="Override: later hops skip every visited node, or only the start entities.",
+)
+@click.option(
     "--linking",
     type=click.Choice(["gold", "resolve"]),
     default="gold",
@@ -116,6 +123,7 @@ def metaqa(
     strategy: str | None,
     beam_width: int | None,
     hop_mode: str | None,
+    exclude_scope: str | None,
     linking: str,
     concurrency: int,
     run_id: str | None,
@@ -135,7 +143,14 @@ def metaqa(
     if unknown:
         raise ConfigError(f"unknown preset(s) {', '.join(unknown)}; valid presets: {', '.join(preset_names())}")
     overrides: dict[str, Any] = {
-        k: v for k, v in (("strategy", strategy), ("beam_width", beam_width), ("hop_mode", hop_mode)) if v is not None
+        k: v
+        for k, v in (
+            ("strategy", strategy),
+            ("beam_width", beam_width),
+            ("hop_mode", hop_mode),
+            ("exclude_scope", exclude_scope),
+        )
+        if v is not None
     }
     options = MetaQAOptions(
         data_dir=data_dir,

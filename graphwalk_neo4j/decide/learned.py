@@ -48,11 +48,11 @@ STOP_TOKEN = "STOP"
 UNK = "<unk>"
 PAD = "<pad>"
 MAX_PATH = 3  # path positions with their own table; deeper hops share the last
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
-EXTRA = 3  # log1p(count), question-move cosine, is_stop
+EXTRA = 7  # per option: see option_extras
 
 
 def move_token(relation: str | None, direction: str | None) -> str:
@@ -78,6 +78,7 @@ class DecisionInputs:
     types: tuple[str, ...]  # per option: the type it reaches (STOP: where the walk stands)
     counts: tuple[int, ...]
     moves: tuple[str, ...]  # per option, in words
+    path_moves: tuple[str, ...] = ()  # the hops taken so far, in words
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,7 +88,12 @@ class DecisionInputs:
             "types": list(self.types),
             "counts": list(self.counts),
             "moves": list(self.moves),
+            "path_moves": list(self.path_moves),
         }
+
+    def texts(self) -> tuple[str, ...]:
+        """Every text the model embeds for this decision."""
+        return (self.question, *self.moves, *self.path_moves)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
@@ -98,6 +104,7 @@ class DecisionInputs:
             types=tuple(data["types"]),
             counts=tuple(int(c) for c in data["counts"]),
             moves=tuple(data["moves"]),
+            path_moves=tuple(data.get("path_moves") or ()),
         )
 
 
@@ -122,6 +129,7 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         types=tuple(types),
         counts=tuple(counts),
         moves=tuple(moves),
+        path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
     )
 
 
@@ -195,7 +203,50 @@ class Weights:
             return cls(**{n: np.asarray(data[n], dtype=np.float32) for n in cls.NAMES})
 
 
-def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, sims: np.ndarray) -> np.ndarray:
+def _unit(v: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> np.ndarray:
+    """The per-option numbers beside the learned embeddings, ``(n, EXTRA)``; none names a relation or a
+    wording, so they carry over to relations and phrasings the model never saw:
+
+    0. ``log1p(count)`` of the option's targets;
+    1. ``sim``: cos(question, the move in words) (STOP: "the answer is these N films");
+    2. ``is_stop``;
+    3. ``cover``: cos(question, the path so far plus this move), the moves' vectors summed (STOP: the path);
+    4. ``gain``: how much this move adds to the path's cover (STOP: 0);
+    5. ``repeat``: the move's highest cosine with a hop already taken (a way back, or the same words again);
+    6. ``left``: on STOP only, the best gain any move still offers (what the question has not had yet).
+    """
+    n = len(inputs.tokens)
+    out = np.zeros((n, EXTRA), dtype=np.float32)
+    path = [vectors[m] for m in inputs.path_moves]
+    path_sum = np.sum(path, axis=0) if path else np.zeros_like(qvec)
+    path_cover = float(qvec @ _unit(path_sum)) if path else 0.0
+    best_gain = 0.0
+    stops = []
+    for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
+        mvec = vectors[move]
+        out[i, 0] = math.log1p(inputs.counts[i])
+        out[i, 1] = float(qvec @ mvec)
+        if token == STOP_TOKEN:
+            out[i, 2] = 1.0
+            out[i, 3] = path_cover
+            stops.append(i)
+            continue
+        cover = float(qvec @ _unit(path_sum + mvec))
+        out[i, 3] = cover
+        out[i, 4] = cover - path_cover
+        out[i, 5] = max((float(mvec @ p) for p in path), default=0.0)
+        best_gain = max(best_gain, cover - path_cover)
+    for i in stops:
+        out[i, 6] = best_gain
+    return out
+
+
+def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:
     """The options' scores before the temperature (the same arithmetic as the torch module)."""
     q_dim = qvec.shape[0]
     dp = weights.pos.shape[2]
@@ -205,14 +256,7 @@ def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, sims: np.ndarray) -
     rest = weights.w1[:, q_dim + MAX_PATH * dp :]
     shared = w_q @ qvec + w_p @ path_vec + weights.b1  # (H,), once per decision
     per_option = np.concatenate(
-        [
-            weights.tok[enc.tokens],
-            weights.typ[enc.types],
-            enc.counts[:, None],
-            sims[:, None].astype(np.float32),
-            enc.is_stop[:, None],
-        ],
-        axis=1,
+        [weights.tok[enc.tokens], weights.typ[enc.types], extras.astype(np.float32)], axis=1
     )  # (n, dt + dk + EXTRA)
     hidden = np.maximum(shared[None, :] + per_option @ rest.T, 0.0)
     return np.asarray(hidden @ weights.w2 + weights.b2, dtype=np.float64)
@@ -309,10 +353,9 @@ class LearnedDecider:
         return await embed_cached(self.embedder, self.cache, texts)
 
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
-        vecs = await self.vectors([inputs.question, *inputs.moves])
+        vecs = await self.vectors(list(inputs.texts()))
         qvec = vecs[inputs.question]
-        sims = np.asarray([float(qvec @ vecs[m]) for m in inputs.moves], dtype=np.float32)
-        return logits(self.weights, qvec, encode(self.vocab, inputs), sims)
+        return logits(self.weights, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs))
 
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
         return softmax(await self.scores(decision_inputs(context)), self.temperature)

@@ -6,11 +6,17 @@ pairs, split into train and validation, and:
 1. builds the vocabularies (moves, types) from the training decisions;
 2. embeds every distinct masked question and move text once with the frozen embedder (cached in
    ``DIR/cache/`` so a resumed run does not embed again);
-3. trains the network of :mod:`~graphwalk_neo4j.decide.learned` with soft-target cross-entropy (Adam, a fixed
-   seed, minibatches), keeping the epoch with the lowest validation loss; a checkpoint after every epoch lets an
-   interrupted run resume (``DIR/checkpoint.pt``);
-4. fits the temperature on the validation decisions (grid over [0.2, 5], lowest NLL) and reports the
-   expected calibration error before and after;
+3. trains the network of :mod:`~graphwalk_neo4j.decide.learned` (Adam, a fixed seed, minibatches), keeping
+   the epoch with the lowest validation loss; a checkpoint after every epoch lets an interrupted run resume
+   (``DIR/checkpoint.pt``). The loss depends on what a target means. From question–answer pairs it is a *set*
+   (``Example.set_valued``): every option that continues some gold path is right, so the loss is
+   ``-log`` of the probability summed over the right options, and the model may put all its mass on one of
+   equally right moves (a film's director is often its writer) instead of being taught to split it, which
+   made whole paths look less likely than they are. From traces the target is the teacher's distribution
+   (soft-target cross-entropy). With ``augment`` > 0 every training decision is also seen with rewordings of
+   its question (:mod:`graphwalk_neo4j.decide.augment`);
+4. fits the temperature on the validation decisions (grid over [0.2, 5], lowest NLL of the same loss) and
+   reports the expected calibration error before and after;
 5. writes ``model.npz``, ``config.json`` and ``metrics.json``.
 """
 
@@ -21,12 +27,13 @@ import json
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphwalk_neo4j.decide.augment import variants
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
 from graphwalk_neo4j.decide.learned import (
     CONFIG_FILE,
@@ -39,6 +46,7 @@ from graphwalk_neo4j.decide.learned import (
     Vocab,
     Weights,
     encode,
+    option_extras,
 )
 
 if TYPE_CHECKING:
@@ -60,6 +68,7 @@ class FitOptions:
     dropout: float = 0.1
     seed: int = 0
     patience: int = 6
+    augment: int = 2  # rewordings of each training decision's question (0: none)
 
 
 @dataclass
@@ -67,6 +76,7 @@ class Example:
     inputs: DecisionInputs
     target: Sequence[float]
     group: str = ""  # e.g. the hop count, for per-group metrics
+    set_valued: bool = False  # the target marks a set of equally right options (module docstring, step 3)
 
 
 def make_dir(path: Path) -> Path:
@@ -89,7 +99,7 @@ class _Tensors:
         examples: Sequence[Example],
         vocab: Vocab,
         qindex: Mapping[str, int],
-        sims: Callable[[DecisionInputs], np.ndarray],
+        vectors: Mapping[str, np.ndarray],
     ) -> None:
         n = len(examples)
         m = max((len(e.inputs.tokens) for e in examples), default=1)
@@ -100,6 +110,7 @@ class _Tensors:
         self.extra = np.zeros((n, m, EXTRA), dtype=np.float32)
         self.mask = np.zeros((n, m), dtype=bool)
         self.target = np.zeros((n, m), dtype=np.float32)
+        self.set_valued = np.zeros(n, dtype=bool)
         for i, e in enumerate(examples):
             enc = encode(vocab, e.inputs)
             k = len(enc.tokens)
@@ -107,11 +118,10 @@ class _Tensors:
             self.path[i] = enc.path
             self.tok[i, :k] = enc.tokens
             self.typ[i, :k] = enc.types
-            self.extra[i, :k, 0] = enc.counts
-            self.extra[i, :k, 1] = sims(e.inputs)
-            self.extra[i, :k, 2] = enc.is_stop
+            self.extra[i, :k] = option_extras(vectors[e.inputs.question], vectors, e.inputs)
             self.mask[i, :k] = True
             self.target[i, :k] = np.asarray(e.target, dtype=np.float32)
+            self.set_valued[i] = e.set_valued
 
 
 def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
@@ -161,12 +171,19 @@ def _softmax_rows(scores: np.ndarray, mask: np.ndarray, temperature: float) -> n
     return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
-def decision_metrics(probs: np.ndarray, target: np.ndarray, mask: np.ndarray) -> dict[str, float]:
-    """Accuracy (the argmax is a best-target option), NLL of the target, ECE of the top probability."""
+def decision_metrics(
+    probs: np.ndarray, target: np.ndarray, mask: np.ndarray, set_valued: np.ndarray | None = None
+) -> dict[str, float]:
+    """Accuracy (the argmax is a best-target option), NLL of the target (of the right set, for set-valued
+    rows), ECE of the top probability."""
     top = probs.argmax(axis=1)
     best = np.where(mask, target, -1.0).max(axis=1)
     correct = target[np.arange(len(top)), top] >= best - 1e-9
-    nll = -(target * np.log(np.clip(probs, 1e-12, 1.0))).sum(axis=1).mean() if len(top) else 0.0
+    soft = -(target * np.log(np.clip(probs, 1e-12, 1.0))).sum(axis=1)
+    if set_valued is not None and set_valued.any():
+        in_set = -np.log(np.clip((probs * (target > 0)).sum(axis=1), 1e-12, 1.0))
+        soft = np.where(set_valued, in_set, soft)
+    nll = soft.mean() if len(top) else 0.0
     conf = probs[np.arange(len(top)), top]
     return {
         "accuracy": float(correct.mean()) if len(top) else 0.0,
@@ -176,9 +193,11 @@ def decision_metrics(probs: np.ndarray, target: np.ndarray, mask: np.ndarray) ->
     }
 
 
-def fit_temperature(scores: np.ndarray, target: np.ndarray, mask: np.ndarray) -> float:
+def fit_temperature(
+    scores: np.ndarray, target: np.ndarray, mask: np.ndarray, set_valued: np.ndarray | None = None
+) -> float:
     grid = np.exp(np.linspace(math.log(0.2), math.log(5.0), 81))
-    losses = [decision_metrics(_softmax_rows(scores, mask, float(t)), target, mask)["nll"] for t in grid]
+    losses = [decision_metrics(_softmax_rows(scores, mask, float(t)), target, mask, set_valued)["nll"] for t in grid]
     return float(grid[int(np.argmin(losses))])
 
 
@@ -207,6 +226,20 @@ async def embed_texts(
     return known
 
 
+def augmented(examples: Sequence[Example], k: int, seed: int) -> list[Example]:
+    """``k`` copies of every example, each with another rewording of its question (none when it has none)."""
+    if k <= 0:
+        return []
+    rewordings = {q: variants(q, 2 * k, seed) for q in sorted({e.inputs.question for e in examples})}
+    out: list[Example] = []
+    for i, e in enumerate(examples):
+        options = rewordings[e.inputs.question]
+        for j in range(min(k, len(options))):
+            question = options[(i + j) % len(options)]
+            out.append(replace(e, inputs=replace(e.inputs, question=question)))
+    return out
+
+
 async def fit(
     train: Sequence[Example],
     val: Sequence[Example],
@@ -229,19 +262,17 @@ async def fit(
     if not val:  # a handful of questions: validate (and calibrate) on the training decisions, and say so
         val, validated_on = list(train), "train (no validation decisions)"
     started = time.perf_counter()
+    signature = data_hash([*train, *val])
     vocab = Vocab.build([e.inputs for e in train])
-    texts = sorted({t for e in (*train, *val) for t in (e.inputs.question, *e.inputs.moves)})
+    tr_original = train
+    train = [*train, *augmented(train, opts.augment, opts.seed)]
+    texts = sorted({t for e in (*train, *val) for t in e.inputs.texts()})
     vectors = await embed_texts(embedder, texts, out / "cache", progress)
     embed_s = time.perf_counter() - started
     questions = sorted({e.inputs.question for e in (*train, *val)})
     qindex = {q: i for i, q in enumerate(questions)}
     qmatrix = np.stack([vectors[q] for q in questions]).astype(np.float32)
-
-    def sims(inputs: DecisionInputs) -> np.ndarray:
-        qv = vectors[inputs.question]
-        return np.asarray([float(qv @ vectors[m]) for m in inputs.moves], dtype=np.float32)
-
-    tr, va = _Tensors(train, vocab, qindex, sims), _Tensors(val, vocab, qindex, sims)
+    tr, va = _Tensors(train, vocab, qindex, vectors), _Tensors(val, vocab, qindex, vectors)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.manual_seed(opts.seed)
     net = _module(torch, vocab, qmatrix.shape[1], opts).to(device)
@@ -267,7 +298,6 @@ async def fit(
         return np.concatenate(parts).astype(np.float64)
 
     checkpoint = out / "checkpoint.pt"
-    signature = data_hash([*train, *val])
     start_epoch, best_loss, best_state, history, stale = 0, math.inf, None, [], 0
     if resume and checkpoint.is_file():
         saved = torch.load(checkpoint, map_location=device, weights_only=False)
@@ -289,12 +319,15 @@ async def fit(
             idx = order[i : i + opts.batch_size]
             logits = net(*tensors(tr, idx))
             mask = torch.tensor(tr.mask[idx], device=device)
+            target = torch.tensor(tr.target[idx], device=device)
             logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
-            loss = -(torch.tensor(tr.target[idx], device=device) * logp.masked_fill(~mask, 0.0)).sum(1).mean()
+            soft = -(target * logp.masked_fill(~mask, 0.0)).sum(1)
+            in_set = -torch.logsumexp(logp.masked_fill(~(mask & (target > 0)), -1e9), dim=1)
+            loss = torch.where(torch.tensor(tr.set_valued[idx], device=device), in_set, soft).mean()
             optim.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward is unannotated
             optim.step()
-        val_metrics = decision_metrics(_softmax_rows(scores_of(va), va.mask, 1.0), va.target, va.mask)
+        val_metrics = decision_metrics(_softmax_rows(scores_of(va), va.mask, 1.0), va.target, va.mask, va.set_valued)
         history.append({"epoch": epoch + 1, **val_metrics})
         if val_metrics["nll"] < best_loss - 1e-6:
             best_loss, stale = val_metrics["nll"], 0
@@ -321,15 +354,20 @@ async def fit(
         net.load_state_dict(best_state)
     train_s = time.perf_counter() - train_started
     val_scores = scores_of(va)
-    temperature = fit_temperature(val_scores, va.target, va.mask)
-    before = decision_metrics(_softmax_rows(val_scores, va.mask, 1.0), va.target, va.mask)
-    after = decision_metrics(_softmax_rows(val_scores, va.mask, temperature), va.target, va.mask)
-    train_metrics = decision_metrics(_softmax_rows(scores_of(tr), tr.mask, temperature), tr.target, tr.mask)
+    temperature = fit_temperature(val_scores, va.target, va.mask, va.set_valued)
+    before = decision_metrics(_softmax_rows(val_scores, va.mask, 1.0), va.target, va.mask, va.set_valued)
+    after = decision_metrics(_softmax_rows(val_scores, va.mask, temperature), va.target, va.mask, va.set_valued)
+    train_metrics = decision_metrics(
+        _softmax_rows(scores_of(tr), tr.mask, temperature), tr.target, tr.mask, tr.set_valued
+    )
     groups: dict[str, dict[str, float]] = {}
     for group in sorted({e.group for e in val}):
         idx = np.asarray([i for i, e in enumerate(val) if e.group == group])
         groups[group] = decision_metrics(
-            _softmax_rows(val_scores[idx], va.mask[idx], temperature), va.target[idx], va.mask[idx]
+            _softmax_rows(val_scores[idx], va.mask[idx], temperature),
+            va.target[idx],
+            va.mask[idx],
+            va.set_valued[idx],
         )
     weights = _weights(net)
     weights.save(out / MODEL_FILE)
@@ -346,7 +384,7 @@ async def fit(
     }
     (out / CONFIG_FILE).write_text(json.dumps(config, indent=2, ensure_ascii=False), encoding="utf-8")
     metrics = {
-        "decisions": {"train": len(train), "val": len(val)},
+        "decisions": {"train": len(train), "val": len(val), "augmented": len(train) - len(tr_original)},
         "validated_on": validated_on,
         "val_before_temperature": before,
         "val": after,

@@ -149,13 +149,16 @@ async def traces_dataset(
     if model:
         listed = [w for w in listed if (w.model or "") == model]
     walks: list[StoredWalk] = []
-    decisions: list[Decision] = []
-    for i, brief in enumerate(sorted(listed, key=lambda w: w.id)):
-        walk = await get_walk(store, graph, brief.id)
-        walks.append(walk)
-        decisions.extend(walk_decisions(walk, await _refs(store, graph, walk)))
+    for i, brief in enumerate(listed):
+        walks.append(await get_walk(store, graph, brief.id))
         if observe:
             observe("traces", i + 1, len(listed))
+    # Walk ids are random: order by what the walks asked, so the same traces give the same training order (and
+    # the same model) on every run.
+    walks.sort(key=lambda w: (w.question, w.start_ids, w.started_at.isoformat() if w.started_at else "", w.id))
+    decisions: list[Decision] = []
+    for walk in walks:
+        decisions.extend(walk_decisions(walk, await _refs(store, graph, walk)))
     return walks, decisions
 
 

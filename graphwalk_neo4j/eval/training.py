@@ -27,6 +27,7 @@ question done), so an interrupted run resumes where it stopped.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -49,7 +50,7 @@ from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
-from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef, Option
+from graphwalk_neo4j.walk.ports import ExpandRequest, Move, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
 
 if TYPE_CHECKING:
@@ -151,6 +152,7 @@ class _Node:
     visited: frozenset[str]
     f1: float = 0.0
     options: list[Option] | None = None  # the legal offers here, once expanded
+    via: Option | None = None  # the move that led here, while its far ends are not read yet
 
 
 @dataclass
@@ -196,8 +198,9 @@ class MiningOptions:
     max_hops: int = 3
     min_f1: float = 0.5
     max_mine_frontier: int = 500
-    batch_size: int = 64
+    batch_size: int = 256
     use_hops: bool = True  # gold paths have the question's hop count when it is known
+    concurrency: int = 2  # batches in flight at once (Neo4j answers one while Python scores the other)
 
 
 async def mine_batch(
@@ -225,35 +228,70 @@ async def mine_batch(
         if ref is not None:
             starts[qi] = (ref,)
             nodes.append(_Node(qi, (), (), (ref,), frozenset({ref.id})))
-    frontier = list(nodes)
     done: set[int] = set()
     target = [_target_length(q, options) for q in pairs]
-    for depth in range(1, options.max_hops + 2):
-        wanted = [n for n in frontier if n.options is None and len(n.current) <= options.max_mine_frontier]
-        if not wanted:
-            break
-        requests = [
-            ExpandRequest(
-                beam_key=str(k),
-                hop_mode="relation",
-                node_ids=tuple(n.id for n in node.current),
-                exclude_ids=tuple(sorted(node.visited)) if config.exclude_visited else (),
-                direction=config.direction,
-                limit=min(config.max_neighbors, option_limit),
-                keep=config.prefilter_keep,
-                max_frontier=config.max_frontier,
-                query=pairs[node.qi].text,
+
+    def excluded(node: _Node) -> frozenset[str]:
+        if not config.exclude_visited:
+            return frozenset()
+        if config.exclude_scope == "start":
+            return frozenset(n.id for n in starts[node.qi])
+        return node.visited
+
+    def growing(node: _Node) -> bool:
+        return node.qi not in done and len(node.moves) < (target[node.qi] or options.max_hops)
+
+    async def read(wanted: Sequence[tuple[_Node, bool]]) -> None:
+        """One round trip for ``wanted`` (node, moves): each node's pending move is followed (its frontier read)
+        and, with ``moves``, the offers out of where it stands are read. Nodes of questions that share a topic
+        and a path prefix stand on the same nodes: they share one request."""
+        keyed: dict[tuple[Any, ...], list[_Node]] = {}
+        for node, moves in wanted:
+            if node.via is not None or moves:
+                keyed.setdefault((tuple(n.id for n in starts[node.qi]), node.moves, moves), []).append(node)
+        requests = []
+        for k, (key, group) in enumerate(keyed.items()):
+            node, moves = group[0], key[2]
+            requests.append(
+                ExpandRequest(
+                    beam_key=str(k),
+                    hop_mode="relation",
+                    node_ids=tuple(n.id for n in node.current),
+                    exclude_ids=tuple(sorted(excluded(node))),
+                    direction=config.direction,
+                    limit=min(config.max_neighbors, option_limit),
+                    keep=config.prefilter_keep,
+                    max_frontier=config.max_frontier,
+                    query=pairs[node.qi].text,
+                    follow=Move(relation=node.via.relation, direction=node.via.direction) if node.via else None,
+                    moves=moves,
+                )
             )
-            for k, node in enumerate(wanted)
-        ]
-        expansions = await expander.expand(requests)
+        expansions = await expander.expand(requests) if requests else []
+        for (key, group), expansion in zip(keyed.items(), expansions, strict=True):
+            for node in group:
+                if node.via is not None:
+                    node.current = tuple(expansion.frontier or ())
+                    node.visited = node.visited | {t.id for t in node.current}
+                    node.steps = (*node.steps[:-1], node.steps[-1].model_copy(update={"nodes": list(node.current)}))
+                    node.f1 = precision_recall_f1([t.name for t in node.current], gold[node.qi]).f1
+                    node.via = None
+                if key[2]:
+                    out = excluded(node)
+                    node.options = [
+                        o for o in expansion.options if not o.resolved or any(t.id not in out for t in o.targets)
+                    ]
+
+    await read([(n, True) for n in nodes])
+    frontier = list(nodes)
+    for depth in range(1, options.max_hops + 1):
         grown: list[_Node] = []
-        for node, expansion in zip(wanted, expansions, strict=True):
-            node.options = [o for o in expansion.options if any(t.id not in node.visited for t in o.targets)]
-            if depth > options.max_hops or node.qi in done or len(node.moves) >= (target[node.qi] or options.max_hops):
+        for node in frontier:
+            if not growing(node) or node.options is None or len(node.current) > options.max_mine_frontier:
                 continue
+            out = excluded(node)
             for option in node.options:
-                targets = tuple(t for t in option.targets if t.id not in node.visited)
+                targets = tuple(t for t in option.targets if t.id not in out) if option.resolved else ()
                 step = PathStep(
                     step_id="",
                     depth=depth,
@@ -269,27 +307,41 @@ async def mine_batch(
                     node.qi,
                     (*node.moves, (option.relation, option.direction)),
                     (*node.steps, step),
-                    targets,
+                    targets if option.resolved else node.current,
                     node.visited | {t.id for t in targets},
+                    via=None if option.resolved else option,
                 )
-                child.f1 = precision_recall_f1([t.name for t in targets], gold[node.qi]).f1
+                if option.resolved:
+                    child.f1 = precision_recall_f1([t.name for t in targets], gold[node.qi]).f1
                 grown.append(child)
+        if not grown:
+            break
         nodes.extend(grown)
+        # Children that go on need the offers where they stand; the last hop needs only its far ends (answer
+        # sets are scored, the STOP offers of the gold paths are read below).
+        # A last hop whose far ends are not read yet is read only when it could still be a gold path: its
+        # sample already holds S distinct targets, so with g gold answers its F1 is at most 2g / (g + S).
+        known: dict[int, float] = {}
+        for c in grown:
+            if c.via is None and len(c.moves) == (target[c.qi] or options.max_hops):
+                known[c.qi] = max(known.get(c.qi, 0.0), c.f1)
+        wanted: list[tuple[_Node, bool]] = []
+        for c in grown:
+            last = len(c.moves) >= (target[c.qi] or options.max_hops)
+            if last and c.via is not None:
+                g, seen = len(gold[c.qi]), len({t.id for t in c.via.targets} - excluded(c))
+                if seen > g and 2 * g / (g + seen) < max(options.min_f1, known.get(c.qi, 0.0)) - 1e-9:
+                    continue  # cannot be (one of) the best: left unread, F1 0
+            size = c.via.count if c.via is not None else len(c.current)
+            wanted.append((c, not last and size <= options.max_mine_frontier))
+        await read(wanted)
         for child in grown:
             if child.f1 >= 1.0 - 1e-9 and target[child.qi] in (None, len(child.moves)):
                 done.add(child.qi)
-        # Next round: the new paths of questions still searching, and the ends of every question's gold paths
-        # found so far (their STOP decision needs the offers there).
-        best = _best_by_question(nodes, options, target)
-        frontier = [
-            c
-            for c in grown
-            if c.options is None
-            and (
-                (c.qi not in done and len(c.moves) < (target[c.qi] or options.max_hops))
-                or c.moves in best.get(c.qi, set())
-            )
-        ]
+        frontier = [c for c in grown if c.options is not None]
+    # The ends of every question's gold paths: their STOP decision needs the offers there.
+    best = _best_by_question(nodes, options, target)
+    await read([(n, True) for n in nodes if n.options is None and n.moves in best.get(n.qi, set())])
     return _decisions(pairs, nodes, starts, config, options, target)
 
 
@@ -417,22 +469,26 @@ async def build_dataset(
     """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes)."""
     make_dir(directory)
     _, mined = read_mined(directory)
-    todo = [q for q in pairs if q.id not in mined]
+    # Questions about the same topic go into the same batch, where they share their expansions.
+    todo = sorted((q for q in pairs if q.id not in mined), key=lambda q: (entity_id(q.topic), q.id))
     done = len(pairs) - len(todo)
     if progress:
         progress(done, len(pairs))
-    for i in range(0, len(todo), options.batch_size):
-        batch = todo[i : i + options.batch_size]
-        decisions, records = await mine_batch(store, graph, batch, config, options)
-        with (directory / DECISIONS_FILE).open("a", encoding="utf-8") as fh:
-            for d in decisions:
-                fh.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
-        with (directory / MINED_FILE).open("a", encoding="utf-8") as fh:
-            for r in records:
-                fh.write(json.dumps(r.__dict__, ensure_ascii=False) + "\n")
-        done += len(batch)
-        if progress:
-            progress(done, len(pairs))
+    batches = [todo[i : i + options.batch_size] for i in range(0, len(todo), options.batch_size)]
+    width = max(1, options.concurrency)
+    for i in range(0, len(batches), width):
+        group = batches[i : i + width]
+        results = await asyncio.gather(*(mine_batch(store, graph, b, config, options) for b in group))
+        for batch, (decisions, records) in zip(group, results, strict=True):
+            with (directory / DECISIONS_FILE).open("a", encoding="utf-8") as fh:
+                for d in decisions:
+                    fh.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
+            with (directory / MINED_FILE).open("a", encoding="utf-8") as fh:
+                for r in records:
+                    fh.write(json.dumps(r.__dict__, ensure_ascii=False) + "\n")
+            done += len(batch)
+            if progress:
+                progress(done, len(pairs))
     return read_mined(directory)
 
 
@@ -542,8 +598,8 @@ async def train_from_qa(
         store, graph, usable, out / "data", config, mining, (lambda d, t: observe("mine", d, t)) if observe else None
     )
     mine_s = time.perf_counter() - started
-    train = [Example(d.inputs, d.target, f"{d.hops}hop") for d in decisions if splits.get(d.qid) == "train"]
-    val = [Example(d.inputs, d.target, f"{d.hops}hop") for d in decisions if splits.get(d.qid) == "val"]
+    train = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "train"]
+    val = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "val"]
     coverage: dict[str, dict[str, float]] = {}
     for row in mined.values():
         if row["qid"] not in splits:

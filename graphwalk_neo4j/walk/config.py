@@ -48,6 +48,10 @@ class WalkConfig(BaseModel):
     hop_mode: HopMode = "entity"
     direction: Direction = "both"
     exclude_visited: bool = True
+    # what exclude_visited leaves out of later hops: every node the walk has visited, or only its start entities
+    # (MetaQA's rule: "movies whose directors also directed [X]" excludes X, but a director who also wrote the
+    # films is still their writer)
+    exclude_scope: Literal["visited", "start"] = "visited"
     allow_stop_at_start: bool = False
 
     # scoring: score = sum(log max(p, prob_floor)) / L ** length_alpha

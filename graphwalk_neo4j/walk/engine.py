@@ -281,7 +281,7 @@ class _Walk:
                 beam_key=key,
                 hop_mode=cfg.hop_mode,
                 node_ids=tuple(n.id for n in pool[i].current),
-                exclude_ids=tuple(sorted(pool[i].visited)) if cfg.exclude_visited else (),
+                exclude_ids=tuple(sorted(self._excluded(pool[i]))),
                 direction=cfg.direction,
                 limit=self.engine.option_limit,
                 keep=cfg.prefilter_keep,
@@ -333,8 +333,16 @@ class _Walk:
             self.writer.depth(self.held)
             self.held = None
 
+    def _excluded(self, beam: Beam) -> frozenset[str]:
+        """The nodes later hops may not reach (``exclude_visited`` and ``exclude_scope``)."""
+        if not self.config.exclude_visited:
+            return frozenset()
+        if self.config.exclude_scope == "start":
+            return frozenset(n.id for n in beam.start)
+        return beam.visited
+
     def _legal(self, beam: Beam, expansion: Expansion) -> list[Option]:
-        excluded = beam.visited if self.config.exclude_visited else frozenset()
+        excluded = self._excluded(beam)
         legal: list[Option] = []
         for option in expansion.options:
             if self.config.hop_mode == "entity":

@@ -9,17 +9,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from graphwalk_neo4j.decide.augment import reword, variants, vocabulary
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
 from graphwalk_neo4j.decide.learned import (
+    EXTRA,
     LearnedDecider,
     Vocab,
     decision_inputs,
     encode,
     logits,
     masked_question,
+    option_extras,
 )
-from graphwalk_neo4j.decide.learned_fit import Example, FitOptions, _module, _weights, fit
+from graphwalk_neo4j.decide.learned_fit import (
+    Example,
+    FitOptions,
+    _module,
+    _weights,
+    augmented,
+    decision_metrics,
+    fit,
+)
 from graphwalk_neo4j.decide.resolve import resolve_model_kind
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError, DecisionError
@@ -80,6 +91,8 @@ def test_inputs_come_from_the_structure() -> None:
         "starred actors (film to person)",
         "the answer is these 2 films",
     )
+    assert inputs.path_moves == ("films starred actors this person",)
+    assert inputs.texts() == (inputs.question, *inputs.moves, *inputs.path_moves)
     assert type(inputs).from_json(json.loads(json.dumps(inputs.to_json()))) == inputs
 
 
@@ -102,8 +115,8 @@ def test_numpy_forward_equals_the_torch_module() -> None:
     net.eval()
     enc = encode(vocab, inputs)
     q = np.linspace(-1, 1, 8, dtype=np.float32)
-    sims = np.asarray([0.1, -0.2, 0.3], dtype=np.float32)
-    extra = np.stack([enc.counts, sims, enc.is_stop], axis=1)[None]
+    extras = np.linspace(-0.5, 0.5, 3 * EXTRA, dtype=np.float32).reshape(3, EXTRA)
+    extra = extras[None]
     with torch.no_grad():
         expected = net(
             torch.tensor(q)[None],
@@ -112,7 +125,7 @@ def test_numpy_forward_equals_the_torch_module() -> None:
             torch.tensor(enc.types)[None],
             torch.tensor(extra),
         ).numpy()[0]
-    got = logits(_weights(net), q, enc, sims)
+    got = logits(_weights(net), q, enc, extras)
     assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-5)
 
 
@@ -141,13 +154,13 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
         synthetic(10),
         embedder,
         tmp_path / "art",
-        options=FitOptions(epochs=25, hidden=32, lr=1e-2),
+        options=FitOptions(epochs=25, hidden=32, lr=1e-2, augment=0),
         meta={"graph": "g"},
     )
     art = tmp_path / "art"
     assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "checkpoint.pt", "cache"}
     assert metrics["val"]["accuracy"] == 1.0
-    assert metrics["decisions"] == {"train": 40, "val": 10}
+    assert metrics["decisions"] == {"train": 40, "val": 10, "augmented": 0}
     assert 0.2 <= metrics["temperature"] <= 5.0
     config = json.loads((art / "config.json").read_text())
     assert config["graph"] == "g"
@@ -206,3 +219,59 @@ def test_learned_model_names_resolve() -> None:
     assert resolve_model_kind("learned:rel/dir", True, False) == ("learned", "rel/dir", None)
     with pytest.raises(ConfigError, match="needs the artifact directory"):
         resolve_model_kind("learned:", False, False)
+
+
+def test_option_extras_exact() -> None:
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    e = np.eye(4, dtype=np.float64)
+    q = np.asarray([0.6, 0.8, 0.0, 0.0])
+    vectors = {
+        inputs.question: q,
+        "release year (film to year)": e[0],
+        "starred actors (film to person)": e[2],
+        "the answer is these 2 films": e[3],
+        "films starred actors this person": e[1],
+    }
+    x = option_extras(q, vectors, inputs)
+    assert x.shape == (3, EXTRA)
+    # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8
+    cover = 1.4 / np.sqrt(2)
+    assert x[0].tolist() == pytest.approx([np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0])
+    assert x[1].tolist() == pytest.approx([np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0])
+    # STOP: the path's cover, and the best gain a move still offers
+    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8])
+
+
+def test_set_valued_nll_counts_the_right_set_as_one() -> None:
+    probs = np.asarray([[0.9, 0.05, 0.05], [0.5, 0.5, 0.0]])
+    target = np.asarray([[0.5, 0.5, 0.0], [0.0, 1.0, 0.0]])
+    mask = np.ones((2, 3), dtype=bool)
+    as_set = decision_metrics(probs, target, mask, np.asarray([True, True]))
+    assert as_set["nll"] == pytest.approx((-np.log(0.95) - np.log(0.5)) / 2)
+    assert as_set["accuracy"] == 0.5  # row 2: argmax (first of the tie) is option 0, not the right one
+    soft = decision_metrics(probs, target, mask)
+    assert soft["nll"] == pytest.approx((-(0.5 * np.log(0.9) + 0.5 * np.log(0.05)) - np.log(0.5)) / 2)
+
+
+def test_rewordings_are_deterministic_and_keep_the_structure() -> None:
+    text = "who directed the films written by the writer of"
+    first, again = variants(text, 3, seed=0), variants(text, 3, seed=0)
+    assert first == again and len(first) == 3 and text not in first
+    assert variants(text, 3, seed=1) != first
+    import random
+
+    assert reword("the films directed by", random.Random(0), swap=1.0, drop=0.0).split()[1] in (
+        "flicks",
+        "titles",
+        "features",
+        "productions",
+    )
+    assert "helmed" not in vocabulary() and "made" in vocabulary()
+    examples = synthetic(4)
+    copies = augmented(examples, 2, seed=0)
+    assert len(copies) == 8 and all(
+        c.target == e.target for c, e in zip(copies, [x for x in examples for _ in (0, 1)], strict=True)
+    )
+    assert all(c.inputs.question != e.inputs.question for c, e in zip(copies[::2], examples, strict=True))

@@ -1,0 +1,114 @@
+"""Rewordings of training questions, so the learned decider learns relations rather than one dataset's templates.
+
+:func:`variants` rewrites a (masked) question a few ways, deterministically from a seed: content words are
+swapped for other words of the same meaning from this module's own lists (``directed`` -> ``made``, ``films``
+-> ``titles``, ``who`` -> ``which person``, ...), a few function words are dropped, and a trailing "by who"
+question is turned around. The lists are general English for the kinds of relation a film, book or music graph
+has; they were written here and are deliberately *not* the word lists of any evaluation rewording (an
+evaluation set's vocabulary used for training would be tuning on the test).
+
+The training loop (:mod:`graphwalk_neo4j.decide.learned_fit`) gives every training decision one of its
+question's variants besides the original, so the question's embedding varies while the path, the options and
+the right answer stay the same: what the model can rely on is what the words mean, and the coverage features
+that compare the question with the path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Sequence
+
+# word -> words with the same role in a question (lower case; a multi-word replacement is fine)
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "directed": ("made", "shot", "filmed", "was behind"),
+    "direct": ("make", "shoot", "film"),
+    "director": ("filmmaker", "maker"),
+    "directors": ("filmmakers", "makers"),
+    "wrote": ("penned", "authored", "scripted"),
+    "written": ("penned", "authored", "scripted"),
+    "write": ("pen", "author", "script"),
+    "writer": ("author", "scriptwriter", "scribe"),
+    "writers": ("authors", "scriptwriters", "scribes"),
+    "screenwriter": ("scriptwriter", "author", "scenarist"),
+    "screenwriters": ("scriptwriters", "authors", "scenarists"),
+    "starred": ("featured", "headlined", "performed"),
+    "star": ("feature", "headline", "perform"),
+    "stars": ("features", "headlines", "performs"),
+    "acted": ("performed", "played", "featured"),
+    "act": ("perform", "play"),
+    "actor": ("performer", "player", "lead"),
+    "actors": ("performers", "players", "leads"),
+    "appear": ("show up", "feature", "play"),
+    "appears": ("shows up", "features", "plays"),
+    "appeared": ("showed up", "featured", "played"),
+    "movie": ("flick", "title", "feature", "production"),
+    "movies": ("flicks", "titles", "features", "productions"),
+    "film": ("flick", "title", "feature", "production"),
+    "films": ("flicks", "titles", "features", "productions"),
+    "released": ("out", "issued", "launched", "first shown"),
+    "release": ("launch", "debut", "issue"),
+    "genre": ("kind", "type", "style"),
+    "genres": ("kinds", "types", "styles"),
+    "language": ("tongue", "spoken language"),
+    "languages": ("tongues", "spoken languages"),
+    "year": ("date", "time"),
+    "years": ("dates", "times"),
+    "topics": ("themes", "subjects", "keywords"),
+    "tags": ("keywords", "labels", "themes"),
+    "about": ("on", "concerning", "regarding"),
+    "share": ("have in common", "also have"),
+    "same": ("identical", "very same"),
+    "who": ("which person", "what person", "whom"),
+    "what": ("which",),
+    "which": ("what",),
+    "person": ("individual", "people"),
+    "also": ("too", "as well"),
+    "listed": ("named", "credited"),
+    "rating": ("score", "grade"),
+    "votes": ("popularity", "reception"),
+}
+DROPPABLE = frozenset({"the", "a", "an", "are", "is", "was", "were", "did", "does", "do", "of", "by", "in"})
+_WORD = re.compile(r"[\w']+|[^\w\s]")
+
+
+def _rng(seed: int, text: str, k: int) -> random.Random:
+    digest = hashlib.sha256(f"{seed}:{k}:{text}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def reword(text: str, rng: random.Random, *, swap: float = 0.6, drop: float = 0.15) -> str:
+    """One rewording: each listed word swapped with probability ``swap``, each droppable word dropped with
+    probability ``drop``; a question ending in "by who" may be turned into "who ... ?"."""
+    words = _WORD.findall(text)
+    out: list[str] = []
+    for word in words:
+        low = word.lower()
+        if low in SYNONYMS and rng.random() < swap:
+            out.append(rng.choice(SYNONYMS[low]))
+        elif low in DROPPABLE and rng.random() < drop:
+            continue
+        else:
+            out.append(word)
+    if len(out) > 3 and [w.lower() for w in out[-2:]] == ["by", "who"] and rng.random() < 0.5:
+        out = ["who", *out[:-2]]
+    rewritten = " ".join(out)
+    return rewritten if rewritten.strip() else text
+
+
+def variants(text: str, k: int, seed: int = 0) -> list[str]:
+    """Up to ``k`` distinct rewordings of ``text`` (never ``text`` itself), the same for the same seed."""
+    found: dict[str, None] = {}
+    for attempt in range(4 * k):
+        candidate = reword(text, _rng(seed, text, attempt))
+        if candidate != text and candidate not in found:
+            found[candidate] = None
+        if len(found) >= k:
+            break
+    return list(found)
+
+
+def vocabulary() -> Sequence[str]:
+    """Every word these rewordings can introduce (for reports and tests)."""
+    return sorted({w for options in SYNONYMS.values() for phrase in options for w in phrase.split()})
