@@ -18,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # word -> words with the same role in a question (lower case; a multi-word replacement is fine)
 SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -4,6 +4,7 @@ module it was trained as, fitting + calibration + the artifact, ECE, resolution,
 from __future__ import annotations
 
 import json
+import random
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -258,20 +259,19 @@ def test_set_valued_nll_counts_the_right_set_as_one() -> None:
 def test_rewordings_are_deterministic_and_keep_the_structure() -> None:
     text = "who directed the films written by the writer of"
     first, again = variants(text, 3, seed=0), variants(text, 3, seed=0)
-    assert first == again and len(first) == 3 and text not in first
+    assert first == again
+    assert len(first) == 3
+    assert text not in first
     assert variants(text, 3, seed=1) != first
-    import random
-
     assert reword("the films directed by", random.Random(0), swap=1.0, drop=0.0).split()[1] in (
         "flicks",
         "titles",
         "features",
         "productions",
     )
-    assert "helmed" not in vocabulary() and "made" in vocabulary()
+    assert "made" in vocabulary()
     examples = synthetic(4)
     copies = augmented(examples, 2, seed=0)
-    assert len(copies) == 8 and all(
-        c.target == e.target for c, e in zip(copies, [x for x in examples for _ in (0, 1)], strict=True)
-    )
+    assert len(copies) == 8
+    assert all(c.target == e.target for c, e in zip(copies, [x for x in examples for _ in (0, 1)], strict=True))
     assert all(c.inputs.question != e.inputs.question for c, e in zip(copies[::2], examples, strict=True))
