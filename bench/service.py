@@ -3,6 +3,10 @@ up under 64 concurrent clients, and whether its memory stays flat.
 
 ``python -m bench.service [--graph service_metaqa] [--walks 300] [--clients 64] [--seconds 60] [--total 10000]``
 
+``python -m bench.service --uri bolt://127.0.0.1:7691 --graph scale_1m --kb /tmp/gw-scale-neo4j/scale_1m.txt
+--clients 1,8,64 --seconds 60 --total 0 --no-overhead`` measures walks/s on a generated graph that
+bench.scale loaded into its own Neo4j (issue 16): walks start from films sampled from the generator's file.
+
 * Graph: the MetaQA KB loaded into ``--graph`` (skipped by the ledger when already loaded), embedded with the
   fake embedder (hash vectors: the walk's hub prefilter runs the same code, without MiniLM's CPU cost dominating
   what is measured).
@@ -11,7 +15,8 @@ up under 64 concurrent clients, and whether its memory stays flat.
 * Overhead: the same walks in-process (``WalkService.walk`` + the bundle, one warm service) and served
   (``POST /v1/walk`` against a real ``gw-neo4j serve`` subprocess, one client), alternating walk by walk; p50 of
   each side and of the paired differences.
-* Load: ``--clients`` concurrent clients for ``--seconds``; errors, walks/s, p50/p95 latency.
+* Load: ``--clients`` concurrent clients (a comma-separated list runs each in turn) for ``--seconds``; errors,
+  walks/s, p50/p95 latency. ``--total 0`` stops every client at the end of the window.
 * Memory: the server's RSS after start, after 1,000 walks, and after ``--total`` walks (the load continues past
   the timed window until then).
 """
@@ -72,6 +77,15 @@ async def load_graph(settings: Settings, graph: str) -> dict[str, Any]:
         }
 
 
+def scale_questions(kb: Path, n: int) -> list[tuple[str, str]]:
+    """Films sampled from a generated graph's file (bench.scale's sampling: every 97th line, seeded shuffle)."""
+    import random
+
+    names = list(dict.fromkeys(line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]))
+    random.Random(3).shuffle(names)
+    return [("which films are like this one", name) for name in names[:n]]
+
+
 def questions(n: int) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for hops in (1, 2):
@@ -126,7 +140,8 @@ class Server:
     """A real ``gw-neo4j serve --port 0`` subprocess at the default log level (one JSON line per request, as
     deployed); the port is read from uvicorn's start line."""
 
-    def __init__(self, settings: Settings, graph: str) -> None:
+    def __init__(self, settings: Settings, graph: str, log: Path | None = None) -> None:
+        self.log = log.open("w", encoding="utf-8") if log else None
         env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),
@@ -153,6 +168,8 @@ class Server:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
             self.tail = [*self.tail[-50:], line]
+            if self.log is not None:
+                self.log.write(line)
             match = RUNNING.search(line)
             if match:
                 self.port = int(match.group(1))
@@ -189,7 +206,7 @@ async def load(
     async def client_loop(i: int, http: httpx.AsyncClient) -> None:
         nonlocal done
         k = i
-        while done < total:
+        while done < total if total > 0 else time.perf_counter() < window_end:
             question, topic = qs[k % len(qs)]
             k += clients
             started = time.perf_counter()
@@ -237,33 +254,47 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graph", default="service_metaqa")
     parser.add_argument("--walks", type=int, default=300)
-    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--clients", default="64", help="concurrent clients; a comma-separated list runs each")
+    parser.add_argument("--uri", default=None, help="Bolt URI of the Neo4j holding the graph (default: settings)")
+    parser.add_argument("--kb", default=None, help="a bench.scale file already loaded as --graph: walks from it")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--total", type=int, default=10_000)
     parser.add_argument("--load-only", action="store_true", help="Only load the graph.")
     parser.add_argument("--overhead-only", action="store_true", help="Skip the concurrent-clients run.")
+    parser.add_argument("--server-log", default=None, help="write the server's log lines to this file")
+    parser.add_argument("--no-overhead", action="store_true", help="Skip the served-vs-in-process pairs.")
     args = parser.parse_args()
-    settings = Settings()
-    print("graph:", await load_graph(settings, args.graph), flush=True)
-    if args.load_only:
-        return
-    qs = await resolvable(settings, args.graph, questions(args.walks))
-    server = Server(settings, args.graph)
+    settings = Settings(uri=args.uri) if args.uri else Settings()
+    if args.kb:
+        qs = await resolvable(settings, args.graph, scale_questions(Path(args.kb), args.walks))
+    else:
+        print("graph:", await load_graph(settings, args.graph), flush=True)
+        if args.load_only:
+            return
+        qs = await resolvable(settings, args.graph, questions(args.walks))
+    server = Server(settings, args.graph, Path(args.server_log) if args.server_log else None)
+    overhead, reports = None, []
     try:
         url = server.url()
-        overhead = await paired(settings, url, args.graph, qs)
-        print("overhead:", overhead, flush=True)
-        report = None
+        if not args.no_overhead:
+            overhead = await paired(settings, url, args.graph, qs)
+            print("overhead:", overhead, flush=True)
         if not args.overhead_only:
-            report = await load(url, args.graph, qs, server, args.clients, args.seconds, args.total)
-            print("load:", report, flush=True)
+            for clients in (int(c) for c in args.clients.split(",")):
+                load_avg = os.getloadavg()[0]
+                report = await load(url, args.graph, qs, server, clients, args.seconds, args.total)
+                report["load_avg_1m"] = [round(load_avg, 2), round(os.getloadavg()[0], 2)]
+                reports.append(report)
+                print("load:", report, flush=True)
     finally:
         code = server.stop()
     print(
         {
             "machine": f"{platform.machine()} {os.cpu_count()} cores",
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "graph": args.graph,
             "overhead": overhead,
-            "load": report,
+            "load": reports[0] if len(reports) == 1 else reports,
             "server_exit": code,
         },
         flush=True,

@@ -29,17 +29,19 @@ CALL (n, req) {
        CASE WHEN startNode(r) = n THEN 'out' ELSE 'in' END AS dir,
        CASE WHEN $profile.native THEN null ELSE head([l IN $profile.labels WHERE l IN labels(m)]) END AS first, req
   WHERE NOT mid IN req.exclude
-  WITH n, small, r, m, mid, dir, first,
-       head([l IN coalesce($profile.ends[type(r)][dir], []) WHERE l IN labels(m)] + [first]) AS label
-  WITH r, mid, dir,
+  WITH n, small, r, type(r) AS rel, m, mid, dir, first
+  WITH n, small, r, rel, m, mid, dir, first,
+       head([l IN coalesce($profile.ends[rel][dir], []) WHERE l IN labels(m)] + [first]) AS label
+  WITH r, rel, mid, dir,
        CASE WHEN $profile.native THEN m.name
             ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[first], [])
                        WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name,
        CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END AS type,
-       CASE WHEN small THEN (COUNT { (m)--() } - apoc.node.degree(m, apoc.text.join($bookkeeping, '|'))) ELSE 0 END AS degree,
-       [k IN coalesce($profile.rel_props[type(r)], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rel_props
-  ORDER BY degree DESC, type(r), dir, name, mid
-  RETURN collect(DISTINCT [type(r), dir, mid, name, type, degree, rel_props]) AS neighbours
+       CASE WHEN small THEN (COUNT { (m)--() } - apoc.node.degree(m, apoc.text.join($bookkeeping, '|'))) ELSE 0 END AS degree
+  WITH rel, mid, dir, name, type, degree,
+       [k IN coalesce($profile.rel_props[rel], []) WHERE r[k] IS NOT NULL | [k, r[k]]] AS rel_props
+  ORDER BY degree DESC, rel, dir, name, mid
+  RETURN collect(DISTINCT [rel, dir, mid, name, type, degree, rel_props]) AS neighbours
 }
 RETURN req.beam_key AS beam_key, neighbours,
   CASE WHEN $profile.native THEN [k IN keys(n) WHERE NOT k IN $profile.skip_props | [k, n[k]]]
