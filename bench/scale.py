@@ -323,6 +323,12 @@ def plot(results: list[dict[str, Any]], out: Path) -> list[str]:
     return [str(out)]
 
 
+def measured(home: Path) -> list[dict[str, Any]]:
+    """Every size measured under ``home`` (its kept ``scale_<size>.json``), smallest first: the curves."""
+    found = [home / size / f"scale_{size}.json" for size in SIZES]
+    return [json.loads(p.read_text()) for p in found if p.is_file()]
+
+
 def prepare_home(home: Path, dist: Path) -> Path:
     """One Neo4j home per size (``--home``/<size>), so each size's store and index sizes are its own."""
     home.mkdir(parents=True, exist_ok=True)
@@ -366,7 +372,7 @@ async def main() -> None:
     print(
         json.dumps(
             {
-                "plots": plot(results, Path(args.plot)),
+                "plots": plot(measured(home), Path(args.plot)),
                 "summary": {r["size"]: r.get("ingest_triples_per_s") for r in results},
             }
         )
