@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import os
 import platform
+import random
 import re
 import signal
 import statistics
@@ -79,8 +80,6 @@ async def load_graph(settings: Settings, graph: str) -> dict[str, Any]:
 
 def scale_questions(kb: Path, n: int) -> list[tuple[str, str]]:
     """Films sampled from a generated graph's file (bench.scale's sampling: every 97th line, seeded shuffle)."""
-    import random
-
     names = list(dict.fromkeys(line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]))
     random.Random(3).shuffle(names)
     return [("which films are like this one", name) for name in names[:n]]
