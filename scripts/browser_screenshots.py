@@ -24,7 +24,7 @@ from graphwalk_neo4j.resources import data_file, metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.trace import list_walks
+from graphwalk_neo4j.stored_walks import list_walks
 from tests.service.test_browser_chromium import CHROMEDRIVER, CHROMIUM, BrowserPage
 from tests.service.test_shutdown import ROOT, ServeProcess
 

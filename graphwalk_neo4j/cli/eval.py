@@ -139,7 +139,7 @@ def metaqa(
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
     settings = load_settings(ctx)
     presets = [p.strip() for p in preset.split(",") if p.strip()]
-    unknown = [p for p in presets if p not in preset_names()]
+    unknown = [p for p in presets if p not in preset_names(aliases=True)]
     if unknown:
         raise ConfigError(f"unknown preset(s) {', '.join(unknown)}; valid presets: {', '.join(preset_names())}")
     overrides: dict[str, Any] = {

@@ -1,9 +1,10 @@
 """Trace commands: ``trace list``, ``trace show`` and ``trace captions`` over the walks that
-:class:`~graphwalk_neo4j.walk.trace_writer.Neo4jTraceSink` stored (schema: ``docs/trace-schema.md``).
+:class:`~graphwalk_neo4j.walk.neo4j_trace_sink.Neo4jTraceSink` stored (schema: ``docs/trace-schema.md``).
 
-Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of :func:`graphwalk_neo4j.trace.list_walks`
-/ :func:`~graphwalk_neo4j.trace.get_walk`, render (rich on stdout, or ``--json``). An unknown walk id is a
-:class:`~graphwalk_neo4j.trace.WalkNotFoundError` (exit code 1).
+Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of
+:func:`graphwalk_neo4j.stored_walks.list_walks` / :func:`~graphwalk_neo4j.stored_walks.get_walk`, render (rich on
+stdout, or ``--json``). An unknown walk id is a :class:`~graphwalk_neo4j.stored_walks.WalkNotFoundError` (exit
+code 1).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.trace import (
+from graphwalk_neo4j.stored_walks import (
     CaptionBackfill,
     StoredOption,
     StoredStep,

@@ -109,7 +109,7 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.argument("question")
 @graph_option
 @click.option("--start", "start", multiple=True, help="Start entity (name or id); repeatable. Default: linked.")
-@click.option("--preset", type=click.Choice(preset_names()), default=None, help="Named walk configuration.")
+@click.option("--preset", type=click.Choice(preset_names(aliases=True)), default=None, help="Named walk configuration.")
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None)
 @click.option("--beam-width", type=click.IntRange(1, 32), default=None)
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)

@@ -27,7 +27,7 @@ dataset, so the method runs on any graph, but the weights carry MetaQA's phrasin
 the layout (plain-text instructions, no ``start``) still works: the residual is the whole question and moves
 are the whole descriptions.
 
-``"similarity"`` (the M3 method): ``score = cos(q, e(context + " " + description))`` for every option, STOP
+``"similarity"`` (plain cosine similarity): ``score = cos(q, e(context + " " + description))`` for every option, STOP
 included from its own description, plus ``stop_bias`` on STOP; ``context`` is the ``start``/``path``/
 ``current``/``context`` fields; ``temperature`` 0.05.
 

@@ -27,7 +27,7 @@ from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.training import TEST_SHARE, VAL_SHARE, Decision, split_of
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.trace.read import get_walk, list_walks
+from graphwalk_neo4j.stored_walks.read import get_walk, list_walks
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
@@ -35,7 +35,7 @@ from graphwalk_neo4j.walk.result import PathStep
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
-    from graphwalk_neo4j.trace.models import StoredStep, StoredWalk
+    from graphwalk_neo4j.stored_walks.models import StoredStep, StoredWalk
 
 Observe = Callable[[str, int, int], None]
 

@@ -1,1 +1,2 @@
-"""The graph model in Neo4j: entities, typed relationships, provenance, claims/conflicts, the ledger, merges."""
+"""The graph model in Neo4j: identity rules and row models, entity/relationship writes, provenance and
+claims, the ledger, merges, graph profiles (ingested or adopted), search and stored embeddings."""

@@ -21,7 +21,7 @@ from graphwalk_neo4j.store import Counters, GraphStore, run_template
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-# Relationship types the project writes that are not data: a stored walk's links to entities (walk/trace_writer)
+# Relationship types the project writes that are not data: a stored walk's links to entities (walk/neo4j_trace_sink)
 # and provenance (ingest/resolution). Degrees, moves and deletes skip them; Cypher gets them as parameters.
 TRACE_LINK_TYPES = ("AT", "CHOSE", "ANSWERED", "STARTED_AT")
 BOOKKEEPING_TYPES = (*TRACE_LINK_TYPES, "FROM_CHUNK")

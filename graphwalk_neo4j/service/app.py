@@ -49,7 +49,7 @@ from graphwalk_neo4j.service.problems import (
     problem_body,
     retry_headers,
 )
-from graphwalk_neo4j.trace.read import browser_line, replay_snippet
+from graphwalk_neo4j.stored_walks.read import browser_line, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ on its remote-content allowlist (``localhost`` by default, not ``127.0.0.1``), s
 ``localhost`` and every answer carries the CORS headers Browser needs (its guide fetch sends ``pragma``,
 ``cache-control`` and tracing headers, so it is preflighted).
 
-Guides are built per request from the stored walks (one read: :func:`graphwalk_neo4j.trace.recent_walks` or
-:func:`~graphwalk_neo4j.trace.get_walk`) and the recipes in ``cypher/recipes/``; every stored text (questions,
+Guides are built per request from the stored walks (one read: :func:`graphwalk_neo4j.stored_walks.recent_walks` or
+:func:`~graphwalk_neo4j.stored_walks.get_walk`) and the recipes in ``cypher/recipes/``; every stored text (questions,
 answers, graph names) is HTML-escaped, and values reach Cypher only through ``:param`` lines.
 """
 
@@ -27,8 +27,8 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from graphwalk_neo4j.service.models import GRAPH_PATTERN
 from graphwalk_neo4j.store import GraphStore, template
-from graphwalk_neo4j.trace import StoredWalk, WalkNotFoundError, get_walk, guide_url, recent_walks
-from graphwalk_neo4j.trace.read import browser_base
+from graphwalk_neo4j.stored_walks import StoredWalk, WalkNotFoundError, get_walk, guide_url, recent_walks
+from graphwalk_neo4j.stored_walks.read import browser_base
 
 router = APIRouter(tags=["browser"])
 

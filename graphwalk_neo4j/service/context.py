@@ -31,7 +31,7 @@ from graphwalk_neo4j.graph.profile import graph_counts, graph_schema
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.trace import StoredWalk, get_walk, list_walks
+from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
 from graphwalk_neo4j.walk.config import build_config
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 

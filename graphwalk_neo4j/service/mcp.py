@@ -25,7 +25,7 @@ from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
 from graphwalk_neo4j.service.models import WalkResponse
-from graphwalk_neo4j.trace.read import replay_snippet
+from graphwalk_neo4j.stored_walks.read import replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:

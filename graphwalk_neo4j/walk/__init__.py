@@ -1,5 +1,7 @@
 """Walking the graph with a decision model: config and presets, ports (expander, trace sink), the engine and
-its results. The engine never touches Neo4j; it talks to an :class:`Expander` and a :class:`TraceSink`.
+its results. The engine never touches Neo4j; it talks to an :class:`Expander` and a :class:`TraceSink`, whose
+Neo4j implementations (:mod:`.graph_expander`, :mod:`.neo4j_trace_sink`) and the :mod:`.service` that wires
+them live beside it.
 """
 
 from graphwalk_neo4j.errors import ExpanderContractError
@@ -16,9 +18,9 @@ from graphwalk_neo4j.walk.ports import (
     TraceSink,
 )
 from graphwalk_neo4j.walk.prompts import relation_gloss
-from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, OfferedOption, StepRecord, WalkMeta
 from graphwalk_neo4j.walk.result import Answer, PathStep, Totals, WalkPath, WalkResult
-from graphwalk_neo4j.walk.trace import NullTraceSink, RecordingTraceSink
+from graphwalk_neo4j.walk.trace_records import CallInfo, DepthRecord, OfferedOption, StepRecord, WalkMeta
+from graphwalk_neo4j.walk.trace_sinks import NullTraceSink, RecordingTraceSink
 
 __all__ = [
     "PRESETS",

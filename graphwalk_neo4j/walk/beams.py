@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.walk.config import WalkConfig
     from graphwalk_neo4j.walk.ports import NodeRef, Option
-    from graphwalk_neo4j.walk.records import StepKind
+    from graphwalk_neo4j.walk.trace_records import StepKind
 
 
 @dataclass(frozen=True)

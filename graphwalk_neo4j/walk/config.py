@@ -1,7 +1,9 @@
 """Walk settings: :class:`WalkConfig` (one frozen pydantic model), its :class:`Budget`, and the named presets.
 
-Owns every knob the engine reads and their validation; nothing here does I/O. Presets follow the M5 evaluation
-set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
+Owns every knob the engine reads and their validation; nothing here does I/O. Every preset shares one
+evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
+``relation-hint`` / ``relation-beam-hint`` add the expected answer type to the prompt; their former names
+``relation-v2`` / ``relation-beam-v2`` stay accepted as aliases (:data:`PRESET_ALIASES`).
 """
 
 from __future__ import annotations
@@ -122,21 +124,22 @@ class WalkConfig(BaseModel):
         return WalkConfig.model_validate(data)
 
 
-_M5 = {
+# What every preset shares (the evaluation set-up of the design doc).
+_SHARED = {
     "allow_stop_at_start": False,
     "max_frontier": 2000,
     "budget": {"max_depth": 4, "max_decision_calls": 12},
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "greedy": {**_M5, "strategy": "greedy", "hop_mode": "entity"},
-    "beam": {**_M5, "strategy": "beam", "beam_width": 3, "hop_mode": "entity"},
-    "relation": {**_M5, "strategy": "greedy", "hop_mode": "relation"},
-    "relation-beam": {**_M5, "strategy": "beam", "beam_width": 3, "hop_mode": "relation"},
-    "sample": {**_M5, "strategy": "sample", "hop_mode": "entity", "n_samples": 4, "temperature": 1.0},
-    "relation-v2": {**_M5, "strategy": "greedy", "hop_mode": "relation", "answer_type": "hint"},
-    "relation-beam-v2": {
-        **_M5,
+    "greedy": {**_SHARED, "strategy": "greedy", "hop_mode": "entity"},
+    "beam": {**_SHARED, "strategy": "beam", "beam_width": 3, "hop_mode": "entity"},
+    "relation": {**_SHARED, "strategy": "greedy", "hop_mode": "relation"},
+    "relation-beam": {**_SHARED, "strategy": "beam", "beam_width": 3, "hop_mode": "relation"},
+    "sample": {**_SHARED, "strategy": "sample", "hop_mode": "entity", "n_samples": 4, "temperature": 1.0},
+    "relation-hint": {**_SHARED, "strategy": "greedy", "hop_mode": "relation", "answer_type": "hint"},
+    "relation-beam-hint": {
+        **_SHARED,
         "strategy": "beam",
         "beam_width": 3,
         "hop_mode": "relation",
@@ -145,8 +148,13 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def preset_names() -> list[str]:
-    return list(PRESETS)
+# Former preset names, still accepted (users' scripts and eval specs name them): alias -> preset.
+PRESET_ALIASES: dict[str, str] = {"relation-v2": "relation-hint", "relation-beam-v2": "relation-beam-hint"}
+
+
+def preset_names(*, aliases: bool = False) -> list[str]:
+    """The presets; with ``aliases`` also the former names :func:`get_preset` accepts."""
+    return list(PRESETS) + (list(PRESET_ALIASES) if aliases else [])
 
 
 def get_preset(name: str, **overrides: Any) -> WalkConfig:
@@ -155,7 +163,7 @@ def get_preset(name: str, **overrides: Any) -> WalkConfig:
     Raises :class:`ConfigError` naming the valid presets when ``name`` is unknown.
     """
     try:
-        base = PRESETS[name]
+        base = PRESETS[PRESET_ALIASES.get(name, name)]
     except KeyError:
         raise ConfigError(f"unknown walk preset {name!r}; valid presets: {', '.join(PRESETS)}") from None
     config = WalkConfig.model_validate(base)

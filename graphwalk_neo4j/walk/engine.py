@@ -46,12 +46,12 @@ from graphwalk_neo4j.walk.ports import (
     NodeRef,
     Option,
 )
-from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepKind, StepRecord, WalkMeta
 from graphwalk_neo4j.walk.result import DepthEvent, Status, WalkResult
 from graphwalk_neo4j.walk.sampling import adjust, draw, walk_rng
 from graphwalk_neo4j.walk.scoring import confidence as choice_confidence
 from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
-from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter
+from graphwalk_neo4j.walk.trace_records import CallInfo, DepthRecord, StepKind, StepRecord, WalkMeta
+from graphwalk_neo4j.walk.trace_sinks import NullTraceSink, OrderedTraceWriter
 
 if TYPE_CHECKING:
     import numpy as np

@@ -50,8 +50,8 @@ from graphwalk_neo4j.walk.expansion import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from graphwalk_neo4j.walk.records import DepthRecord, WalkMeta
     from graphwalk_neo4j.walk.result import WalkResult
+    from graphwalk_neo4j.walk.trace_records import DepthRecord, WalkMeta
 
 __all__ = [
     "Direction",

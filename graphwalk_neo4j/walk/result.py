@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.walk.expansion import EdgeDirection, NodeRef
-from graphwalk_neo4j.walk.records import DepthRecord, StepKind, StepRecord
+from graphwalk_neo4j.walk.trace_records import DepthRecord, StepKind, StepRecord
 
 Status = Literal["ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 Termination = Literal["stop", "forced_stop", "max_depth", "budget", "error"]

@@ -18,8 +18,8 @@ from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
-from graphwalk_neo4j.walk.trace import NullTraceSink
-from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
+from graphwalk_neo4j.walk.neo4j_trace_sink import Neo4jTraceSink
+from graphwalk_neo4j.walk.trace_sinks import NullTraceSink
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

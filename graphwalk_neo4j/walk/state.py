@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.walk.beams import Beam, Candidate, rank_answers, rank_paths
-from graphwalk_neo4j.walk.records import CallInfo, OfferedOption, StepKind, StepRecord
 from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkResult
+from graphwalk_neo4j.walk.trace_records import CallInfo, OfferedOption, StepKind, StepRecord
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionResponse

@@ -16,7 +16,7 @@ from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import document_key, drop_graph, get_document, list_documents
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
-from graphwalk_neo4j.trace import get_walk
+from graphwalk_neo4j.stored_walks import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
 from tests.hostile.graphstate import checksum, element_ids, embeddings, snapshot

@@ -13,8 +13,8 @@ from click.testing import CliRunner, Result
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.errors import InvalidIdentifierError
 from graphwalk_neo4j.store.store import quiet_driver_retries, transient_retries
+from graphwalk_neo4j.walk.neo4j_trace_sink import Neo4jTraceSink
 from graphwalk_neo4j.walk.service import WalkService
-from graphwalk_neo4j.walk.trace_writer import Neo4jTraceSink
 
 if TYPE_CHECKING:
     from pathlib import Path

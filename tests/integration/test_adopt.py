@@ -22,7 +22,7 @@ from graphwalk_neo4j.graph.profile import GraphProfile, graph_counts, graph_sche
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.store import GraphStore, template
-from graphwalk_neo4j.trace.read import get_walk
+from graphwalk_neo4j.stored_walks.read import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest

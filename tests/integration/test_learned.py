@@ -26,7 +26,7 @@ from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.trace.read import get_walk, list_walks
+from graphwalk_neo4j.stored_walks.read import get_walk, list_walks
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
 from tests.standins.jev_server import JevStandIn

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from graphwalk_neo4j.store import GraphStore, names, template
-from graphwalk_neo4j.trace import StoredWalk, get_walk, replay_snippet
+from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig
 from tests.integration.test_trace_writer import CO_STAR, ID, QUESTION, load_kb, run_walk
 

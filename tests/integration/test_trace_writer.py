@@ -16,13 +16,13 @@ import pytest
 
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.trace import StoredStep, StoredWalk, WalkNotFoundError, get_walk, list_walks
+from graphwalk_neo4j.stored_walks import StoredStep, StoredWalk, WalkNotFoundError, get_walk, list_walks
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
+from graphwalk_neo4j.walk.neo4j_trace_sink import MAX_OPTION_TARGETS, MAX_STEP_LINKS, Neo4jTraceSink
 from graphwalk_neo4j.walk.ports import ExpandRequest, NodeRef
-from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, OfferedOption, StepRecord
-from graphwalk_neo4j.walk.trace_writer import MAX_OPTION_TARGETS, MAX_STEP_LINKS, Neo4jTraceSink
+from graphwalk_neo4j.walk.trace_records import CallInfo, DepthRecord, OfferedOption, StepRecord
 from tests.helpers import ScriptedBackend
 
 if TYPE_CHECKING:

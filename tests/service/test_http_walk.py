@@ -88,7 +88,7 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     assert problem["status"] == 400
     assert problem["title"] == "Bad Request"
     assert problem["detail"] == "unknown walk preset 'nope'; valid presets: " + ", ".join(
-        ["greedy", "beam", "relation", "relation-beam", "sample", "relation-v2", "relation-beam-v2"]
+        ["greedy", "beam", "relation", "relation-beam", "sample", "relation-hint", "relation-beam-hint"]
     )
     assert problem["request_id"] == bad_preset.headers["x-request-id"]
     floating = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "model": "jev-latest"})

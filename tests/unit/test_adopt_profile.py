@@ -17,7 +17,7 @@ from graphwalk_neo4j.graph.profile import (
     value_text,
 )
 from graphwalk_neo4j.identifiers import data_name
-from graphwalk_neo4j.trace.models import StoredWalk
+from graphwalk_neo4j.stored_walks.models import StoredWalk
 from graphwalk_neo4j.walk.graph_expander import props_text, value_options
 
 

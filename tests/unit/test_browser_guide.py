@@ -1,4 +1,4 @@
-"""The Browser guide's pure parts (graphwalk_neo4j.service.browser, graphwalk_neo4j.trace.read): guide URLs,
+"""The Browser guide's pure parts (graphwalk_neo4j.service.browser, graphwalk_neo4j.stored_walks.read): guide URLs,
 parameter lines, one-click recipe binding, escaping of stored text, the style sheet, and the recipes that must
 draw alike. The guide over HTTP, in Neo4j and in Chromium is tested in tests/service/."""
 
@@ -22,7 +22,7 @@ from graphwalk_neo4j.service.browser import (
 )
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import template
-from graphwalk_neo4j.trace import StoredWalk, browser_line, guide_url
+from graphwalk_neo4j.stored_walks import StoredWalk, browser_line, guide_url
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -129,7 +129,7 @@ async def test_too_many_options_is_refused(backend: DecisionBackend) -> None:
         await backend.decide(wide_request(256))
 
 
-# --- the text path: what a walk sends Jev (the seed's M3 layout) -----------------------------------------------
+# --- the text path: what a walk sends Jev (the live-verified layout) -------------------------------------------------
 
 
 @pytest.mark.parametrize("hop_mode", ["relation", "entity"])

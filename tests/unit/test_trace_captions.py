@@ -1,4 +1,4 @@
-"""Caption properties of stored walks and steps (graphwalk_neo4j.walk.trace_writer): exact strings."""
+"""Caption properties of stored walks and steps (graphwalk_neo4j.walk.neo4j_trace_sink): exact strings."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from graphwalk_neo4j.walk.trace_writer import MAX_WALK_CAPTION, short_p, step_captions, walk_caption
+from graphwalk_neo4j.walk.neo4j_trace_sink import MAX_WALK_CAPTION, short_p, step_captions, walk_caption
 
 DECISION: dict[str, Any] = {
     "depth": 1,

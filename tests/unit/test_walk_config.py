@@ -86,7 +86,11 @@ def test_presets_follow_m5_setup() -> None:
     assert get_preset("relation-beam").width == 3
     assert get_preset("sample").strategy == "sample"
     assert get_preset("sample").n_samples == 4
-    assert get_preset("relation-v2").answer_type == "hint"
+    assert get_preset("relation-hint").answer_type == "hint"
+    # the former names stay accepted aliases of the same presets
+    assert get_preset("relation-v2") == get_preset("relation-hint")
+    assert get_preset("relation-beam-v2") == get_preset("relation-beam-hint")
+    assert preset_names(aliases=True) == [*PRESETS, "relation-v2", "relation-beam-v2"]
 
 
 def test_get_preset_with_overrides() -> None:

@@ -16,13 +16,13 @@ from graphwalk_neo4j.walk.config import Budget, WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option
-from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from graphwalk_neo4j.walk.trace_sinks import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from graphwalk_neo4j.walk.records import DepthRecord
+    from graphwalk_neo4j.walk.trace_records import DepthRecord
 
 L = math.log
 FLOOR = 1e-3

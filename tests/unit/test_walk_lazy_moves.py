@@ -10,7 +10,7 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
-from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from graphwalk_neo4j.walk.trace_sinks import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import NodeRef
 from graphwalk_neo4j.walk.sampling import walk_rng
-from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from graphwalk_neo4j.walk.trace_sinks import RecordingTraceSink
 from tests import helpers
 from tests.helpers import FILM_EDGES, FILM_NODES, json_object
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.engine import WalkEngine
 from graphwalk_neo4j.walk.memory import InMemoryExpander
-from graphwalk_neo4j.walk.trace import RecordingTraceSink
+from graphwalk_neo4j.walk.trace_sinks import RecordingTraceSink
 from tests.helpers import FILM_EDGES, FILM_NODES, ScriptedBackend
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ import pytest
 
 from graphwalk_neo4j.walk.memory import InMemoryExpander
 from graphwalk_neo4j.walk.ports import Expander, ExpandRequest, NodeRef, Option, PrunedOption, TraceSink
-from graphwalk_neo4j.walk.records import DepthRecord
-from graphwalk_neo4j.walk.trace import NullTraceSink, OrderedTraceWriter, RecordingTraceSink
+from graphwalk_neo4j.walk.trace_records import DepthRecord
+from graphwalk_neo4j.walk.trace_sinks import NullTraceSink, OrderedTraceWriter, RecordingTraceSink
 
 TRIPLES = [
     ("Memento", "directed_by", "Christopher Nolan"),

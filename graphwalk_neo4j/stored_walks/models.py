@@ -1,7 +1,7 @@
 """Typed views of a stored trace: :class:`StoredWalk` with its :class:`StoredStep` s, :class:`StoredCall` s and
 :class:`StoredAnswer` s, built from the property maps the ``trace/*`` read templates return.
 
-Owns the reverse of :mod:`graphwalk_neo4j.walk.trace_writer`'s mapping: JSON string properties are parsed back
+Owns the reverse of :mod:`graphwalk_neo4j.walk.neo4j_trace_sink`'s mapping: JSON string properties are parsed back
 (``config``, ``options``, distributions), flat totals are packed into :class:`~graphwalk_neo4j.walk.result.Totals`,
 and Neo4j temporal values become ``datetime``. Nothing here does I/O.
 """
@@ -134,8 +134,8 @@ class StoredAnswer(BaseModel):
 
 
 class StoredWalk(BaseModel):
-    """A stored walk. :func:`~graphwalk_neo4j.trace.read.list_walks` leaves ``steps``, ``calls`` and ``answers``
-    empty; :func:`~graphwalk_neo4j.trace.read.get_walk` fills them."""
+    """A stored walk. :func:`~graphwalk_neo4j.stored_walks.read.list_walks` leaves ``steps``, ``calls`` and ``answers``
+    empty; :func:`~graphwalk_neo4j.stored_walks.read.get_walk` fills them."""
 
     id: str
     graph: str

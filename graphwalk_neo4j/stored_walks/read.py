@@ -1,5 +1,5 @@
 """Read access to stored walks: :func:`list_walks` and :func:`get_walk`, one read round trip each, returning the
-typed models of :mod:`graphwalk_neo4j.trace.models`.
+typed models of :mod:`graphwalk_neo4j.stored_walks.models`.
 
 Also owns :func:`replay_snippet` (the ready-to-paste Browser commands that draw one walk with the
 ``recipes/draw_walk`` recipe) and :func:`browser_line` (the one short Browser command the CLI and the demo print:
@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.store import GraphStore, template
-from graphwalk_neo4j.trace.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
+from graphwalk_neo4j.stored_walks.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
 DRAW_RECIPE = "recipes/draw_walk"
 OPTIONS_RECIPE = "recipes/walk_options"

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from graphwalk_neo4j.store import GraphStore
-    from graphwalk_neo4j.walk.records import CallInfo, DepthRecord, StepRecord, WalkMeta
     from graphwalk_neo4j.walk.result import WalkResult
+    from graphwalk_neo4j.walk.trace_records import CallInfo, DepthRecord, StepRecord, WalkMeta
 
 MAX_OPTION_TARGETS = 20  # target ids kept per offered option in Step.options
 MAX_STEP_LINKS = 50  # AT / CHOSE relationships (and node_ids / chosen_target_ids) per step

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from graphwalk_neo4j.walk.ports import TraceSink
-    from graphwalk_neo4j.walk.records import DepthRecord, StepRecord, WalkMeta
     from graphwalk_neo4j.walk.result import WalkResult
+    from graphwalk_neo4j.walk.trace_records import DepthRecord, StepRecord, WalkMeta
 
 
 class NullTraceSink:

@@ -2,7 +2,8 @@
 ``pruned_captions``) on traces stored before the trace writer wrote them.
 
 The captions come from the same functions the writer uses
-(:func:`~graphwalk_neo4j.walk.trace_writer.walk_caption`, :func:`~graphwalk_neo4j.walk.trace_writer.step_captions`),
+(:func:`~graphwalk_neo4j.walk.neo4j_trace_sink.walk_caption`,
+:func:`~graphwalk_neo4j.walk.neo4j_trace_sink.step_captions`),
 applied to the stored properties; one read and one write round trip per page until nothing is left. Only our own
 ``:Walk`` / ``:Step`` nodes are touched. Running it again finds nothing to do.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.walk.trace_writer import step_captions, walk_caption
+from graphwalk_neo4j.walk.neo4j_trace_sink import step_captions, walk_caption
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
