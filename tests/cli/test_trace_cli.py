@@ -13,7 +13,7 @@ import neo4j
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.cli.trace import trace
 from graphwalk_neo4j.store import GraphStore, template
-from tests.integration.test_trace_writer import ID, QUESTION, load_kb, run_walk
+from tests.integration.kismet_walk import ID, QUESTION, load_kb, run_walk
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.integration.test_text_ingest_support import ExtractionStandIn
+from tests.standins.extraction import ExtractionStandIn
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -18,11 +18,10 @@ from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.resolution import new_entity_id
 from graphwalk_neo4j.ingest.routing import Router
 from tests.helpers import json_object
-from tests.integration.test_text_ingest_support import (
+from tests.integration.text_ingest_support import (
     DOCS,
     MODEL,
     C,
-    ExtractionStandIn,
     H,
     S,
     entities,
@@ -38,6 +37,8 @@ from tests.integration.test_text_ingest_support import (
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.standins.extraction import ExtractionStandIn
 
 pytestmark = pytest.mark.neo4j
 

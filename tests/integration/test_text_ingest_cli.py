@@ -11,10 +11,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
-from tests.integration.test_text_ingest_support import DOCS, MODEL, SAME_AS, ExtractionStandIn, entities
+from tests.integration.text_ingest_support import DOCS, MODEL, SAME_AS, entities
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.standins.extraction import ExtractionStandIn
 
 pytestmark = pytest.mark.neo4j
 

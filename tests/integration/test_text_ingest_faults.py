@@ -14,9 +14,8 @@ import pytest
 
 from graphwalk_neo4j.decide.jev import JevBackend
 from graphwalk_neo4j.errors import DecisionError
-from tests.integration.test_text_ingest_support import (
+from tests.integration.text_ingest_support import (
     DOCS,
-    ExtractionStandIn,
     H,
     R,
     S,
@@ -26,11 +25,13 @@ from tests.integration.test_text_ingest_support import (
     relations,
     scripted_decider,
 )
-from tests.integration.test_text_ingest_support import ingest as ingest_text
+from tests.integration.text_ingest_support import ingest as ingest_text
 from tests.standins.jev_server import JevStandIn
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.standins.extraction import ExtractionStandIn
 
 pytestmark = pytest.mark.neo4j
 
@@ -66,7 +67,7 @@ async def assert_consistent(store: Any, graph: str) -> None:
 async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
     store: Any, graph_name: str, standin: ExtractionStandIn
 ) -> None:
-    standin.garbage["The Harrow Point Light stands"] = 2
+    standin.garbage_passages["The Harrow Point Light stands"] = 2
     report = await ingest(store, graph_name, standin, [DOCS])
     light = next(d for d in report.documents if d.doc_id == H)
     assert (light.status, light.failed) == ("incomplete", 1)
@@ -105,7 +106,7 @@ async def test_garbage_twice_marks_document_incomplete_and_next_run_retries(
 
 
 async def test_garbage_once_is_retried_with_the_error(store: Any, graph_name: str, standin: ExtractionStandIn) -> None:
-    standin.garbage["The Harrow Point Light stands"] = 1
+    standin.garbage_passages["The Harrow Point Light stands"] = 1
     report = await ingest(store, graph_name, standin, [DOCS])
     assert report.ok
     assert report.extraction["retries"] == 1

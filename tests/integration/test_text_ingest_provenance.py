@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from graphwalk_neo4j.ingest.sql import ingest_sql
-from tests.integration.test_text_ingest_support import DOCS, ExtractionStandIn, H, R, S, ingest
+from tests.integration.text_ingest_support import DOCS, H, R, S, ingest
+from tests.standins.extraction import ExtractionStandIn
 
 pytestmark = pytest.mark.neo4j
 

@@ -16,7 +16,7 @@ import pytest
 from graphwalk_neo4j.store import GraphStore, names, template
 from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, replay_snippet
 from graphwalk_neo4j.walk.config import WalkConfig
-from tests.integration.test_trace_writer import CO_STAR, ID, QUESTION, load_kb, run_walk
+from tests.integration.kismet_walk import CO_STAR, ID, QUESTION, load_kb, run_walk
 
 UNSURE = {
     **CO_STAR,

@@ -6,6 +6,11 @@ handler serves the requests (:meth:`LoopbackStandIn.handler`) and names its thre
 
 :class:`JSONHandler` is the handler base: HTTP/1.1, no request logging, ``_send`` answers with a JSON body (or raw
 bytes) and its ``Content-Length``, ``_read_body``/``_read_json`` read the request body.
+
+:class:`InFlight` counts the requests a stand-in is answering at once, for concurrency checks that wait on events
+instead of timing: :meth:`InFlight.wait_until` blocks until ``n`` are in flight together, and ``gate = n`` holds
+every request until ``n`` were in flight together (so a client that never overlaps its calls is caught, however
+slow the machine).
 """
 
 from __future__ import annotations
@@ -13,8 +18,12 @@ from __future__ import annotations
 import json
 import threading
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 class JSONHandler(BaseHTTPRequestHandler):
@@ -48,6 +57,44 @@ class JSONHandler(BaseHTTPRequestHandler):
     def _read_json(self) -> Any:
         """The request body as JSON; an empty body reads as ``{}``."""
         return json.loads(self._read_body() or b"{}")
+
+
+class InFlight:
+    """Requests being answered at once (``now``) and the most at once (``most``), with waits on those counts."""
+
+    def __init__(self, gate_timeout_s: float = 30.0) -> None:
+        self._cond = threading.Condition()
+        self.gate_timeout_s = gate_timeout_s
+        self.reset()
+
+    def reset(self) -> None:
+        with self._cond:
+            self.now = 0
+            self.most = 0
+            self.gate: int | None = None
+            self.gate_missed = False  # a request gave up waiting for the gate
+
+    @contextmanager
+    def request(self) -> Iterator[None]:
+        """Around answering one request: counted while inside; waits at the gate first when one is set."""
+        with self._cond:
+            self.now += 1
+            self.most = max(self.most, self.now)
+            self._cond.notify_all()
+            gate = self.gate
+            if gate is not None and not self._cond.wait_for(lambda: self.most >= gate, self.gate_timeout_s):
+                self.gate_missed = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.now -= 1
+                self._cond.notify_all()
+
+    def wait_until(self, n: int, timeout_s: float = 30.0) -> bool:
+        """Block until ``n`` requests are in flight together; False when that did not happen within the timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.now >= n, timeout_s)
 
 
 class LoopbackStandIn(ABC):

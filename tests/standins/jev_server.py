@@ -11,7 +11,8 @@ Answers mimic the live service: probabilities rounded to 2 decimals, keys in shu
 and echoes a dated model id. The distribution is deterministic: seeded by a hash of (state, question), with
 ``prefer`` naming a label per question key that gets most of the mass.
 
-``max_in_flight`` records the most systemone requests answered at once (for concurrency caps).
+``flight`` (:class:`~tests.standins.http.InFlight`) counts the systemone requests answered at once;
+``max_in_flight`` is its high-water mark (for concurrency caps).
 
 Faults are set as attributes (``reset()`` restores the defaults): ``status``/``status_times``/``retry_after``
 (e.g. 401; 429 with ``Retry-After`` N times then success, or always; 500), ``malformed``, ``omit_question``,
@@ -32,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.standins.http import JSONHandler, LoopbackStandIn
+from tests.standins.http import InFlight, JSONHandler, LoopbackStandIn
 
 if TYPE_CHECKING:
     from http.server import BaseHTTPRequestHandler
@@ -71,6 +72,7 @@ class JevStandIn(LoopbackStandIn):
         self.requests: list[RecordedRequest] = []
         self.usages: list[dict[str, Any]] = []
         self._counter = 0
+        self.flight = InFlight()
         self.reset()
 
     # -- configuration --------------------------------------------------------------------------------------
@@ -91,11 +93,15 @@ class JevStandIn(LoopbackStandIn):
         self.hold: threading.Event | None = None
         self.arrived = threading.Event()
         self.echo_model: str | None = None  # override the echoed model id
+        self.flight.reset()
         with self._lock:
             self.requests = []
-            self.in_flight = 0
-            self.max_in_flight = 0  # the most systemone requests being answered at once
             self.usages = []  # the usage block of every answer sent
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most systemone requests being answered at once."""
+        return self.flight.most
 
     @property
     def systemone_requests(self) -> list[RecordedRequest]:
@@ -237,14 +243,8 @@ def _make_handler(standin: JevStandIn) -> type[BaseHTTPRequestHandler]:
             if not authorized:
                 self._send(401, {"error": {"message": "Invalid API key", "code": 401}})
                 return
-            with standin._lock:
-                standin.in_flight += 1
-                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
-            try:
+            with standin.flight.request():
                 self._answer(body, path, decoded)
-            finally:
-                with standin._lock:
-                    standin.in_flight -= 1
 
         def _answer(self, body: Any, path: str, decoded: bytes) -> None:
             standin.arrived.set()

@@ -11,7 +11,11 @@ boosts a label):
 Controls: ``logprobs`` (provider supports them), ``garbage_times`` (that many replies are prose, not JSON;
 ``None`` with ``garbage=True`` means always), ``status`` (an HTTP error for every call), ``unoffered_label``,
 ``echo_credentials`` (an error's message quotes the request's Authorization header, as a careless proxy would).
-Requests are recorded in ``requests``.
+Requests are recorded in ``requests``; ``flight`` (:class:`~tests.standins.http.InFlight`) counts the ones being
+answered at once (``max_in_flight``; ``flight.gate`` for deterministic overlap checks).
+
+It is the one stand-in for this wire protocol: :class:`tests.standins.extraction.ExtractionStandIn` subclasses it
+and overrides :meth:`OpenAIStandIn.content` to answer extraction prompts.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ import hashlib
 import json
 import math
 import random
+import time
 from typing import TYPE_CHECKING, Any
 
-from tests.standins.http import JSONHandler, LoopbackStandIn
+from tests.standins.http import InFlight, JSONHandler, LoopbackStandIn
 
 if TYPE_CHECKING:
     from http.server import BaseHTTPRequestHandler
@@ -33,13 +38,16 @@ class OpenAIStandIn(LoopbackStandIn):
 
     def __init__(self) -> None:
         super().__init__()
+        self.flight = InFlight()
         self.reset()
 
     def reset(self) -> None:
+        self.flight.reset()
         self.logprobs = True
         self.garbage = False
         self.garbage_times: int | None = None
         self.status: int | None = None
+        self.latency_s = 0.0  # a simulated model latency, for benchmarks only (tests wait on ``flight`` instead)
         self.echo_credentials = False
         self.prefer: str | None = None
         self.unoffered_label: str | None = None
@@ -54,6 +62,11 @@ class OpenAIStandIn(LoopbackStandIn):
     @property
     def api_base(self) -> str:
         return self.url + "/v1"
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most requests being answered at once."""
+        return self.flight.most
 
     # -- behaviour ------------------------------------------------------------------------------------------
 
@@ -79,6 +92,33 @@ class OpenAIStandIn(LoopbackStandIn):
             return False
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The chat completion answering ``body``: :meth:`content` in the OpenAI envelope."""
+        content, logprobs = self.content(body)
+        messages = body.get("messages") or []
+        prompt_tokens = sum(len(m.get("content") or "") for m in messages) // 4
+        completion_tokens = max(1, len(content) // 4)
+        return {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 1_790_000_000,
+            "model": body.get("model", "test-model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "logprobs": logprobs,
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    def content(self, body: dict[str, Any]) -> tuple[str, Any]:
+        """The assistant message answering a decision request, and its logprobs block (or ``None``)."""
         messages = body.get("messages") or []
         user = next((m for m in messages if m.get("role") == "user"), {"content": ""})
         text = user.get("content") or ""
@@ -110,27 +150,7 @@ class OpenAIStandIn(LoopbackStandIn):
             if self.unoffered_label:
                 answer[self.unoffered_label] = 0.1
             content = json.dumps(answer)
-        prompt_tokens = sum(len(m.get("content") or "") for m in messages) // 4
-        completion_tokens = max(1, len(content) // 4)
-        return {
-            "id": f"chatcmpl-{len(self.requests)}",
-            "object": "chat.completion",
-            "created": 1_790_000_000,
-            "model": body.get("model", "test-model"),
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "logprobs": logprobs,
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
+        return content, logprobs
 
 
 def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
@@ -143,12 +163,15 @@ def _make_handler(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                 return
-            if standin.status is not None:
-                message = "stand-in error"
-                if standin.echo_credentials:
-                    message += f" for credentials {self.headers.get('Authorization')}"
-                self._send(standin.status, {"error": {"message": message, "type": "server_error"}})
-                return
-            self._send(200, standin.reply(body))
+            with standin.flight.request():
+                if standin.latency_s:
+                    time.sleep(standin.latency_s)
+                if standin.status is not None:
+                    message = "stand-in error"
+                    if standin.echo_credentials:
+                        message += f" for credentials {self.headers.get('Authorization')}"
+                    self._send(standin.status, {"error": {"message": message, "type": "server_error"}})
+                    return
+                self._send(200, standin.reply(body))
 
     return Handler

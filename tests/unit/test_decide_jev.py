@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -166,12 +167,15 @@ async def test_500_once_then_success(jev: JevBackend, fresh: JevStandIn) -> None
 
 
 async def test_stall_beyond_the_timeout(fresh: JevStandIn) -> None:
-    fresh.stall_s = 1.0
+    # The stand-in holds the request until the test lets go, so the error can only be the client's own timeout.
+    fresh.hold = threading.Event()
     backend = JevBackend(KEY, base_url=fresh.typesafe_base_url, retry=retry(0), timeout_s=0.2)
-    started = time.perf_counter()
-    with pytest.raises(DecisionError) as info:
-        await backend.decide(sample_request())
-    assert time.perf_counter() - started < 0.9
+    try:
+        with pytest.raises(DecisionError) as info:
+            await backend.decide(sample_request())
+    finally:
+        fresh.hold.set()
+    assert fresh.arrived.is_set()
     assert str(info.value) == (
         f"Jev (typesafe, {fresh.url}) did not answer within 0.2s (tried 1 times): raise "
         "GW_NEO4J_DECISION_TIMEOUT_S or retry later"
@@ -271,9 +275,18 @@ async def test_split_request_merges_answers_and_usage(fresh: JevStandIn) -> None
 
 
 async def test_concurrency_cap_holds_across_calls(fresh: JevStandIn) -> None:
-    fresh.stall_s = 0.1
+    """Five concurrent decides through a backend capped at 2: the stand-in holds every request until the test
+    lets go, so two are seen in flight together (no timing involved) and never a third."""
+    fresh.hold = threading.Event()
     backend = JevBackend(KEY, base_url=fresh.typesafe_base_url, retry=retry(0), concurrency=2)
-    await asyncio.gather(*(backend.decide(sample_request()) for _ in range(5)))
+    calls = asyncio.gather(*(backend.decide(sample_request()) for _ in range(5)))
+    try:
+        assert await asyncio.to_thread(fresh.flight.wait_until, 2), "two requests were never in flight together"
+        assert len(fresh.systemone_requests) == 2  # the other three wait on the backend's semaphore
+    finally:
+        fresh.hold.set()
+    assert len(await calls) == 5
+    assert len(fresh.systemone_requests) == 5
     assert fresh.max_in_flight == 2
     await backend.aclose()
 

@@ -128,18 +128,30 @@ async def test_recording_sink_and_ordered_writer_keep_order() -> None:
     assert sink.depths_for("other") == []
 
 
-class SlowFirstSink(RecordingTraceSink):
+class GatedFirstSink(RecordingTraceSink):
+    """The first depth's write waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started, self.release = asyncio.Event(), asyncio.Event()
+
     async def record_depth(self, record: DepthRecord) -> None:
         if record.depth == 1:
-            await asyncio.sleep(0.02)
+            self.started.set()
+            await self.release.wait()
         await super().record_depth(record)
 
 
 async def test_ordered_writer_does_not_reorder_a_slow_write() -> None:
-    sink = SlowFirstSink()
+    sink = GatedFirstSink()
     writer = OrderedTraceWriter(sink)
     writer.depth(DepthRecord(walk_id="w", depth=1))
     writer.depth(DepthRecord(walk_id="w", depth=2))
+    await sink.started.wait()
+    for _ in range(20):  # give a writer that did not chain its writes every chance to run depth 2 now
+        await asyncio.sleep(0)
+    assert sink.events == []
+    sink.release.set()
     await writer.drain()
     assert [e[2] for e in sink.events] == [1, 2]
 

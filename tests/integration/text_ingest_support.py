@@ -1,49 +1,35 @@
-"""Shared pieces of the text-ingest tests: an OpenAI-compatible extraction stand-in, the corpus, a scripted decider.
+"""Shared pieces of the text-ingest tests: the corpus, a scripted decider, the expected graph and readers of it.
 
-:class:`ExtractionStandIn` serves ``POST /v1/chat/completions`` on 127.0.0.1 so the real litellm client is used.
-An extraction request (the system prompt of :mod:`graphwalk_neo4j.ingest.extraction`) is answered with the first
-script whose ``needle`` occurs in the passage (``{"entities": [], "relations": []}`` when none does). Faults:
-``garbage[needle] = n`` answers that passage with prose ``n`` times; ``status`` answers every call with an HTTP
-error; ``delay_s`` sleeps before answering (to measure overlap). A decision request (from ``LLMBackend`` acting as
-adjudicator) is answered by ``decide(payload)`` with a JSON distribution.
-
-:func:`ingest` runs text ingest with the stand-in and the scripted decider. The module holds no tests; the test
+:func:`ingest` runs text ingest with the extraction stand-in (:class:`tests.standins.extraction.ExtractionStandIn`)
+and the scripted decider. The module holds no tests; the test
 modules import from it (the ``standin`` fixture is in ``conftest.py``).
 """
 
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
 from graphwalk_neo4j.ingest.documents import TextIngest, TextIngestReport
-from graphwalk_neo4j.ingest.extraction import SYSTEM_PROMPT, Extractor
+from graphwalk_neo4j.ingest.extraction import Extractor
 from graphwalk_neo4j.ingest.routing import Router
 from tests.helpers import json_object
-from tests.standins.http import JSONHandler, LoopbackStandIn
+from tests.standins.extraction import CORPUS, ExtractionStandIn
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from http.server import BaseHTTPRequestHandler
+    from pathlib import Path
 
     from graphwalk_neo4j.decide.base import ChoiceQuestion
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 DOCS = CORPUS / "docs"
 MODEL = "openai/standin-extractor"
 
 # The decider reads like a person would: these mentions are other names of existing entities.
 SAME_AS = {"harrow point light": "harrow point lighthouse", "m. quill": "marta quill"}
 UNSURE = {"m. quill"}  # answered with p = 0.55, below the 0.6 threshold, so the adjudicator decides
-
-
-def load_scripts() -> list[dict[str, Any]]:
-    scripts: list[dict[str, Any]] = json.loads((CORPUS / "extractions.json").read_text(encoding="utf-8"))["scripts"]
-    return scripts
 
 
 def reader_answer(unsure: bool = True) -> Callable[[ChoiceQuestion, Any], Any]:
@@ -64,103 +50,6 @@ def scripted_decider() -> FakeBackend:
 
 def scripted_adjudicator() -> FakeBackend:
     return FakeBackend(answer=reader_answer(unsure=False), model="fake-adjudicator")
-
-
-class ExtractionStandIn(LoopbackStandIn):
-    thread_name = "extraction-standin"
-
-    def __init__(self, scripts: list[dict[str, Any]] | None = None) -> None:
-        super().__init__()
-        self.scripts = scripts if scripts is not None else load_scripts()
-        self.reset()
-
-    def reset(self) -> None:
-        self.garbage: dict[str, int] = {}
-        self.status: int | None = None
-        self.delay_s = 0.0
-        self.decide: Callable[[dict[str, Any]], dict[str, float]] | None = None
-        self.requests: list[dict[str, Any]] = []
-        self.passages: list[str] = []  # the passage of every extraction call, in arrival order
-        self.in_flight = 0
-        self.max_in_flight = 0
-
-    @property
-    def extraction_calls(self) -> int:
-        return len(self.passages)
-
-    def handler(self) -> type[BaseHTTPRequestHandler]:
-        return _handler(self)
-
-    @property
-    def api_base(self) -> str:
-        return self.url + "/v1"
-
-    def _extraction(self, passage: str) -> str:
-        for script in self.scripts:
-            if script["needle"] in passage:
-                with self._lock:
-                    left = self.garbage.get(script["needle"], 0)
-                    if left:
-                        self.garbage[script["needle"]] = left - 1
-                        return "Sure! The passage is about a lighthouse and some people."
-                reply = script["reply"]
-                return reply if isinstance(reply, str) else json.dumps(reply)
-        return json.dumps({"entities": [], "relations": []})
-
-    def content(self, body: dict[str, Any]) -> str:
-        messages = body.get("messages") or []
-        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
-        user = next((m["content"] for m in messages if m.get("role") == "user"), "")
-        if system == SYSTEM_PROMPT:
-            passage = user.split("\n\n", 1)[1] if "\n\n" in user else user
-            with self._lock:
-                self.passages.append(passage)
-            return self._extraction(passage)
-        if body.get("logprobs"):
-            return "A"  # no logprobs offered: LLMBackend falls back to JSON
-        payload = json.loads(user.split("\n\n", 1)[0])
-        labels = [o["label"] for o in payload.get("options", [])]
-        dist = self.decide(payload) if self.decide else {label: 1.0 / len(labels) for label in labels}
-        return json.dumps(dist)
-
-
-def _handler(standin: ExtractionStandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(JSONHandler):
-        def do_POST(self) -> None:  # stdlib name
-            body = self._read_json()
-            with standin._lock:
-                standin.requests.append(body)
-                standin.in_flight += 1
-                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
-            try:
-                if standin.delay_s:
-                    time.sleep(standin.delay_s)
-                if standin.status is not None:
-                    self._send(standin.status, {"error": {"message": "stand-in failure", "type": "server_error"}})
-                    return
-                content = standin.content(body)
-                self._send(
-                    200,
-                    {
-                        "id": f"chatcmpl-{len(standin.requests)}",
-                        "object": "chat.completion",
-                        "created": 1_790_000_000,
-                        "model": body.get("model", "standin"),
-                        "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-                        ],
-                        "usage": {
-                            "prompt_tokens": 100,
-                            "completion_tokens": max(1, len(content) // 4),
-                            "total_tokens": 100 + max(1, len(content) // 4),
-                        },
-                    },
-                )
-            finally:
-                with standin._lock:
-                    standin.in_flight -= 1
-
-    return Handler
 
 
 async def ingest(
