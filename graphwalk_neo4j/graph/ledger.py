@@ -22,6 +22,14 @@ from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.graph.profile import MANAGED_LABELS, stored_profile
 from graphwalk_neo4j.graph.writes import TRACE_LINK_TYPES, recompute_attributes
+from graphwalk_neo4j.store.queries import (
+    BEGIN_DOCUMENT,
+    CLAIMS_OF_DOCUMENT,
+    COUNTS,
+    ENTITY_UIDS_OF_DOCUMENT,
+    GRAPH_EXISTS,
+    UNASSERT_ENTITIES,
+)
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
@@ -78,7 +86,7 @@ async def begin_document(
     now: str,
 ) -> int:
     rows = await store.write(
-        "ledger/begin_document",
+        BEGIN_DOCUMENT,
         graph=graph,
         source_key=source_key(graph, source),
         source=source,
@@ -106,25 +114,25 @@ async def retract_document(store: GraphStore, *, graph: str, key: str, forget: b
     ``:RetractedEntity`` with their trace links kept, and the walk is marked (``graph/unassert_entities``).
     The document's stored segments go too (its manifest no longer describes the graph)."""
     await store.write("ledger/mark_retracting", key=key)
-    claims = await store.read("graph/claims_of_document", graph=graph, doc=key)
+    claims = await store.read(CLAIMS_OF_DOCUMENT, graph=graph, doc=key)
     if claims:
         rows = [{"uid": c["uid"], **recompute_attributes(c["claims"], key)} for c in claims]
         await store.write("graph/reset_attributes", rows=rows)
-    before = (await store.read("graph/counts", graph=graph))[0]
+    before = (await store.read(COUNTS, graph=graph))[0]
     await store.autocommit("graph/retract_relations", graph=graph, doc=key)
     await pause_point("retract.relations")  # test hook (graphwalk_neo4j.faults): relationships done
-    uids = [r["uid"] for r in await store.read("graph/entity_uids_of_document", graph=graph, doc=key)]
+    uids = [r["uid"] for r in await store.read(ENTITY_UIDS_OF_DOCUMENT, graph=graph, doc=key)]
     kept = 0
     for i in range(0, len(uids), RETRACT_CHUNK):
-        rows = await store.write(
-            "graph/unassert_entities",
+        unasserted = await store.write(
+            UNASSERT_ENTITIES,
             uids=uids[i : i + RETRACT_CHUNK],
             doc=key,
             now=now_iso(),
             trace_links=TRACE_LINK_TYPES,
         )
-        kept += int(rows[0]["kept"] or 0) if rows else 0
-    after = (await store.read("graph/counts", graph=graph))[0]
+        kept += int(unasserted[0]["kept"] or 0) if unasserted else 0
+    after = (await store.read(COUNTS, graph=graph))[0]
     await store.write("ledger/delete_segments", doc=key, hashes=None)
     if forget:
         await store.write("ledger/delete_document", key=key)
@@ -161,7 +169,7 @@ async def list_documents(store: GraphStore, graph: str) -> list[dict[str, Any]]:
 
 async def graph_exists(store: GraphStore, graph: str) -> bool:
     """Whether any entity, ledger entry or walk carries the graph name ``graph``."""
-    return bool((await store.read("graph/graph_exists", graph=graph))[0]["exists"])
+    return bool((await store.read(GRAPH_EXISTS, graph=graph))[0]["exists"])
 
 
 async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
@@ -175,6 +183,6 @@ async def drop_graph(store: GraphStore, graph: str) -> dict[str, int]:
             f"graph {graph!r} is an adopted graph: its nodes are the user's own and drop-graph leaves "
             f"them alone; remove graphwalk's additions with `gw-neo4j adopt --undo --graph {graph}`"
         )
-    before = (await store.read("graph/counts", graph=graph))[0]
+    before = (await store.read(COUNTS, graph=graph))[0]
     await store.autocommit("graph/drop_graph", graph=graph, labels=list(MANAGED_LABELS))
     return {"entities_deleted": before["entities"], "relationships_deleted": before["relationships"]}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.identity import entity_uid, id_of_uid
 from graphwalk_neo4j.graph.writes import claim_state
+from graphwalk_neo4j.store.queries import ENTITIES_BY_UID
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
@@ -22,12 +23,12 @@ async def merge_entities(store: GraphStore, graph: str, keep_id: str, absorb_id:
     if keep_id == absorb_id:
         raise InputError(f"cannot merge entity {keep_id!r} into itself")
     keep, absorb = entity_uid(graph, keep_id), entity_uid(graph, absorb_id)
-    found = {r["uid"] for r in await store.read("graph/entities_by_uid", uids=[keep, absorb])}
+    found = {r["uid"] for r in await store.read(ENTITIES_BY_UID, uids=[keep, absorb])}
     missing = [id_of_uid(u) for u in (keep, absorb) if u not in found]
     if missing:
         raise InputError(f"no entity with id {', '.join(missing)} in graph {graph!r}")
     await store.write("graph/merge_entity_pair", keep=keep, absorb=absorb)
-    row = (await store.read("graph/entities_by_uid", uids=[keep]))[0]
+    row = (await store.read(ENTITIES_BY_UID, uids=[keep]))[0]
     values, conflict_keys = claim_state(row["claims"] or [])
     await store.write(
         "graph/reset_attributes",

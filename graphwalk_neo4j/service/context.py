@@ -31,6 +31,7 @@ from graphwalk_neo4j.graph.profile import graph_counts, graph_schema
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.store.queries import LIST_GRAPHS
 from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
 from graphwalk_neo4j.walk.config import build_config
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
@@ -332,10 +333,10 @@ class ServiceContext:
         return await get_walk(self.store, graph, walk_id)
 
     async def graph_names(self) -> list[str]:
-        return [r["graph"] for r in await self.store.read("graph/list_graphs")]
+        return [r["graph"] for r in await self.store.read(LIST_GRAPHS)]
 
     async def graphs(self) -> list[dict[str, Any]]:
-        rows = await self.store.read("graph/list_graphs")
+        rows = await self.store.read(LIST_GRAPHS)
         out = []
         for r in rows:
             counts = await graph_counts(self.store, r["graph"])

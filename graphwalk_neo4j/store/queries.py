@@ -204,6 +204,73 @@ class ScoredSearchRow(SearchRow):
     score: float
 
 
+class CountsRow(TypedDict):
+    entities: int
+    relationships: int
+
+
+class ExistsRow(TypedDict):
+    exists: bool
+
+
+class GraphRow(TypedDict):
+    graph: str
+    entities: int
+
+
+class TypeCountRow(TypedDict):
+    type: str | None
+    n: int
+
+
+class RelationCountRow(TypedDict):
+    relation: str
+    n: int
+
+
+class UidRow(TypedDict):
+    uid: str
+
+
+class ClaimsRow(TypedDict):
+    uid: str
+    claims: list[str]
+
+
+class EntityRow(TypedDict):
+    uid: str
+    id: str
+    name: str
+    type: str | None
+    labels: list[str]
+    aliases: list[str] | None
+    sources: list[str] | None
+    claims: list[str] | None
+    conflict_keys: list[str] | None
+    summary: str | None
+
+
+class UnassertRow(TypedDict):
+    unasserted: int
+    deleted: int
+    kept: int
+
+
+class BatchesDoneRow(TypedDict):
+    batches_done: int | None
+
+
+class WalkRow(TypedDict):
+    walk: dict[str, Any]  # the :Walk node's properties
+
+
+class StoredWalkRow(TypedDict):
+    walk: dict[str, Any]
+    steps: list[dict[str, Any]]
+    calls: list[dict[str, Any]]
+    answers: list[dict[str, Any]]
+
+
 # ---- queries ----------------------------------------------------------------------------------------------------
 ADOPTED_EMBEDDINGS = Query("walk/adopted_embeddings", EmbeddingRow)
 EMBEDDINGS_BY_ELEMENT_ID = Query("walk/embeddings_by_element_id", EmbeddingRow)
@@ -213,6 +280,19 @@ EXPAND_ENTITIES = Query("walk/expand_entities", ExpandEntitiesRow)
 RELATION_MOVES = Query("walk/relation_moves", RelationMovesRow)
 
 ENTITIES_BY_ID = Query("graph/entities_by_id", DegreeRow)
+ENTITIES_BY_UID = Query("graph/entities_by_uid", EntityRow)
+COUNTS = Query("graph/counts", CountsRow)
+GRAPH_EXISTS = Query("graph/graph_exists", ExistsRow)
+LIST_GRAPHS = Query("graph/list_graphs", GraphRow)
+ENTITY_TYPES = Query("graph/entity_types", TypeCountRow)
+RELATION_TYPES = Query("graph/relation_types", RelationCountRow)
+ENTITY_UIDS_OF_DOCUMENT = Query("graph/entity_uids_of_document", UidRow)
+CLAIMS_OF_DOCUMENT = Query("graph/claims_of_document", ClaimsRow)
+UNASSERT_ENTITIES = Query("graph/unassert_entities", UnassertRow)
+BEGIN_DOCUMENT = Query("ledger/begin_document", BatchesDoneRow)
+LIST_WALKS = Query("trace/list_walks", WalkRow)
+RECENT_WALKS = Query("trace/recent_walks", WalkRow)
+GET_WALK = Query("trace/get_walk", StoredWalkRow)
 ADOPTED_BY_ID = Query("search/adopted_by_id", DegreeRow)
 EXACT_NAMES = Query("search/exact_names", SpanDegreeRow)
 ADOPTED_EXACT_NAMES = Query("search/adopted_exact_names", SpanDegreeRow)

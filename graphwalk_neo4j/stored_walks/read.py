@@ -13,6 +13,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from graphwalk_neo4j.errors import WalkNotFoundError
 from graphwalk_neo4j.store import GraphStore, template
+from graphwalk_neo4j.store.queries import GET_WALK, LIST_WALKS, RECENT_WALKS
 from graphwalk_neo4j.stored_walks.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
 DRAW_RECIPE = "recipes/draw_walk"
@@ -25,7 +26,7 @@ async def list_walks(store: GraphStore, graph: str, limit: int = 20, status: str
     answers are left empty; ``answer_names``, ``best_path`` and the totals are filled."""
     if limit < 1:
         return []
-    rows = await store.read("trace/list_walks", graph=graph, status=status, limit=limit)
+    rows = await store.read(LIST_WALKS, graph=graph, status=status, limit=limit)
     return [StoredWalk.from_props(r["walk"]) for r in rows]
 
 
@@ -33,7 +34,7 @@ async def recent_walks(store: GraphStore, limit: int = 10) -> list[StoredWalk]:
     """The newest walks of every graph (steps, calls and answers left empty, as in :func:`list_walks`)."""
     if limit < 1:
         return []
-    rows = await store.read("trace/recent_walks", limit=limit)
+    rows = await store.read(RECENT_WALKS, limit=limit)
     return [StoredWalk.from_props(r["walk"]) for r in rows]
 
 
@@ -43,7 +44,7 @@ async def get_walk(store: GraphStore, graph: str | None, walk_id: str) -> Stored
 
     Raises :class:`WalkNotFoundError` when there is none.
     """
-    rows = await store.read("trace/get_walk", graph=graph, walk_id=walk_id)
+    rows = await store.read(GET_WALK, graph=graph, walk_id=walk_id)
     if not rows:
         where = f" in graph {graph!r}" if graph is not None else ""
         raise WalkNotFoundError(
