@@ -35,6 +35,7 @@ from graphwalk_neo4j.graph.ledger import (
     document_key,
     get_document,
     list_documents,
+    now_iso,
     retract_document,
 )
 from graphwalk_neo4j.identifiers import validate_identifier
@@ -47,7 +48,6 @@ from graphwalk_neo4j.ingest.extraction import (
 )
 from graphwalk_neo4j.ingest.resolution import ApplyCounts, apply_chunk, chunk_key, resolve_chunk
 from graphwalk_neo4j.ingest.sources import MAX_BYTES, Rejected, SourceDocument, discover, read_document
-from graphwalk_neo4j.ingest.structured import now_iso
 from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore, run_template
 

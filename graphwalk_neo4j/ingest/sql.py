@@ -44,13 +44,13 @@ from graphwalk_neo4j.graph.ledger import (
     document_key,
     get_document,
     list_documents,
+    now_iso,
     retract_document,
 )
 from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow
 from graphwalk_neo4j.graph.writes import PreparedBatch, WriteCounts, write_batch
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.ingest.extraction import attribute_key, pascal_label, snake_name
-from graphwalk_neo4j.ingest.structured import now_iso
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore

@@ -1,37 +1,5 @@
-"""Structured ingest: triples / CSV / JSON Lines files into the graph, idempotent through the ledger.
-
-Identity: a file is the ledger document ``(graph, source, doc id)`` where the doc id is its path relative to
-``root`` (default: the current directory; see :func:`~graphwalk_neo4j.graph.ledger.document_id`). Two files with
-the same base name are two documents.
-
-Two phases, so that ``on_error="fail"`` writes nothing when any input is bad (:func:`ingest_files`):
-
-1. **plan**, every file before any write: read its bytes once (the snapshot: everything after works on these
-   bytes, so a file that changes meanwhile cannot slip unvalidated data in), hash them (an unchanged, complete
-   document stops here), validate what will be written, and work out what to do:
-
-   * ``load`` — a new document: the whole file, validated;
-   * ``resume`` — the same bytes as a killed run: continue after its last whole batch;
-   * ``diff`` — a changed version of a document whose manifest (its segments, :mod:`.segments`) is stored:
-     only the changed segments are parsed (and validated); the records they held before are read back from the
-     stored segments; a record counts as removed only when no unchanged line still says it (a cheap token filter
-     picks the few lines worth parsing). The result is the exact difference: relationships, entities and
-     attribute claims to add and to remove;
-   * ``reload`` — a changed document without a usable manifest (a legacy ledger entry, another type map, a
-     half-retracted one): retract it, then load.
-
-2. **apply**, file by file. A load writes batches of one transaction each (the ledger's batch counter in the
-   same transaction, so a killed run resumes without duplicates) and stores the manifest with the last step. A
-   diff of up to :data:`DIFF_TX_LIMIT` changes is ONE transaction (additions, removals, claims, segments and the
-   ledger together, after an optimistic check that the stored version is still the one diffed against), so
-   readers see the old version or the new one, never a mix. Untouched elements keep their element id, embedding
-   and trace links. A larger diff is applied in batches (additions first, the manifest last; a killed run
-   recomputes the same diff and finishes it).
-
-Legacy ledger entries (keyed by base name before paths were the identity) are migrated on first contact: the
-key is rewritten in place (provenance and claims), nothing is recreated.
-
-Progress is reported through an optional callback ``(file, rows done, rows total)``; the CLI draws it.
+"""Phase 1 of structured ingest, before any write: read, hash and validate a file and decide what to do with it
+(load, resume, diff against the stored segments, reload, or nothing). See :mod:`graphwalk_neo4j.ingest.structured`.
 """
 
 from __future__ import annotations
@@ -39,36 +7,23 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-import time
-import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError, InvalidIdentifierError
-from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid, relation_id
 from graphwalk_neo4j.graph.ledger import (
-    begin_document,
     document_id,
     document_key,
     get_document,
     legacy_document_key,
-    now_iso,
-    rekey_document,
-    retract_document,
 )
 from graphwalk_neo4j.graph.rows import TripleRecord, claim_text
 from graphwalk_neo4j.graph.writes import (
-    TRACE_LINK_TYPES,
-    PreparedBatch,
     WriteCounts,
-    drop_claims,
-    prepare_batch,
-    write_batch,
-    write_prepared,
 )
 from graphwalk_neo4j.identifiers import graph_name, relation_type, type_label
 from graphwalk_neo4j.ingest import segments as seg
@@ -82,9 +37,9 @@ from graphwalk_neo4j.ingest.parsers import (
     parse_bytes,
     triple_separator,
 )
-from graphwalk_neo4j.store import GraphStore, run_template
 
-__all__ = ["FileResult", "Plan", "apply_plan", "file_hash", "ingest_file", "ingest_files", "now_iso", "plan_file"]
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 PARSER_VERSION = "structured-1"
 DIFF_TX_LIMIT = 20_000  # changed elements a diff applies in one transaction; beyond, batches (manifest last)
@@ -194,9 +149,6 @@ def check_type_map(type_map: TypeMap | None, where: str | Path | None = None) ->
                     type_label(label)
         except InvalidIdentifierError as exc:
             raise InputError(f"type map entry {relation!r}: {exc}", path=where) from None
-
-
-# ---- plan -----------------------------------------------------------------------------------------------------
 
 
 async def plan_file(
@@ -458,262 +410,3 @@ def _lines_to_check(data: bytes, unchanged: list[seg.Segment], tokens: set[bytes
             if line.strip() and (not line.isascii() or b"\\" in line or pattern.search(line) is not None):
                 out.append(line)
     return out
-
-
-# ---- apply ----------------------------------------------------------------------------------------------------
-
-
-class StaleVersion(Exception):
-    """The stored version changed between planning and applying a diff (a concurrent ingest); plan again."""
-
-
-async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress | None = None) -> FileResult:
-    """Carry out a :func:`plan_file` plan. Re-plans (a few times) when a concurrent ingest got there first."""
-    started = time.perf_counter()
-    result = FileResult(
-        path=str(plan.path),
-        document=plan.key,
-        doc_id=plan.doc_id,
-        status="loaded",
-        rows=plan.rows,
-        skipped=plan.skipped,
-        problems=list(plan.problems),
-    )
-    if plan.rekey_from is not None:
-        await rekey_document(store, graph=plan.graph, old=plan.rekey_from, new=plan.key, doc_id=plan.doc_id)
-        result.status = "migrated"
-    if plan.mode in ("unchanged", "manifest"):
-        if plan.mode == "manifest":  # complete, but stored before manifests existed: add one, touch nothing else
-            await _store_manifest(store, plan, drop=None, segments=plan.segments)
-        result.status = "unchanged" if plan.rekey_from is None else "migrated"
-    elif plan.mode == "diff":
-        await _apply_diff(store, plan, result, progress)
-    else:
-        await _apply_load(store, plan, result, progress)
-    result.seconds = time.perf_counter() - started
-    return result
-
-
-async def _store_manifest(
-    store: GraphStore, plan: Plan, *, drop: list[str] | None, segments: list[seg.Segment], tx: Any = None
-) -> None:
-    rows = [{"hash": s.hash, "data": plan.data[s.start : s.end]} for s in segments]
-    params = {
-        "key": plan.key,
-        "hash": plan.content_hash,
-        "segments": [s.hash for s in plan.segments],
-        "manifest": plan.manifest,
-        "rows": plan.rows,
-        "skipped": plan.skipped,
-        "now": now_iso(),
-    }
-
-    async def work(t: Any) -> None:
-        await run_template(t, "ledger/delete_segments", doc=plan.key, hashes=drop)
-        for i in range(0, len(rows), 500):
-            await run_template(t, "ledger/write_segments", graph=plan.graph, doc=plan.key, rows=rows[i : i + 500])
-        await run_template(t, "ledger/set_manifest", **params)
-
-    if tx is not None:
-        await work(tx)
-    else:
-        await store.in_write_tx(work)
-
-
-async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
-    assert plan.fmt is not None
-    graph, key = plan.graph, plan.key
-    if plan.mode == "reload" or (plan.existing and plan.existing["status"] == "retracting"):
-        await retract_document(store, graph=graph, key=key)
-        result.status = "reloaded"
-    done_before = await begin_document(
-        store,
-        graph=graph,
-        source=plan.source,
-        key=key,
-        doc_id=plan.doc_id,
-        content_hash=plan.content_hash,
-        batch_size=plan.batch_size,
-        kind="structured",
-        now=now_iso(),
-    )
-    if done_before and plan.mode == "resume":
-        result.status = "resumed"
-        result.resumed_from_batch = done_before
-    run = uuid.uuid4().hex
-    batches, _report = parse_bytes(plan.data, plan.path, plan.fmt, on_error=plan.on_error, batch_size=plan.batch_size)
-    written: set[tuple[str, str | None]] = set()
-    counter = {"rows": 0, "number": 0}
-
-    def next_prepared() -> tuple[int, int, PreparedBatch] | None:
-        """Parse and prepare the next batch to write (runs in a worker thread, overlapping the Neo4j write)."""
-        for records in batches:
-            counter["number"] += 1
-            counter["rows"] += len(records)
-            if counter["number"] > done_before:
-                prepared = prepare_batch(records, graph, key, plan.type_map, written)
-                return counter["number"], counter["rows"], prepared
-        return None
-
-    pending = asyncio.create_task(asyncio.to_thread(next_prepared))
-    try:
-        while (item := await pending) is not None:
-            number, rows_done, prepared = item
-            pending = asyncio.create_task(asyncio.to_thread(next_prepared))
-            counts = await write_batch(
-                store, prepared, graph=graph, doc=key, now=now_iso(), run=run, batch_number=number
-            )
-            result.counts.add(counts)
-            result.batches += 1
-            if progress:
-                progress(str(plan.path), rows_done, plan.rows)
-            await pause_point("ingest.batch")  # test hook (graphwalk_neo4j.faults): after a committed batch
-    finally:
-        if not pending.done():
-            pending.cancel()
-    plan.rows = result.rows = counter["rows"]
-    await _store_manifest(store, plan, drop=None, segments=plan.segments)
-    await store.write("schema/await_fulltext_refresh")  # the name index is eventually consistent
-
-
-async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
-    diff = plan.diff
-    assert diff is not None
-    assert plan.existing is not None
-    graph, key = plan.graph, plan.key
-    run, now = uuid.uuid4().hex, now_iso()
-    expected = plan.existing["content_hash"]
-    removed = {"relationships": 0, "entities": 0, "entities_kept_for_traces": 0, "claims": 0}
-
-    async def check(tx: Any) -> None:
-        rows, _ = await run_template(tx, "ledger/lock_document", key=key, run=run)
-        if not rows or rows[0]["content_hash"] != expected:
-            raise StaleVersion(key)
-
-    def adds(records: list[TripleRecord]) -> Callable[[Any], Any]:
-        async def work(tx: Any) -> None:
-            prepared = prepare_batch(records, graph, key, plan.type_map)
-            result.counts.add(await write_prepared(tx, prepared, graph=graph, doc=key, now=now, run=run))
-
-        return work
-
-    def unassert_relations(rows: list[dict[str, str]]) -> Callable[[Any], Any]:
-        async def work(tx: Any) -> None:
-            out, _ = await run_template(tx, "graph/unassert_relations", rows=rows, doc=key)
-            removed["relationships"] += int(out[0]["deleted"] or 0)
-
-        return work
-
-    async def claims(tx: Any) -> None:
-        if not diff.remove_claims:
-            return
-        entities, _ = await run_template(tx, "graph/entities_by_uid", uids=sorted(diff.remove_claims))
-        rows = [{"uid": e["uid"], **drop_claims(e["claims"] or [], diff.remove_claims[e["uid"]])} for e in entities]
-        await run_template(tx, "graph/reset_attributes", rows=rows)
-        removed["claims"] += sum(len(v) for v in diff.remove_claims.values())
-
-    def unassert_entities(uids: list[str]) -> Callable[[Any], Any]:
-        async def work(tx: Any) -> None:
-            out, _ = await run_template(
-                tx, "graph/unassert_entities", uids=uids, doc=key, now=now, trace_links=TRACE_LINK_TYPES
-            )
-            removed["entities"] += int(out[0]["deleted"] or 0)
-            removed["entities_kept_for_traces"] += int(out[0]["kept"] or 0)
-
-        return work
-
-    async def finish(tx: Any) -> None:
-        await _store_manifest(store, plan, drop=diff.drop_segments, segments=diff.new_segments, tx=tx)
-
-    step = max(1, plan.batch_size)
-    steps: list[Callable[[Any], Any]] = [check]
-    steps += [adds(diff.add[i : i + step]) for i in range(0, len(diff.add), step)]
-    steps += [
-        unassert_relations(diff.remove_relations[i : i + step]) for i in range(0, len(diff.remove_relations), step)
-    ]
-    steps.append(claims)
-    steps += [unassert_entities(diff.remove_entities[i : i + step]) for i in range(0, len(diff.remove_entities), step)]
-    steps.append(finish)
-    if diff.size <= DIFF_TX_LIMIT:  # one transaction: readers see the old version or the new one
-
-        async def all_steps(tx: Any) -> None:
-            for s in steps:
-                await s(tx)
-            await pause_point("ingest.diff_tx")  # test hook: everything written, not yet committed
-
-        await _in_tx_fresh(store, all_steps, result, removed)
-    else:  # too big for one transaction: batches, idempotent, the manifest last
-        for s in steps:
-            await _in_tx_fresh(store, s, result, removed)
-            await pause_point("ingest.diff_step")
-    result.status = "updated"
-    result.removed = removed
-    result.changed_segments = len(diff.new_segments)
-    if progress:
-        progress(str(plan.path), plan.rows, plan.rows)
-    if diff.add:
-        await store.write("schema/await_fulltext_refresh")
-
-
-async def _in_tx_fresh(
-    store: GraphStore, work: Callable[[Any], Any], result: FileResult, removed: dict[str, int]
-) -> None:
-    """Run ``work`` in one write transaction; counts it added are kept only when the transaction commits (the
-    driver may retry a transaction after a transient error)."""
-    saved_counts, saved_removed = WriteCounts(), dict(removed)
-    saved_counts.add(result.counts)
-
-    async def attempt(tx: Any) -> None:
-        result.counts = WriteCounts()
-        result.counts.add(saved_counts)
-        removed.clear()
-        removed.update(saved_removed)
-        await work(tx)
-
-    await store.in_write_tx(attempt)
-
-
-# ---- entry points -----------------------------------------------------------------------------------------------
-
-
-async def ingest_files(
-    store: GraphStore,
-    paths: Sequence[str | Path],
-    *,
-    progress: Progress | None = None,
-    on_file_done: Callable[[FileResult], None] | None = None,
-    **kwargs: Any,
-) -> list[FileResult]:
-    """Plan every file (read, hash, validate, diff: no writes), then apply the plans in order. So with
-    ``on_error="fail"`` one bad file anywhere means nothing at all is written."""
-    claimed: set[str] = set()
-    plans = [await plan_file(store, p, claimed_legacy=claimed, **kwargs) for p in paths]
-    await pause_point("ingest.planned")  # test hook (graphwalk_neo4j.faults): validated, nothing written yet
-    results = []
-    for plan in plans:
-        result = await _apply_with_replan(store, plan, progress=progress, **kwargs)
-        results.append(result)
-        if on_file_done is not None:
-            on_file_done(result)
-    return results
-
-
-async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress | None, **kwargs: Any) -> FileResult:
-    for _ in range(5):
-        try:
-            return await apply_plan(store, plan, progress=progress)
-        except StaleVersion:  # a concurrent ingest stored another version first: diff against that one
-            plan = await plan_file(store, plan.path, **kwargs)
-    return await apply_plan(store, plan, progress=progress)
-
-
-async def ingest_file(
-    store: GraphStore,
-    path: str | Path,
-    *,
-    progress: Progress | None = None,
-    **kwargs: Any,
-) -> FileResult:
-    """Plan and apply one file; see :func:`plan_file` for the options (graph, source, root, fmt, on_error,
-    batch_size, type_map)."""
-    return (await ingest_files(store, [path], progress=progress, **kwargs))[0]
