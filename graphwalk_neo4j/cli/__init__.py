@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j import __version__
-from graphwalk_neo4j.cli import admin, adopt, data, decider, serve, trace, walk
+from graphwalk_neo4j.cli import admin, adopt, data, decider, ingest, serve, trace, walk
 from graphwalk_neo4j.cli import eval as eval_cli
 
 
@@ -22,6 +22,7 @@ def main(ctx: click.Context, uri: str | None, user: str | None, database: str | 
 
 admin.register(main)
 adopt.register(main)
+ingest.register(main)
 data.register(main)
 walk.register(main)
 trace.register(main)
