@@ -65,12 +65,12 @@ class InFlight:
     def __init__(self, gate_timeout_s: float = 30.0) -> None:
         self._cond = threading.Condition()
         self.gate_timeout_s = gate_timeout_s
+        self.now = 0  # a live count: reset() leaves it alone, the requests themselves bring it back to 0
         self.reset()
 
     def reset(self) -> None:
         with self._cond:
-            self.now = 0
-            self.most = 0
+            self.most = self.now
             self.gate: int | None = None
             self.gate_missed = False  # a request gave up waiting for the gate
 
@@ -90,6 +90,11 @@ class InFlight:
             with self._cond:
                 self.now -= 1
                 self._cond.notify_all()
+
+    def drain(self, timeout_s: float = 30.0) -> bool:
+        """Block until no request is being answered; False when some still were after the timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.now == 0, timeout_s)
 
     def wait_until(self, n: int, timeout_s: float = 30.0) -> bool:
         """Block until ``n`` requests are in flight together; False when that did not happen within the timeout."""

@@ -78,7 +78,15 @@ class JevStandIn(LoopbackStandIn):
     # -- configuration --------------------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Clear faults and recorded requests; back to healthy defaults."""
+        """Clear faults and recorded requests; back to healthy defaults.
+
+        A request that the last test left held or still being answered is let go and waited for first, so its
+        answer is not recorded into the next test's requests and usages.
+        """
+        left_held: threading.Event | None = getattr(self, "hold", None)
+        if left_held is not None:
+            left_held.set()
+        self.flight.drain()
         self.typesafe_models: list[str] = ["jev-1.13.0", "jev-latest"]
         self.openrouter_models: list[str] = ["typesafe/jev-1.13", "openai/gpt-4o-mini"]
         self.openrouter_endpoints: list[str] = ["typesafe/jev-1.13"]
