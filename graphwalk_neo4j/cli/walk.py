@@ -26,10 +26,17 @@ if TYPE_CHECKING:
 
 
 def build_config(
-    preset: str | None, strategy: str | None, beam_width: int | None, hop_mode: str | None, max_depth: int | None
+    preset: str | None,
+    strategy: str | None,
+    beam_width: int | None,
+    hop_mode: str | None,
+    max_depth: int | None,
+    exclude_scope: str | None = None,
 ) -> WalkConfig:
     """A preset (default: ``relation`` for relation hops, else ``greedy``) with the command-line overrides."""
     overrides: dict[str, Any] = {}
+    if exclude_scope:
+        overrides["exclude_scope"] = exclude_scope
     if strategy:
         overrides["strategy"] = strategy
     if beam_width:
@@ -115,6 +122,14 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)
 @click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
 @click.option("--max-depth", type=click.IntRange(1, 12), default=None)
+@click.option(
+    "--exclude",
+    "exclude_scope",
+    type=click.Choice(["visited", "start"]),
+    default=None,
+    help="Later hops skip every visited node (the default) or only the start entities (what a learned:DIR model "
+    "trained with --exclude start expects).",
+)
 @click.option("--choose-start", is_flag=True, help="Spend one decision call to choose among linking candidates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
 @click.pass_context
@@ -130,12 +145,13 @@ def walk(
     hop_mode: str | None,
     model: str | None,
     max_depth: int | None,
+    exclude_scope: str | None,
     choose_start: bool,
     as_json: bool,
 ) -> None:
     """Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes."""
     settings = load_settings(ctx)
-    config = build_config(preset, strategy, beam_width, hop_mode, max_depth)
+    config = build_config(preset, strategy, beam_width, hop_mode, max_depth, exclude_scope)
     outcome = run(run_walk(settings, graph, question, config, list(start), model, choose_start))
     if as_json:
         emit_json(outcome.bundle())
