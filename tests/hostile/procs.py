@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,6 +28,13 @@ class Paused:
         return self.proc.returncode, out.decode(), self.stderr_before + err.decode()
 
 
+def _default_interrupt() -> None:
+    """In the child before exec: Ctrl-C back to its default. A suite started in the background by a
+    non-interactive shell (``make test &``, nohup) inherits SIGINT as ignored, and Python then installs no
+    KeyboardInterrupt handler, so the signal the test sends would be lost and the paused child would wait forever."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 async def start_paused(settings: Settings, args: list[str], point: str, **env: str) -> Paused:
     full_env = {
         **os.environ,
@@ -43,6 +51,7 @@ async def start_paused(settings: Settings, args: list[str], point: str, **env: s
         env=full_env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        preexec_fn=_default_interrupt,
     )
     assert proc.stderr is not None
     seen: list[str] = []
