@@ -12,7 +12,7 @@ import signal
 import sys
 from contextlib import asynccontextmanager
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import click
 
@@ -25,9 +25,12 @@ from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.settings import load_settings as settings_from_env
 from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import WalkConfig
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+
+    from click.decorators import FC
 
 T = TypeVar("T")
 
@@ -107,6 +110,20 @@ async def with_store(settings: Settings, work: Callable[[GraphStore], Awaitable[
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
+
+EXCLUDE_SCOPES: tuple[str, ...] = get_args(WalkConfig.model_fields["exclude_scope"].annotation)
+
+
+def exclude_option(help_text: str, default: str | None = None) -> Callable[[FC], FC]:
+    """``--exclude visited|start`` (``WalkConfig.exclude_scope``): ``None`` by default means the preset's rule."""
+    return click.option(
+        "--exclude",
+        "exclude_scope",
+        type=click.Choice(EXCLUDE_SCOPES),
+        default=default,
+        show_default=default is not None,
+        help=help_text,
+    )
 
 
 def check_graph_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str) -> str:

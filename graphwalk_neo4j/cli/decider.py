@@ -14,7 +14,16 @@ from typing import Any
 
 import click
 
-from graphwalk_neo4j.cli.common import connected, emit_json, handle_errors, json_option, load_settings, out, run
+from graphwalk_neo4j.cli.common import (
+    connected,
+    emit_json,
+    exclude_option,
+    handle_errors,
+    json_option,
+    load_settings,
+    out,
+    run,
+)
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config
 from graphwalk_neo4j.decide.learned_fit import FitOptions
@@ -71,14 +80,10 @@ def decider_group() -> None:
     show_default=True,
     help="Questions mined per Cypher round trip and hop.",
 )
-@click.option(
-    "--exclude",
-    "exclude_scope",
-    type=click.Choice(["visited", "start"]),
-    default="visited",
-    show_default=True,
-    help="Walk rule the decisions are made under: later hops skip every visited node, or only the start "
+@exclude_option(
+    "Walk rule the decisions are made under: later hops skip every visited node, or only the start "
     "entities (walk/eval with the same --exclude).",
+    default="visited",
 )
 @click.option(
     "--augment",

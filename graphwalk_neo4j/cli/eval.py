@@ -13,6 +13,7 @@ from graphwalk_neo4j.cli.common import (
     check_graph_name,
     connected,
     emit_json,
+    exclude_option,
     handle_errors,
     json_option,
     load_settings,
@@ -66,13 +67,7 @@ def eval_group() -> None:
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
 @click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
-@click.option(
-    "--exclude",
-    "exclude_scope",
-    type=click.Choice(["visited", "start"]),
-    default=None,
-    help="Override: later hops skip every visited node, or only the start entities.",
-)
+@exclude_option("Override: later hops skip every visited node, or only the start entities.")
 @click.option(
     "--linking",
     type=click.Choice(["gold", "resolve"]),

@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.tree import Tree
 
-from graphwalk_neo4j.cli.common import connected, emit_json, err, graph_option, handle_errors, load_settings, out, run
+from graphwalk_neo4j.cli.common import (
+    connected,
+    emit_json,
+    err,
+    exclude_option,
+    graph_option,
+    handle_errors,
+    load_settings,
+    out,
+    run,
+)
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.cli.trace import browser_hint
 from graphwalk_neo4j.decide.resolve import resolve_backend
@@ -122,13 +132,9 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)
 @click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
 @click.option("--max-depth", type=click.IntRange(1, 12), default=None)
-@click.option(
-    "--exclude",
-    "exclude_scope",
-    type=click.Choice(["visited", "start"]),
-    default=None,
-    help="Later hops skip every visited node (the default) or only the start entities (what a learned:DIR model "
-    "trained with --exclude start expects).",
+@exclude_option(
+    "Later hops skip every visited node (the default) or only the start entities (what a learned:DIR model "
+    "trained with --exclude start expects)."
 )
 @click.option("--choose-start", is_flag=True, help="Spend one decision call to choose among linking candidates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
