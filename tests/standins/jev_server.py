@@ -73,6 +73,7 @@ class JevStandIn(LoopbackStandIn):
         self.usages: list[dict[str, Any]] = []
         self._counter = 0
         self.flight = InFlight()
+        self.hold: threading.Event | None = None
         self.reset()
 
     # -- configuration --------------------------------------------------------------------------------------
@@ -83,9 +84,8 @@ class JevStandIn(LoopbackStandIn):
         A request that the last test left held or still being answered is let go and waited for first, so its
         answer is not recorded into the next test's requests and usages.
         """
-        left_held: threading.Event | None = getattr(self, "hold", None)
-        if left_held is not None:
-            left_held.set()
+        if self.hold is not None:
+            self.hold.set()
         self.flight.drain()
         self.typesafe_models: list[str] = ["jev-1.13.0", "jev-latest"]
         self.openrouter_models: list[str] = ["typesafe/jev-1.13", "openai/gpt-4o-mini"]
@@ -98,7 +98,7 @@ class JevStandIn(LoopbackStandIn):
         self.omit_question: str | None = None
         self.extra_label: str | None = None
         self.stall_s: float = 0.0
-        self.hold: threading.Event | None = None
+        self.hold = None
         self.arrived = threading.Event()
         self.echo_model: str | None = None  # override the echoed model id
         self.flight.reset()
