@@ -25,7 +25,7 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
-from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config
+from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config, trained_walk_defaults
 from graphwalk_neo4j.decide.learned_fit import FitOptions
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
@@ -82,7 +82,7 @@ def decider_group() -> None:
 )
 @exclude_option(
     "Walk rule the decisions are made under: later hops skip every visited node, or only the start "
-    "entities (walk/eval with the same --exclude).",
+    "entities (recorded in the artifact: walk, eval and serve use it unless told otherwise).",
     default="visited",
 )
 @click.option(
@@ -176,7 +176,7 @@ def show(directory: str, as_json: bool) -> None:
     if as_json:
         config, metrics = _load(Path(directory))
         config.pop("vocab", None)
-        emit_json({"config": config, "metrics": metrics})
+        emit_json({"config": config, "metrics": metrics, "walk_defaults": trained_walk_defaults(config)})
         return
     _print_summary(Path(directory))
 
@@ -186,6 +186,14 @@ def _load(directory: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     metrics_path = directory / METRICS_FILE
     metrics = json.loads(metrics_path.read_text(encoding="utf-8")) if metrics_path.is_file() else {}
     return config, metrics
+
+
+def walk_rule(defaults: dict[str, Any]) -> str:
+    """What walks with this model take from its training (walk, eval and the service, unless chosen)."""
+    if not defaults:
+        return "the caller's walk settings (none recorded in training)"
+    taken = ", ".join(f"{k}={json.dumps(v)}" for k, v in defaults.items())
+    return f"{taken} (walk, eval and serve use it unless --exclude or a request's config chooses)"
 
 
 def _print_summary(directory: Path) -> None:
@@ -201,6 +209,7 @@ def _print_summary(directory: Path) -> None:
         f"  vocabulary: {len(config['vocab']['tokens'])} moves, {len(config['vocab']['types'])} types; "
         f"temperature {config.get('temperature', 1.0):.3f}; trained on {config.get('device')}",
         f"  decisions: {metrics.get('decisions')}",
+        f"  walks under: {walk_rule(trained_walk_defaults(config))}",
         f"  validation: accuracy {val.get('accuracy', float('nan')):.4f}, NLL {val.get('nll', float('nan')):.4f}, "
         f"ECE {val.get('ece', float('nan')):.4f} (before the temperature {before.get('ece', float('nan')):.4f})",
     ]

@@ -67,7 +67,10 @@ def eval_group() -> None:
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
 @click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
-@exclude_option("Override: later hops skip every visited node, or only the start entities.")
+@exclude_option(
+    "Override: later hops skip every visited node, or only the start entities. Default: a learned:DIR model's "
+    "training rule, else visited."
+)
 @click.option(
     "--linking",
     type=click.Choice(["gold", "resolve"]),

@@ -90,6 +90,15 @@ def step_line(step: Any) -> Text:
     return styled(f"depth {step.depth}: {arrow} {names} ", (f"({p})", "dim"))
 
 
+RULE_SOURCES = {"model": "the model's training rule", "chosen": "as chosen", "default": "the default"}
+
+
+def rule_line(rule: dict[str, Any]) -> str:
+    """``start (the model's training rule)``: what later hops skip, and where that came from."""
+    scope = rule["exclude_scope"] if rule["exclude_visited"] else "nothing"
+    return f"{scope} ({RULE_SOURCES[rule['source']]})"
+
+
 def render(outcome: WalkOutcome, settings: Settings) -> None:
     result = outcome.result
     colour = "green" if result.status == "ok" else "yellow"
@@ -119,6 +128,8 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
         f"wall {t.wall_s:.2f}s"
     )
     out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
+    if outcome.configured is not None:
+        out.print(styled(("exclude: ", "dim"), rule_line(outcome.configured.rule())))
     out.print(browser_hint(result.walk_id, settings))
 
 
@@ -133,8 +144,8 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
 @click.option("--max-depth", type=click.IntRange(1, 12), default=None)
 @exclude_option(
-    "Later hops skip every visited node (the default) or only the start entities (what a learned:DIR model "
-    "trained with --exclude start expects)."
+    "Later hops skip every visited node or only the start entities. Default: a learned:DIR model's training "
+    "rule, else visited."
 )
 @click.option("--choose-start", is_flag=True, help="Spend one decision call to choose among linking candidates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
@@ -159,6 +170,9 @@ def walk(
     settings = load_settings(ctx)
     config = build_config(preset, strategy, beam_width, hop_mode, max_depth, exclude_scope)
     outcome = run(run_walk(settings, graph, question, config, list(start), model, choose_start))
+    warning = outcome.configured.warning(outcome.result.model) if outcome.configured is not None else None
+    if warning:
+        err.print(warning)
     if as_json:
         emit_json(outcome.bundle())
     else:

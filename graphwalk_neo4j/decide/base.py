@@ -7,6 +7,7 @@ exactly the offered labels (see :mod:`graphwalk_neo4j.decide.normalize` for the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -83,3 +84,10 @@ class DecisionBackend(Protocol):
     async def decide(self, request: DecisionRequest) -> DecisionResponse: ...
 
     async def aclose(self) -> None: ...
+
+
+def walk_defaults(backend: object) -> dict[str, Any]:
+    """The walk settings ``backend`` was trained under and walks best with (a learned decider's
+    ``walk_defaults``: WalkConfig field -> value); ``{}`` for a backend without any (Jev, local, LLM, fake)."""
+    found = getattr(backend, "walk_defaults", None)
+    return dict(found) if isinstance(found, Mapping) else {}

@@ -53,6 +53,10 @@ MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
 EXTRA = 7  # per option: see option_extras
+# The recorded walk settings (config.json "walk_config") a walk takes over unless its caller chose them: the
+# exclusion rule decides which options the model saw in training. Strategy, hop mode and budgets stay the
+# preset's: they are how a caller searches, not what the model learned from.
+TRAINED_WALK_FIELDS = ("exclude_visited", "exclude_scope")
 
 
 def move_token(relation: str | None, direction: str | None) -> str:
@@ -285,6 +289,15 @@ def read_artifact_config(directory: str | Path) -> dict[str, Any]:
     return config
 
 
+def trained_walk_defaults(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`TRAINED_WALK_FIELDS` an artifact's ``config.json`` recorded under ``walk_config`` (none for an
+    artifact distilled from traces, which records no walk settings)."""
+    recorded = config.get("walk_config")
+    if not isinstance(recorded, dict):
+        return {}
+    return {k: recorded[k] for k in TRAINED_WALK_FIELDS if k in recorded}
+
+
 class LearnedDecider:
     """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
 
@@ -342,6 +355,11 @@ class LearnedDecider:
     @property
     def max_options(self) -> int:
         return self._max_options
+
+    @property
+    def walk_defaults(self) -> dict[str, Any]:
+        """The walk settings this model was trained under (see :func:`trained_walk_defaults`)."""
+        return trained_walk_defaults(self.config)
 
     def __repr__(self) -> str:
         return (

@@ -148,6 +148,12 @@ async def build_systems(
                 config = get_preset(preset).with_overrides(**options.overrides)
             except ValueError as exc:
                 raise ConfigError(f"invalid walk options for preset {preset!r}: {exc}") from exc
+            # the learned model's exclusion rule unless the options chose one; run.json records the result
+            configured = service.configure(config)
+            config = configured.config
+            warning = configured.warning(backend.model_id)
+            if warning:
+                progress.stage(f"{warning} ({preset})")
             systems.append(
                 GraphwalkSystem(
                     system_name(preset, options.overrides),

@@ -1,4 +1,6 @@
-"""Walk settings: :class:`WalkConfig` (one frozen pydantic model), its :class:`Budget`, and the named presets.
+"""Walk settings: :class:`WalkConfig` (one frozen pydantic model), its :class:`Budget`, the named presets, and
+:func:`with_backend_defaults` (the walk settings a decision backend was trained under, applied where the caller
+chose none).
 
 Owns every knob the engine reads and their validation; nothing here does I/O. Every preset shares one
 evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
@@ -8,6 +10,7 @@ evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(ma
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -114,12 +117,14 @@ class WalkConfig(BaseModel):
         return self.n_samples
 
     def with_overrides(self, **changes: Any) -> WalkConfig:
-        """A validated copy with ``changes`` applied (``budget`` may be a partial dict)."""
-        data = self.model_dump()
+        """A validated copy with ``changes`` applied (``budget`` may be a partial dict). The copy's
+        ``model_fields_set`` is this one's plus the changed fields: a field nobody set stays a default, so
+        :func:`with_backend_defaults` can still tell it from a choice."""
+        data = self.model_dump(exclude_unset=True)
         budget = changes.pop("budget", None)
         if budget is not None:
-            extra = budget.model_dump() if isinstance(budget, Budget) else dict(budget)
-            data["budget"] = {**data["budget"], **extra}
+            extra = budget.model_dump(exclude_unset=True) if isinstance(budget, Budget) else dict(budget)
+            data["budget"] = {**data.get("budget", {}), **extra}
         data.update(changes)
         return WalkConfig.model_validate(data)
 
@@ -180,3 +185,56 @@ def build_config(preset: str | None, overrides: Mapping[str, Any] | None = None)
         return get_preset(name).with_overrides(**changes)
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise ConfigError(f"invalid walk options: {exc}") from exc
+
+
+# The fields that make up the exclusion rule (which nodes later hops may not offer again).
+RULE_FIELDS: tuple[str, ...] = ("exclude_visited", "exclude_scope")
+
+
+@dataclass(frozen=True)
+class Configured:
+    """A walk's settings after :func:`with_backend_defaults`: the config to walk under, the backend's settings it
+    took (fields the caller left unset), the ones the caller set against the backend (``name -> (trained,
+    chosen)``), and which fields the caller had set."""
+
+    config: WalkConfig
+    taken: dict[str, Any]
+    kept: dict[str, tuple[Any, Any]]
+    chosen: frozenset[str]
+
+    def source(self, field: str) -> Literal["model", "chosen", "default"]:
+        """Where the value of ``field`` came from: the backend's training, the caller (a preset, an option, a
+        request field), or WalkConfig's default."""
+        if field in self.taken:
+            return "model"
+        return "chosen" if field in self.chosen else "default"
+
+    def rule(self) -> dict[str, Any]:
+        """The exclusion rule this walk uses and where it came from (``model`` when any part came from the
+        backend's training, else ``chosen`` when the caller set a part, else ``default``)."""
+        sources = {self.source(f) for f in RULE_FIELDS}
+        source = next(s for s in ("model", "chosen", "default") if s in sources)
+        return {**{f: getattr(self.config, f) for f in RULE_FIELDS}, "source": source}
+
+    def warning(self, model: str) -> str | None:
+        """One line when the caller chose against the backend's training, else None."""
+        if not self.kept:
+            return None
+        parts = ", ".join(f"{k}={chosen} (trained with {trained})" for k, (trained, chosen) in self.kept.items())
+        return f"warning: {model} was trained under another walk rule; this walk uses {parts} as chosen"
+
+
+def with_backend_defaults(config: WalkConfig, defaults: Mapping[str, Any]) -> Configured:
+    """Merge a decision backend's training settings into ``config``: WalkConfig's defaults < ``defaults`` < the
+    fields the caller set (``config.model_fields_set``: a preset's fields, options, request fields). Only names
+    that are WalkConfig fields are taken; a value WalkConfig refuses is a :class:`ConfigError`."""
+    known = {k: v for k, v in defaults.items() if k in WalkConfig.model_fields}
+    chosen = frozenset(config.model_fields_set)
+    taken = {k: v for k, v in known.items() if k not in chosen}
+    kept = {k: (v, getattr(config, k)) for k, v in known.items() if k in chosen and getattr(config, k) != v}
+    if taken:
+        try:
+            config = config.with_overrides(**taken)
+        except ValueError as exc:
+            raise ConfigError(f"the decision model's recorded walk settings {taken} are invalid: {exc}") from exc
+    return Configured(config=config, taken=taken, kept=kept, chosen=chosen)

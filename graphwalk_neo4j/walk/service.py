@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphwalk_neo4j.decide.base import walk_defaults
 from graphwalk_neo4j.errors import InputError, LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
+from graphwalk_neo4j.walk.config import Configured, with_backend_defaults
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
@@ -51,9 +53,12 @@ class WalkOutcome:
     result: WalkResult
     linking: Linking | None
     round_trips: int
+    configured: Configured | None = field(default=None, repr=False)  # the settings walked under, and why
 
     def bundle(self) -> dict[str, Any]:
         data = self.result.context_bundle()
+        if self.configured is not None:
+            data["walk_rule"] = self.configured.rule()
         if self.linking is not None:
             data["linking"] = {
                 "method": self.linking.method,
@@ -131,6 +136,11 @@ class WalkService:
                 self._types = [r["type"] for r in await self.store.read("graph/entity_types", graph=self.graph)]
         return self._types
 
+    def configure(self, config: WalkConfig, backend: DecisionBackend | None = None) -> Configured:
+        """``config`` with the walk settings ``backend`` (default: the service's) was trained under, where the
+        caller set none (:func:`~graphwalk_neo4j.walk.config.with_backend_defaults`)."""
+        return with_backend_defaults(config, walk_defaults(backend or self.backend))
+
     async def walk(
         self,
         question: str,
@@ -146,10 +156,13 @@ class WalkService:
         entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception);
         an empty or over-long question raises :class:`InputError` before anything is read or stored.
         ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`); ``backend`` replaces the
-        service's own for this walk (a long-running service keeps one backend per model)."""
+        service's own for this walk (a long-running service keeps one backend per model). The walk runs under
+        :meth:`configure` of ``config``: a learned model's exclusion rule unless ``config`` set one."""
         check_question(question)
-        await self.ready()
         backend = backend or self.backend
+        configured = self.configure(config, backend)
+        config = configured.config
+        await self.ready()
         profile = await self.profile()
         expander = Neo4jExpander(
             self.store,
@@ -180,7 +193,7 @@ class WalkService:
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})
-            return WalkOutcome(result=result, linking=None, round_trips=expander.round_trips)
+            return WalkOutcome(result=result, linking=None, round_trips=expander.round_trips, configured=configured)
         types = await self.answer_types() if config.answer_type == "hint" else None
         result = await engine.run(question, linking.start, answer_types=types, walk_id=walk_id, on_depth=on_depth)
-        return WalkOutcome(result=result, linking=linking, round_trips=expander.round_trips)
+        return WalkOutcome(result=result, linking=linking, round_trips=expander.round_trips, configured=configured)
