@@ -210,10 +210,10 @@ class Configured:
         return "chosen" if field in self.chosen else "default"
 
     def rule(self) -> dict[str, Any]:
-        """The exclusion rule this walk uses and where it came from (``model`` when any part came from the
-        backend's training, else ``chosen`` when the caller set a part, else ``default``)."""
+        """The exclusion rule this walk uses and where it came from: ``chosen`` when the caller set a part of
+        it, else ``model`` when a part came from the backend's training, else ``default``."""
         sources = {self.source(f) for f in RULE_FIELDS}
-        source = next(s for s in ("model", "chosen", "default") if s in sources)
+        source = next(s for s in ("chosen", "model", "default") if s in sources)
         return {**{f: getattr(self.config, f) for f in RULE_FIELDS}, "source": source}
 
     def warning(self, model: str) -> str | None:

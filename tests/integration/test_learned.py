@@ -104,7 +104,19 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     art = tmp_path / "art"
     qa = [a for f in QA for a in ("--qa", f)]
     trained = cli(
-        neo4j_settings, "decider", "train", "--graph", graph_name, *qa, "--out", str(art), "--epochs", "40", "--json"
+        neo4j_settings,
+        "decider",
+        "train",
+        "--graph",
+        graph_name,
+        *qa,
+        "--out",
+        str(art),
+        "--epochs",
+        "40",
+        "--exclude",
+        "start",
+        "--json",
     )
     assert trained.exit_code == 0, trained.output
     metrics = json.loads(trained.stdout)["metrics"]
@@ -115,8 +127,21 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert config["graph"] == graph_name
     assert config["source"] == "qa"
     assert config["qa_format"] == "metaqa"
+    assert config["walk_config"]["exclude_scope"] == "start"
     again = cli(
-        neo4j_settings, "decider", "train", "--graph", graph_name, *qa, "--out", str(art), "--epochs", "40", "--json"
+        neo4j_settings,
+        "decider",
+        "train",
+        "--graph",
+        graph_name,
+        *qa,
+        "--out",
+        str(art),
+        "--epochs",
+        "40",
+        "--exclude",
+        "start",
+        "--json",
     )  # resumes: nothing to mine, same data
     assert again.exit_code == 0, again.output
     assert json.loads((art / "config.json").read_text())["training_data_sha256"] == config["training_data_sha256"]
@@ -124,6 +149,9 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert shown.exit_code == 0
     assert f"graph: {graph_name}" in shown.stdout
     assert "validation: accuracy" in shown.stdout
+    assert 'walks under: exclude_visited=true, exclude_scope="start"' in shown.stdout
+    shown_json = cli(neo4j_settings, "decider", "show", str(art), "--json")
+    assert json.loads(shown_json.stdout)["walk_defaults"] == {"exclude_visited": True, "exclude_scope": "start"}
     evaluated = cli(
         neo4j_settings,
         "eval",
@@ -147,6 +175,10 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert evaluated.exit_code == 0, evaluated.output
     results = json.loads((tmp_path / "results" / "learned" / "results.json").read_text())
     assert results["systems"]["graphwalk:relation"]["model"] == "learned:art"
+    # no --exclude given: the run walked (and run.json records) the model's training rule
+    run_json = json.loads((tmp_path / "results" / "learned" / "run.json").read_text())
+    assert run_json["systems"]["graphwalk:relation"]["config"]["exclude_scope"] == "start"
+    assert "warning" not in evaluated.stderr
     rows = {(c["system"], c["hops"]): c for c in results["calibration"]}
     assert rows[("graphwalk:relation", "all")]["n"] == 12
     assert 0.0 <= rows[("graphwalk:relation", "all")]["ece"] <= 1
@@ -170,6 +202,67 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     )
     assert missing.exit_code != 0
     assert "not a learned-decider directory" in missing.output
+    walks_under_the_training_rule(graph_name, neo4j_settings, art)
+
+
+def walk_json(settings: Settings, graph_name: str, art: Path, *extra: str) -> Any:
+    return cli(
+        settings,
+        "walk",
+        "who starred in the films whose directors also directed Dr. Ehrlich",
+        "--graph",
+        graph_name,
+        "--model",
+        f"learned:{art}",
+        "--preset",
+        "relation",
+        "--start",
+        "Dr. Ehrlich",
+        "--json",
+        *extra,
+    )
+
+
+def stored_config(settings: Settings, graph_name: str, walk_id: str) -> dict[str, Any]:
+    shown = cli(settings, "trace", "show", walk_id, "--graph", graph_name, "--json")
+    assert shown.exit_code == 0, shown.output
+    config: dict[str, Any] = json.loads(shown.stdout)["walk"]["config"]
+    return config
+
+
+def walks_under_the_training_rule(graph_name: str, neo4j_settings: Settings, art: Path) -> None:
+    """`gw-neo4j walk --model learned:DIR` without --exclude walks under the model's rule (start, as trained);
+    --exclude visited is obeyed, with one warning line on stderr."""
+    own = walk_json(neo4j_settings, graph_name, art)
+    assert own.exit_code == 0, own.output
+    bundle = json.loads(own.stdout)
+    assert bundle["walk_rule"] == {"exclude_visited": True, "exclude_scope": "start", "source": "model"}
+    assert stored_config(neo4j_settings, graph_name, bundle["walk_id"])["exclude_scope"] == "start"
+    assert own.stderr == ""
+    chosen = walk_json(neo4j_settings, graph_name, art, "--exclude", "visited")
+    assert chosen.exit_code == 0, chosen.output
+    bundle = json.loads(chosen.stdout)
+    assert bundle["walk_rule"] == {"exclude_visited": True, "exclude_scope": "visited", "source": "chosen"}
+    assert stored_config(neo4j_settings, graph_name, bundle["walk_id"])["exclude_scope"] == "visited"
+    assert chosen.stderr.strip() == (
+        "warning: learned:art was trained under another walk rule; this walk uses exclude_scope=visited "
+        "(trained with start) as chosen"
+    )
+    shown = cli(
+        neo4j_settings,
+        "walk",
+        "who directed Kismet",
+        "--graph",
+        graph_name,
+        "--model",
+        f"learned:{art}",
+        "--preset",
+        "relation",
+        "--start",
+        "Kismet",
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "exclude: start (the model's training rule)" in shown.stdout
 
 
 def test_distillation_from_walks_recorded_through_the_jev_standin(

@@ -77,13 +77,14 @@ def test_an_explicit_choice_wins_and_is_reported() -> None:
     assert configured.source("exclude_visited") == "model"
     assert configured.source("strategy") == "chosen"  # the relation preset sets it
     assert configured.source("temperature") == "default"
+    assert configured.rule() == {"exclude_visited": True, "exclude_scope": "visited", "source": "chosen"}
     assert configured.warning("learned:art") == (
         "warning: learned:art was trained under another walk rule; this walk uses exclude_scope=visited "
         "(trained with start) as chosen"
     )
     same = with_backend_defaults(WalkConfig(exclude_scope="start"), TRAINED)  # chosen and equal: no warning
     assert same.kept == {}
-    assert same.rule()["source"] == "model"  # exclude_visited still came from the model
+    assert same.rule() == {"exclude_visited": True, "exclude_scope": "start", "source": "chosen"}
 
 
 def test_only_walkconfig_fields_are_taken_and_bad_values_are_refused() -> None:
