@@ -123,7 +123,7 @@ class WalkConfig(BaseModel):
         data = self.model_dump(exclude_unset=True)
         budget = changes.pop("budget", None)
         if budget is not None:
-            extra = budget.model_dump(exclude_unset=True) if isinstance(budget, Budget) else dict(budget)
+            extra = budget.model_dump() if isinstance(budget, Budget) else dict(budget)
             data["budget"] = {**data.get("budget", {}), **extra}
         data.update(changes)
         return WalkConfig.model_validate(data)
