@@ -71,7 +71,7 @@ def decider_group() -> None:
     default=None,
     help="Use at most N questions of each file (seeded sample; default all).",
 )
-@click.option("--epochs", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=FitOptions.epochs, show_default=True)
 @click.option(
     "--batch",
     "batch_size",
@@ -82,8 +82,9 @@ def decider_group() -> None:
 )
 @exclude_option(
     "Walk rule the decisions are made under: later hops skip every visited node, or only the start "
-    "entities (recorded in the artifact: walk, eval and serve use it unless told otherwise).",
-    default="visited",
+    "entities, as question-answer data means it (recorded in the artifact: walk, eval and serve use it unless "
+    "told otherwise).",
+    default="start",
 )
 @click.option(
     "--augment",

@@ -48,11 +48,25 @@ STOP_TOKEN = "STOP"
 UNK = "<unk>"
 PAD = "<pad>"
 MAX_PATH = 3  # path positions with their own table; deeper hops share the last
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: word-level coverage (EXTRA 10) and ensembles; 2: sentence coverage only
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
-EXTRA = 7  # per option: see option_extras
+EXTRA = 10  # per option: see option_extras
+# Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
+FUNCTION_WORDS = frozenset(
+    "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
+    "whom whose when where how that this these those there it its their his her also same as can you me tell "
+    "give list name".split()
+)
+_WORDS = re.compile(r"[a-z][a-z']*")
+
+
+def content_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
+    return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))
+
+
 # The recorded walk settings (config.json "walk_config") a walk takes over unless its caller chose them: the
 # exclusion rule decides which options the model saw in training. Strategy, hop mode and budgets stay the
 # preset's: they are how a caller searches, not what the model learned from.
@@ -96,8 +110,9 @@ class DecisionInputs:
         }
 
     def texts(self) -> tuple[str, ...]:
-        """Every text the model embeds for this decision."""
-        return (self.question, *self.moves, *self.path_moves)
+        """Every text the model embeds for this decision: the question, the moves, and their words."""
+        words = {w: None for text in (self.question, *self.moves, *self.path_moves) for w in content_words(text)}
+        return (self.question, *self.moves, *self.path_moves, *words)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
@@ -198,13 +213,18 @@ class Weights:
 
     NAMES = ("tok", "typ", "pos", "w1", "b1", "w2", "b2")
 
-    def save(self, path: Path) -> None:
-        np.savez(path, **{n: getattr(self, n) for n in self.NAMES})
 
-    @classmethod
-    def load(cls, path: Path) -> Weights:
-        with np.load(path) as data:
-            return cls(**{n: np.asarray(data[n], dtype=np.float32) for n in cls.NAMES})
+def save_members(path: Path, members: Sequence[Weights]) -> None:
+    """Every member's weights in one ``.npz``: array ``{name}.{k}`` for member ``k``."""
+    np.savez(path, **{f"{n}.{k}": getattr(w, n) for k, w in enumerate(members) for n in Weights.NAMES})
+
+
+def load_members(path: Path) -> list[Weights]:
+    with np.load(path) as data:
+        count = 1 + max(int(key.rsplit(".", 1)[1]) for key in data.files)
+        return [
+            Weights(**{n: np.asarray(data[f"{n}.{k}"], dtype=np.float32) for n in Weights.NAMES}) for k in range(count)
+        ]
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -222,7 +242,13 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     3. ``cover``: cos(question, the path so far plus this move), the moves' vectors summed (STOP: the path);
     4. ``gain``: how much this move adds to the path's cover (STOP: 0);
     5. ``repeat``: the move's highest cosine with a hop already taken (a way back, or the same words again);
-    6. ``left``: on STOP only, the best gain any move still offers (what the question has not had yet).
+    6. ``left``: on STOP only, the best gain any move still offers (what the question has not had yet);
+    7. ``wgain``: the same word by word: summed over the question's content words, how much closer the
+       move's words come to each than the path's words did (STOP: 0). A reworded question keeps most of its
+       words' meaning even where its sentence embedding moves;
+    8. ``wleft``: on STOP only, the best ``wgain`` any move still offers;
+    9. ``wcover``: the mean over the question's content words of their best cosine with the path's words
+       and this move's (STOP: the path's).
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -247,7 +273,40 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         best_gain = max(best_gain, cover - path_cover)
     for i in stops:
         out[i, 6] = best_gain
+    _word_extras(out, vectors, inputs)
     return out
+
+
+def _best_match(words: Sequence[str], against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Per word of ``words``, its highest cosine with a word of ``against`` (0 when there are none)."""
+    if not words or not against:
+        return np.zeros(len(words), dtype=np.float32)
+    a = np.stack([vectors[w] for w in words])
+    b = np.stack([vectors[w] for w in against])
+    return np.asarray((a @ b.T).max(axis=1), dtype=np.float32)
+
+
+def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
+    """Columns 7-9 of :func:`option_extras` (word-level coverage)."""
+    question = content_words(inputs.question)
+    if not question:
+        return
+    path_words = [w for m in inputs.path_moves for w in content_words(m)]
+    covered = _best_match(question, path_words, vectors)
+    best = 0.0
+    stops = []
+    for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
+        if token == STOP_TOKEN:
+            out[i, 9] = float(covered.mean())
+            stops.append(i)
+            continue
+        reach = np.maximum(covered, _best_match(question, content_words(move), vectors))
+        gain = float((reach - covered).sum())
+        out[i, 7] = gain
+        out[i, 9] = float(reach.mean())
+        best = max(best, gain)
+    for i in stops:
+        out[i, 8] = best
 
 
 def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:
@@ -264,6 +323,11 @@ def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray)
     )  # (n, dt + dk + EXTRA)
     hidden = np.maximum(shared[None, :] + per_option @ rest.T, 0.0)
     return np.asarray(hidden @ weights.w2 + weights.b2, dtype=np.float64)
+
+
+def ensemble_logits(members: Sequence[Weights], qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:
+    """The members' scores averaged (an ensemble of independently seeded fits; one member: its scores)."""
+    return np.asarray(np.mean([logits(w, qvec, enc, extras) for w in members], axis=0))
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -303,7 +367,7 @@ class LearnedDecider:
 
     def __init__(
         self,
-        weights: Weights,
+        weights: Weights | Sequence[Weights],
         vocab: Vocab,
         embedder: Embedder,
         *,
@@ -315,7 +379,9 @@ class LearnedDecider:
     ) -> None:
         if not (temperature > 0 and math.isfinite(temperature)):
             raise ValueError("temperature must be a positive finite number")
-        self.weights = weights
+        self.members = [weights] if isinstance(weights, Weights) else list(weights)
+        if not self.members:
+            raise ValueError("a learned decider needs at least one set of weights")
         self.vocab = vocab
         self.embedder = embedder
         self.temperature = float(temperature)
@@ -338,7 +404,7 @@ class LearnedDecider:
             )
         vocab = Vocab(tokens=list(config["vocab"]["tokens"]), types=list(config["vocab"]["types"]))
         decider = cls(
-            Weights.load(model_path),
+            load_members(model_path),
             vocab,
             embedder,
             temperature=float(config.get("temperature", 1.0)),
@@ -364,7 +430,7 @@ class LearnedDecider:
     def __repr__(self) -> str:
         return (
             f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
-            f"temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})"
+            f"members={len(self.members)}, temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})"
         )
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
@@ -373,7 +439,7 @@ class LearnedDecider:
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         vecs = await self.vectors(list(inputs.texts()))
         qvec = vecs[inputs.question]
-        return logits(self.weights, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs))
+        return ensemble_logits(self.members, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs))
 
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
         return softmax(await self.scores(decision_inputs(context)), self.temperature)

@@ -47,6 +47,7 @@ from graphwalk_neo4j.decide.learned import (
     Weights,
     encode,
     option_extras,
+    save_members,
 )
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class FitOptions:
     tok_dim: int = 32
     type_dim: int = 16
     pos_dim: int = 32
-    epochs: int = 30
+    epochs: int = 3  # MetaQA: validation loss flattens after 2-3; more epochs fit the templates (docs/eval.md)
     batch_size: int = 256
     lr: float = 2e-3
     weight_decay: float = 1e-4
@@ -69,6 +70,8 @@ class FitOptions:
     seed: int = 0
     patience: int = 6
     augment: int = 2  # rewordings of each training decision's question (0: none)
+    question_dropout: float = 0.0  # chance, per training decision, that the question's vector is withheld
+    members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
 
 
 @dataclass
@@ -141,12 +144,19 @@ def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
 
         def forward(self, q: Any, path: Any, tok: Any, typ: Any, extra: Any) -> Any:
             n, m = tok.shape
+            if self.training and opts.question_dropout > 0:
+                q = q * (torch.rand(n, 1, device=q.device) >= opts.question_dropout).to(q.dtype)
             path_vec = torch.cat([self.pos[i][path[:, i]] for i in range(MAX_PATH)], dim=1)
             shared = torch.cat([self.drop(q), path_vec], dim=1)[:, None, :].expand(n, m, -1)
             x = torch.cat([shared, self.tok[tok], self.typ[typ], extra], dim=2)
             return self.l2(torch.relu(self.l1(x))).squeeze(-1)
 
     return Net()
+
+
+def _resumable(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options a checkpoint must share to be resumed: all but ``epochs`` (a run may be given more)."""
+    return {k: v for k, v in (options or {}).items() if k != "epochs"}
 
 
 def _weights(net: Any) -> Weights:
@@ -274,9 +284,6 @@ async def fit(
     qmatrix = np.stack([vectors[q] for q in questions]).astype(np.float32)
     tr, va = _Tensors(train, vocab, qindex, vectors), _Tensors(val, vocab, qindex, vectors)
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    torch.manual_seed(opts.seed)
-    net = _module(torch, vocab, qmatrix.shape[1], opts).to(device)
-    optim = torch.optim.Adam(net.parameters(), lr=opts.lr, weight_decay=opts.weight_decay)
     qt = torch.tensor(qmatrix, device=device)
 
     def tensors(t: _Tensors, idx: np.ndarray) -> tuple[Any, ...]:
@@ -288,7 +295,7 @@ async def fit(
             torch.tensor(t.extra[idx], device=device),
         )
 
-    def scores_of(t: _Tensors) -> np.ndarray:
+    def net_scores(net: Any, t: _Tensors) -> np.ndarray:
         net.eval()
         parts = []
         with torch.no_grad():
@@ -297,61 +304,82 @@ async def fit(
                 parts.append(net(*tensors(t, idx)).cpu().numpy())
         return np.concatenate(parts).astype(np.float64)
 
-    checkpoint = out / "checkpoint.pt"
-    start_epoch, best_loss, best_state, history, stale = 0, math.inf, None, [], 0
-    if resume and checkpoint.is_file():
-        saved = torch.load(checkpoint, map_location=device, weights_only=False)
-        if saved.get("signature") == signature and saved.get("options") == opts.__dict__:
-            net.load_state_dict(saved["net"])
-            optim.load_state_dict(saved["optim"])
-            start_epoch, best_loss, best_state = saved["epoch"], saved["best_loss"], saved["best_state"]
-            history, stale = saved["history"], saved["stale"]
-    rng = np.random.default_rng(opts.seed)
-    for _ in range(start_epoch):
-        rng.permutation(len(tr.q))  # keep the shuffles of a resumed run identical to an uninterrupted one
+    def train_member(k: int) -> tuple[Any, list[dict[str, Any]]]:
+        """Member ``k`` (seed ``seed + k``): epochs with a checkpoint after each, the best validation epoch kept."""
+        seed = opts.seed + k
+        torch.manual_seed(seed)
+        net = _module(torch, vocab, qmatrix.shape[1], opts).to(device)
+        optim = torch.optim.Adam(net.parameters(), lr=opts.lr, weight_decay=opts.weight_decay)
+        checkpoint = out / f"checkpoint-{k}.pt"
+        start_epoch, best_loss, best_state, history, stale = 0, math.inf, None, [], 0
+        if resume and checkpoint.is_file():
+            saved = torch.load(checkpoint, map_location=device, weights_only=False)
+            if saved.get("signature") == signature and _resumable(saved.get("options")) == _resumable(opts.__dict__):
+                net.load_state_dict(saved["net"])
+                optim.load_state_dict(saved["optim"])
+                start_epoch, best_loss, best_state = saved["epoch"], saved["best_loss"], saved["best_state"]
+                history, stale = saved["history"], saved["stale"]
+                torch.set_rng_state(saved["torch_rng"])  # dropout draws continue as if never interrupted
+        rng = np.random.default_rng(seed)
+        for _ in range(start_epoch):
+            rng.permutation(len(tr.q))  # keep the shuffles of a resumed run identical to an uninterrupted one
+        for epoch in range(start_epoch, opts.epochs):
+            if stale >= opts.patience:
+                break
+            net.train()
+            order = rng.permutation(len(tr.q))
+            for i in range(0, len(order), opts.batch_size):
+                idx = order[i : i + opts.batch_size]
+                logits = net(*tensors(tr, idx))
+                mask = torch.tensor(tr.mask[idx], device=device)
+                target = torch.tensor(tr.target[idx], device=device)
+                logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+                soft = -(target * logp.masked_fill(~mask, 0.0)).sum(1)
+                in_set = -torch.logsumexp(logp.masked_fill(~(mask & (target > 0)), -1e9), dim=1)
+                loss = torch.where(torch.tensor(tr.set_valued[idx], device=device), in_set, soft).mean()
+                optim.zero_grad()
+                loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward is unannotated
+                optim.step()
+            val_metrics = decision_metrics(
+                _softmax_rows(net_scores(net, va), va.mask, 1.0), va.target, va.mask, va.set_valued
+            )
+            history.append({"member": k, "epoch": epoch + 1, **val_metrics})
+            if val_metrics["nll"] < best_loss - 1e-6:
+                best_loss, stale = val_metrics["nll"], 0
+                best_state = {name: v.detach().clone() for name, v in net.state_dict().items()}
+            else:
+                stale += 1
+            torch.save(
+                {
+                    "signature": signature,
+                    "options": opts.__dict__,
+                    "net": net.state_dict(),
+                    "optim": optim.state_dict(),
+                    "epoch": epoch + 1,
+                    "best_loss": best_loss,
+                    "best_state": best_state,
+                    "history": history,
+                    "stale": stale,
+                    "torch_rng": torch.get_rng_state(),
+                },
+                checkpoint,
+            )
+            if progress:
+                progress("train", k * opts.epochs + epoch + 1, opts.members * opts.epochs)
+        if best_state is not None:
+            net.load_state_dict(best_state)
+        return net, history
+
     train_started = time.perf_counter()
-    for epoch in range(start_epoch, opts.epochs):
-        if stale >= opts.patience:
-            break
-        net.train()
-        order = rng.permutation(len(tr.q))
-        for i in range(0, len(order), opts.batch_size):
-            idx = order[i : i + opts.batch_size]
-            logits = net(*tensors(tr, idx))
-            mask = torch.tensor(tr.mask[idx], device=device)
-            target = torch.tensor(tr.target[idx], device=device)
-            logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
-            soft = -(target * logp.masked_fill(~mask, 0.0)).sum(1)
-            in_set = -torch.logsumexp(logp.masked_fill(~(mask & (target > 0)), -1e9), dim=1)
-            loss = torch.where(torch.tensor(tr.set_valued[idx], device=device), in_set, soft).mean()
-            optim.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward is unannotated
-            optim.step()
-        val_metrics = decision_metrics(_softmax_rows(scores_of(va), va.mask, 1.0), va.target, va.mask, va.set_valued)
-        history.append({"epoch": epoch + 1, **val_metrics})
-        if val_metrics["nll"] < best_loss - 1e-6:
-            best_loss, stale = val_metrics["nll"], 0
-            best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-        else:
-            stale += 1
-        torch.save(
-            {
-                "signature": signature,
-                "options": opts.__dict__,
-                "net": net.state_dict(),
-                "optim": optim.state_dict(),
-                "epoch": epoch + 1,
-                "best_loss": best_loss,
-                "best_state": best_state,
-                "history": history,
-                "stale": stale,
-            },
-            checkpoint,
-        )
-        if progress:
-            progress("train", epoch + 1, opts.epochs)
-    if best_state is not None:
-        net.load_state_dict(best_state)
+    nets, history = [], []
+    for k in range(opts.members):
+        net, member_history = train_member(k)
+        nets.append(net)
+        history.extend(member_history)
+
+    def scores_of(t: _Tensors) -> np.ndarray:
+        return np.asarray(np.mean([net_scores(net, t) for net in nets], axis=0))
+
     train_s = time.perf_counter() - train_started
     val_scores = scores_of(va)
     temperature = fit_temperature(val_scores, va.target, va.mask, va.set_valued)
@@ -369,8 +397,7 @@ async def fit(
             va.mask[idx],
             va.set_valued[idx],
         )
-    weights = _weights(net)
-    weights.save(out / MODEL_FILE)
+    save_members(out / MODEL_FILE, [_weights(net) for net in nets])
     config = {
         "format": FORMAT_VERSION,
         "name": out.name,

@@ -114,8 +114,6 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
         str(art),
         "--epochs",
         "40",
-        "--exclude",
-        "start",
         "--json",
     )
     assert trained.exit_code == 0, trained.output
@@ -127,7 +125,7 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert config["graph"] == graph_name
     assert config["source"] == "qa"
     assert config["qa_format"] == "metaqa"
-    assert config["walk_config"]["exclude_scope"] == "start"
+    assert config["walk_config"]["exclude_scope"] == "start"  # training's default: answers exclude only the topic
     again = cli(
         neo4j_settings,
         "decider",
@@ -139,8 +137,6 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
         str(art),
         "--epochs",
         "40",
-        "--exclude",
-        "start",
         "--json",
     )  # resumes: nothing to mine, same data
     assert again.exit_code == 0, again.output

@@ -17,6 +17,7 @@ from graphwalk_neo4j.decide.learned import (
     EXTRA,
     LearnedDecider,
     Vocab,
+    content_words,
     decision_inputs,
     encode,
     logits,
@@ -93,7 +94,14 @@ def test_inputs_come_from_the_structure() -> None:
         "the answer is these 2 films",
     )
     assert inputs.path_moves == ("films starred actors this person",)
-    assert inputs.texts() == (inputs.question, *inputs.moves, *inputs.path_moves)
+    words = ("films", "starred", "released", "years", "release", "year", "film", "actors", "person", "answer")
+    assert inputs.texts() == (inputs.question, *inputs.moves, *inputs.path_moves, *words)
+    assert content_words("Who is THE director's wife, and what's it about?") == (
+        "director's",
+        "wife",
+        "what's",
+        "about",
+    )
     assert type(inputs).from_json(json.loads(json.dumps(inputs.to_json()))) == inputs
 
 
@@ -159,7 +167,15 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
         meta={"graph": "g"},
     )
     art = tmp_path / "art"
-    assert {p.name for p in art.iterdir()} >= {"model.npz", "config.json", "metrics.json", "checkpoint.pt", "cache"}
+    assert {p.name for p in art.iterdir()} >= {
+        "model.npz",
+        "config.json",
+        "metrics.json",
+        "checkpoint-0.pt",
+        "checkpoint-1.pt",
+        "checkpoint-2.pt",
+        "cache",
+    }
     assert metrics["val"]["accuracy"] == 1.0
     assert metrics["decisions"] == {"train": 40, "val": 10, "augmented": 0}
     assert 0.2 <= metrics["temperature"] <= 5.0
@@ -187,8 +203,10 @@ async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
         synthetic(20), synthetic(6), embedder, tmp_path / "b", options=FitOptions(epochs=3, hidden=16, patience=100)
     )
     resumed = await fit(synthetic(20), synthetic(6), embedder, tmp_path / "b", options=opts)
-    assert [h["epoch"] for h in resumed["history"]] == [1, 2, 3, 4, 5, 6]
-    assert resumed["history"][-1]["nll"] == pytest.approx(full["history"][-1]["nll"], rel=1e-4)
+    # every member picks up where the shorter run left it, and ends where the uninterrupted run ended
+    assert [(h["member"], h["epoch"]) for h in resumed["history"]] == [(k, e) for k in range(3) for e in range(1, 7)]
+    assert [h["nll"] for h in resumed["history"]] == pytest.approx([h["nll"] for h in full["history"]], rel=1e-4)
+    assert resumed["val"]["nll"] == pytest.approx(full["val"]["nll"], rel=1e-4)
 
 
 async def test_learned_decider_needs_structure(tmp_path: Path) -> None:
@@ -226,23 +244,33 @@ def test_option_extras_exact() -> None:
     question = tate_question()
     assert question.context is not None
     inputs = decision_inputs(question.context)
-    e = np.eye(4, dtype=np.float64)
-    q = np.asarray([0.6, 0.8, 0.0, 0.0])
+    e = np.eye(6, dtype=np.float64)
+    q = np.asarray([0.6, 0.8, 0.0, 0.0, 0.0, 0.0])
     vectors = {
         inputs.question: q,
         "release year (film to year)": e[0],
         "starred actors (film to person)": e[2],
         "the answer is these 2 films": e[3],
         "films starred actors this person": e[1],
+        # words: the question's are films, starred, released, years; the path's films, starred, actors, person
+        **{w: e[0] for w in ("films", "film")},
+        "starred": e[1],
+        **{w: e[2] for w in ("actors", "answer")},
+        "person": e[3],
+        **{w: e[4] for w in ("released", "release")},
+        **{w: e[5] for w in ("years", "year")},
     }
     x = option_extras(q, vectors, inputs)
     assert x.shape == (3, EXTRA)
-    # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8
+    # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8. In words the
+    # path covers films and starred (mean 0.5); release year adds released and years (gain 2, cover 1)
     cover = 1.4 / np.sqrt(2)
-    assert x[0].tolist() == pytest.approx([np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0])
-    assert x[1].tolist() == pytest.approx([np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0])
-    # STOP: the path's cover, and the best gain a move still offers
-    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8])
+    assert x[0].tolist() == pytest.approx([np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0])
+    assert x[1].tolist() == pytest.approx(
+        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5]
+    )
+    # STOP: the path's cover, and the best gain a move still offers (sentence and words)
+    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5])
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
