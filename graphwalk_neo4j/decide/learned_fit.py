@@ -261,7 +261,32 @@ async def fit(
     progress: Progress | None = None,
     resume: bool = True,
 ) -> dict[str, Any]:
-    """Train, calibrate and write the artifact (module docstring). Returns the metrics written."""
+    """Train, calibrate and write the artifact (module docstring). Returns the metrics written.
+
+    Runs with torch's deterministic algorithms (the multi-threaded CPU backward of the embedding look-ups sums
+    in a varying order otherwise), so the same data and options give the same weights, bit for bit."""
+    import torch
+
+    previous = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        return await _fit(train, val, embedder, out_dir, options=options, meta=meta, progress=progress, resume=resume)
+    finally:
+        torch.use_deterministic_algorithms(previous)
+
+
+async def _fit(
+    train: Sequence[Example],
+    val: Sequence[Example],
+    embedder: Embedder,
+    out_dir: str | Path,
+    *,
+    options: FitOptions | None = None,
+    meta: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    resume: bool = True,
+) -> dict[str, Any]:
+    """:func:`fit` without the determinism switch."""
     import torch
 
     opts = options or FitOptions()

@@ -17,12 +17,16 @@ from graphwalk_neo4j.decide.learned import (
     EXTRA,
     LearnedDecider,
     Vocab,
+    Weights,
     content_words,
     decision_inputs,
     encode,
+    ensemble_logits,
+    load_members,
     logits,
     masked_question,
     option_extras,
+    save_members,
 )
 from graphwalk_neo4j.decide.learned_fit import (
     Example,
@@ -209,6 +213,17 @@ async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     assert resumed["val"]["nll"] == pytest.approx(full["val"]["nll"], rel=1e-4)
 
 
+async def test_fit_is_bit_for_bit_repeatable_on_a_multithreaded_cpu(tmp_path: Path) -> None:
+    # big enough batches that torch parallelises the embedding look-ups' backward, whose summation order
+    # varies between runs unless fit() switches torch's deterministic algorithms on
+    embedder = FakeEmbedder(64)
+    opts = FitOptions(epochs=1, members=1, batch_size=1024, augment=0)
+    for name in ("a", "b"):
+        await fit(synthetic(4000), synthetic(50), embedder, tmp_path / name, options=opts)
+    with np.load(tmp_path / "a" / "model.npz") as one, np.load(tmp_path / "b" / "model.npz") as two:
+        assert all(np.array_equal(one[k], two[k]) for k in one.files)
+
+
 async def test_learned_decider_needs_structure(tmp_path: Path) -> None:
     embedder = FakeEmbedder(32)
     await fit(synthetic(6), [], embedder, tmp_path / "art", options=FitOptions(epochs=1, hidden=8))
@@ -238,6 +253,30 @@ def test_learned_model_names_resolve() -> None:
     assert resolve_model_kind("learned:rel/dir", True, False) == ("learned", "rel/dir", None)
     with pytest.raises(ConfigError, match="needs the artifact directory"):
         resolve_model_kind("learned:", False, False)
+
+
+def test_an_ensemble_averages_its_members_and_round_trips(tmp_path: Path) -> None:
+    import torch
+
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    vocab = Vocab.build([inputs])
+    members = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        members.append(_weights(_module(torch, vocab, 8, FitOptions(hidden=16, tok_dim=4, type_dim=3, pos_dim=5))))
+    enc = encode(vocab, inputs)
+    q = np.linspace(-1, 1, 8, dtype=np.float32)
+    extras = np.linspace(-0.5, 0.5, 3 * EXTRA, dtype=np.float32).reshape(3, EXTRA)
+    one, two = (logits(w, q, enc, extras) for w in members)
+    assert not np.allclose(one, two)
+    assert ensemble_logits(members, q, enc, extras).tolist() == pytest.approx(((one + two) / 2).tolist())
+    save_members(tmp_path / "model.npz", members)
+    loaded = load_members(tmp_path / "model.npz")
+    assert len(loaded) == 2
+    for got, want in zip(loaded, members, strict=True):
+        assert all(np.array_equal(getattr(got, n), getattr(want, n)) for n in Weights.NAMES)
 
 
 def test_option_extras_exact() -> None:
