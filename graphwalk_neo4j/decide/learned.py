@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras
 from graphwalk_neo4j.decide.linker import MentionLinker
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
-from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.decide.request import DecisionContext
 
-STOP_TOKEN = "STOP"
 UNK = "<unk>"
 PAD = "<pad>"
 MAX_PATH = 3  # path positions with their own table; deeper hops share the last
@@ -52,104 +50,10 @@ FORMAT_VERSION = 3  # 3: word-level coverage (EXTRA 10) and ensembles; 2: senten
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
-EXTRA = 10  # per option: see option_extras
-# Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
-FUNCTION_WORDS = frozenset(
-    "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
-    "whom whose when where how that this these those there it its their his her also same as can you me tell "
-    "give list name".split()
-)
-_WORDS = re.compile(r"[a-z][a-z']*")
-
-
-def content_words(text: str) -> tuple[str, ...]:
-    """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
-    return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))
-
-
 # The recorded walk settings (config.json "walk_config") a walk takes over unless its caller chose them: the
 # exclusion rule decides which options the model saw in training. Strategy, hop mode and budgets stay the
 # preset's: they are how a caller searches, not what the model learned from.
 TRAINED_WALK_FIELDS = ("exclude_visited", "exclude_scope")
-
-
-def move_token(relation: str | None, direction: str | None) -> str:
-    return STOP_TOKEN if relation is None else f"{relation}|{direction or 'out'}"
-
-
-def masked_question(context: DecisionContext) -> str:
-    """The question without the start entities' names (case-insensitive, on word boundaries)."""
-    text = context.question
-    for start in context.start:
-        if start.name.strip():
-            text = re.sub(rf"(?<!\w){re.escape(start.name.strip())}(?!\w)", " ", text, flags=re.IGNORECASE)
-    return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
-
-
-@dataclass(frozen=True)
-class DecisionInputs:
-    """One decision as the model reads it: strings only, so training data is plain JSON."""
-
-    question: str  # masked
-    path: tuple[str, ...]  # move tokens so far
-    tokens: tuple[str, ...]  # per option
-    types: tuple[str, ...]  # per option: the type it reaches (STOP: where the walk stands)
-    counts: tuple[int, ...]
-    moves: tuple[str, ...]  # per option, in words
-    path_moves: tuple[str, ...] = ()  # the hops taken so far, in words
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "path": list(self.path),
-            "tokens": list(self.tokens),
-            "types": list(self.types),
-            "counts": list(self.counts),
-            "moves": list(self.moves),
-            "path_moves": list(self.path_moves),
-        }
-
-    def texts(self) -> tuple[str, ...]:
-        """Every text the model embeds for this decision: the question, the moves, and their words."""
-        words = {w: None for text in (self.question, *self.moves, *self.path_moves) for w in content_words(text)}
-        return (self.question, *self.moves, *self.path_moves, *words)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
-        return cls(
-            question=str(data["question"]),
-            path=tuple(data["path"]),
-            tokens=tuple(data["tokens"]),
-            types=tuple(data["types"]),
-            counts=tuple(int(c) for c in data["counts"]),
-            moves=tuple(data["moves"]),
-            path_moves=tuple(data.get("path_moves") or ()),
-        )
-
-
-def decision_inputs(context: DecisionContext) -> DecisionInputs:
-    tokens, types, counts, moves = [], [], [], []
-    for option in context.options:
-        if option.is_stop:
-            tokens.append(STOP_TOKEN)
-            kind = context.current_type or "node"
-            types.append(kind)
-            counts.append(context.current_count)
-            moves.append(f"the answer is these {kind_count(context.current_count, context.current_type)}")
-            continue
-        tokens.append(move_token(option.relation, option.direction))
-        types.append(option.target_type or "node")
-        counts.append(option.count)
-        moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
-    return DecisionInputs(
-        question=masked_question(context),
-        path=tuple(move_token(h.relation, h.direction) for h in context.path),
-        tokens=tuple(tokens),
-        types=tuple(types),
-        counts=tuple(counts),
-        moves=tuple(moves),
-        path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
-    )
 
 
 @dataclass
@@ -225,88 +129,6 @@ def load_members(path: Path) -> list[Weights]:
         return [
             Weights(**{n: np.asarray(data[f"{n}.{k}"], dtype=np.float32) for n in Weights.NAMES}) for k in range(count)
         ]
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
-
-
-def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> np.ndarray:
-    """The per-option numbers beside the learned embeddings, ``(n, EXTRA)``; none names a relation or a
-    wording, so they carry over to relations and phrasings the model never saw:
-
-    0. ``log1p(count)`` of the option's targets;
-    1. ``sim``: cos(question, the move in words) (STOP: "the answer is these N films");
-    2. ``is_stop``;
-    3. ``cover``: cos(question, the path so far plus this move), the moves' vectors summed (STOP: the path);
-    4. ``gain``: how much this move adds to the path's cover (STOP: 0);
-    5. ``repeat``: the move's highest cosine with a hop already taken (a way back, or the same words again);
-    6. ``left``: on STOP only, the best gain any move still offers (what the question has not had yet);
-    7. ``wgain``: the same word by word: summed over the question's content words, how much closer the
-       move's words come to each than the path's words did (STOP: 0). A reworded question keeps most of its
-       words' meaning even where its sentence embedding moves;
-    8. ``wleft``: on STOP only, the best ``wgain`` any move still offers;
-    9. ``wcover``: the mean over the question's content words of their best cosine with the path's words
-       and this move's (STOP: the path's).
-    """
-    n = len(inputs.tokens)
-    out = np.zeros((n, EXTRA), dtype=np.float32)
-    path = [vectors[m] for m in inputs.path_moves]
-    path_sum = np.sum(path, axis=0) if path else np.zeros_like(qvec)
-    path_cover = float(qvec @ _unit(path_sum)) if path else 0.0
-    best_gain = 0.0
-    stops = []
-    for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
-        mvec = vectors[move]
-        out[i, 0] = math.log1p(inputs.counts[i])
-        out[i, 1] = float(qvec @ mvec)
-        if token == STOP_TOKEN:
-            out[i, 2] = 1.0
-            out[i, 3] = path_cover
-            stops.append(i)
-            continue
-        cover = float(qvec @ _unit(path_sum + mvec))
-        out[i, 3] = cover
-        out[i, 4] = cover - path_cover
-        out[i, 5] = max((float(mvec @ p) for p in path), default=0.0)
-        best_gain = max(best_gain, cover - path_cover)
-    for i in stops:
-        out[i, 6] = best_gain
-    _word_extras(out, vectors, inputs)
-    return out
-
-
-def _best_match(words: Sequence[str], against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Per word of ``words``, its highest cosine with a word of ``against`` (0 when there are none)."""
-    if not words or not against:
-        return np.zeros(len(words), dtype=np.float32)
-    a = np.stack([vectors[w] for w in words])
-    b = np.stack([vectors[w] for w in against])
-    return np.asarray((a @ b.T).max(axis=1), dtype=np.float32)
-
-
-def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
-    """Columns 7-9 of :func:`option_extras` (word-level coverage)."""
-    question = content_words(inputs.question)
-    if not question:
-        return
-    path_words = [w for m in inputs.path_moves for w in content_words(m)]
-    covered = _best_match(question, path_words, vectors)
-    best = 0.0
-    stops = []
-    for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
-        if token == STOP_TOKEN:
-            out[i, 9] = float(covered.mean())
-            stops.append(i)
-            continue
-        reach = np.maximum(covered, _best_match(question, content_words(move), vectors))
-        gain = float((reach - covered).sum())
-        out[i, 7] = gain
-        out[i, 9] = float(reach.mean())
-        best = max(best, gain)
-    for i in stops:
-        out[i, 8] = best
 
 
 def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:

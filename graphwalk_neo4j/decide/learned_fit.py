@@ -37,18 +37,16 @@ from graphwalk_neo4j.decide.augment import variants
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
 from graphwalk_neo4j.decide.learned import (
     CONFIG_FILE,
-    EXTRA,
     FORMAT_VERSION,
     MAX_PATH,
     METRICS_FILE,
     MODEL_FILE,
-    DecisionInputs,
     Vocab,
     Weights,
     encode,
-    option_extras,
     save_members,
 )
+from graphwalk_neo4j.decide.learned_inputs import EXTRA, DecisionInputs, option_extras
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
@@ -70,7 +68,6 @@ class FitOptions:
     seed: int = 0
     patience: int = 6
     augment: int = 2  # rewordings of each training decision's question (0: none)
-    question_dropout: float = 0.0  # chance, per training decision, that the question's vector is withheld
     members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
 
 
@@ -144,8 +141,6 @@ def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
 
         def forward(self, q: Any, path: Any, tok: Any, typ: Any, extra: Any) -> Any:
             n, m = tok.shape
-            if self.training and opts.question_dropout > 0:
-                q = q * (torch.rand(n, 1, device=q.device) >= opts.question_dropout).to(q.dtype)
             path_vec = torch.cat([self.pos[i][path[:, i]] for i in range(MAX_PATH)], dim=1)
             shared = torch.cat([self.drop(q), path_vec], dim=1)[:, None, :].expand(n, m, -1)
             x = torch.cat([shared, self.tok[tok], self.typ[typ], extra], dim=2)

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.learned import decision_inputs
 from graphwalk_neo4j.decide.learned_fit import Example, fit
+from graphwalk_neo4j.decide.learned_inputs import decision_inputs
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.training import TEST_SHARE, VAL_SHARE, Decision, split_of
 from graphwalk_neo4j.graph.identity import entity_uid

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from graphwalk_neo4j.decide.learned import DecisionInputs, decision_inputs
 from graphwalk_neo4j.decide.learned_fit import Example, fit, make_dir
+from graphwalk_neo4j.decide.learned_inputs import DecisionInputs, decision_inputs
 from graphwalk_neo4j.decide.linker import fit_linker, template_counts
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line

@@ -14,18 +14,13 @@ from graphwalk_neo4j.decide.augment import reword, variants, vocabulary
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
 from graphwalk_neo4j.decide.learned import (
-    EXTRA,
     LearnedDecider,
     Vocab,
     Weights,
-    content_words,
-    decision_inputs,
     encode,
     ensemble_logits,
     load_members,
     logits,
-    masked_question,
-    option_extras,
     save_members,
 )
 from graphwalk_neo4j.decide.learned_fit import (
@@ -36,6 +31,13 @@ from graphwalk_neo4j.decide.learned_fit import (
     augmented,
     decision_metrics,
     fit,
+)
+from graphwalk_neo4j.decide.learned_inputs import (
+    EXTRA,
+    content_words,
+    decision_inputs,
+    masked_question,
+    option_extras,
 )
 from graphwalk_neo4j.decide.resolve import resolve_model_kind
 from graphwalk_neo4j.embed import FakeEmbedder
