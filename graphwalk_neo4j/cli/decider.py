@@ -73,6 +73,13 @@ def decider_group() -> None:
 )
 @click.option("--epochs", type=click.IntRange(1), default=FitOptions.epochs, show_default=True)
 @click.option(
+    "--members",
+    type=click.IntRange(1, 16),
+    default=FitOptions.members,
+    show_default=True,
+    help="Independently seeded fits whose scores are averaged (more: steadier, slower to train).",
+)
+@click.option(
     "--batch",
     "batch_size",
     type=click.IntRange(1, 1024),
@@ -107,6 +114,7 @@ def train(
     seed: int,
     per_file: int | None,
     epochs: int,
+    members: int,
     batch_size: int,
     exclude_scope: str,
     augment: int,
@@ -137,7 +145,7 @@ def train(
                         out_dir,
                         seed=seed,
                         model=teacher,
-                        fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment),
+                        fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment, members=members),
                         observe=observe,
                     )
                 return await train_from_qa(
@@ -156,7 +164,7 @@ def train(
                         exclude_scope=exclude_scope,  # type: ignore[arg-type]
                     ),
                     mining=MiningOptions(batch_size=batch_size),
-                    fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment),
+                    fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment, members=members),
                     observe=observe,
                 )
 

