@@ -22,14 +22,15 @@ pairs, split into train and validation, and:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass
@@ -245,6 +248,24 @@ def augmented(examples: Sequence[Example], k: int, seed: int) -> list[Example]:
     return out
 
 
+def _deterministic(fn: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """Run ``fn`` with torch's deterministic algorithms on (restored afterwards)."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        import torch
+
+        previous = torch.are_deterministic_algorithms_enabled()
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            return await fn(*args, **kwargs)
+        finally:
+            torch.use_deterministic_algorithms(previous)
+
+    return wrapper
+
+
+@_deterministic
 async def fit(
     train: Sequence[Example],
     val: Sequence[Example],
@@ -260,28 +281,6 @@ async def fit(
 
     Runs with torch's deterministic algorithms (the multi-threaded CPU backward of the embedding look-ups sums
     in a varying order otherwise), so the same data and options give the same weights, bit for bit."""
-    import torch
-
-    previous = torch.are_deterministic_algorithms_enabled()
-    torch.use_deterministic_algorithms(True, warn_only=True)
-    try:
-        return await _fit(train, val, embedder, out_dir, options=options, meta=meta, progress=progress, resume=resume)
-    finally:
-        torch.use_deterministic_algorithms(previous)
-
-
-async def _fit(
-    train: Sequence[Example],
-    val: Sequence[Example],
-    embedder: Embedder,
-    out_dir: str | Path,
-    *,
-    options: FitOptions | None = None,
-    meta: Mapping[str, Any] | None = None,
-    progress: Progress | None = None,
-    resume: bool = True,
-) -> dict[str, Any]:
-    """:func:`fit` without the determinism switch."""
     import torch
 
     opts = options or FitOptions()
