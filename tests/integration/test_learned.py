@@ -181,22 +181,16 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     walks_under_the_training_rule(graph_name, neo4j_settings, art)
 
 
-def walk_json(settings: Settings, graph_name: str, art: Path, *extra: str) -> Any:
+def learned_walk(settings: Settings, graph_name: str, art: Path, question: str, start: str, *extra: str) -> Any:
     return cli(
-        settings,
-        "walk",
-        "who starred in the films whose directors also directed Dr. Ehrlich",
-        "--graph",
-        graph_name,
-        "--model",
-        f"learned:{art}",
-        "--preset",
-        "relation",
-        "--start",
-        "Dr. Ehrlich",
-        "--json",
-        *extra,
-    )
+        settings, "walk", question, "--graph", graph_name, "--model", f"learned:{art}", "--preset", "relation",
+        "--start", start, *extra,
+    )  # fmt: skip
+
+
+def walk_json(settings: Settings, graph_name: str, art: Path, *extra: str) -> Any:
+    question = "who starred in the films whose directors also directed Dr. Ehrlich"
+    return learned_walk(settings, graph_name, art, question, "Dr. Ehrlich", "--json", *extra)
 
 
 def stored_config(settings: Settings, graph_name: str, walk_id: str) -> dict[str, Any]:
@@ -224,19 +218,7 @@ def walks_under_the_training_rule(graph_name: str, neo4j_settings: Settings, art
         "warning: learned:art was trained under another walk rule; this walk uses exclude_scope=visited "
         "(trained with start) as chosen"
     )
-    shown = cli(
-        neo4j_settings,
-        "walk",
-        "who directed Kismet",
-        "--graph",
-        graph_name,
-        "--model",
-        f"learned:{art}",
-        "--preset",
-        "relation",
-        "--start",
-        "Kismet",
-    )
+    shown = learned_walk(neo4j_settings, graph_name, art, "who directed Kismet", "Kismet")
     assert shown.exit_code == 0, shown.output
     assert "exclude: start (the model's training rule)" in shown.stdout
 
