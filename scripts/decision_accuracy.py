@@ -1,0 +1,83 @@
+"""Teacher-forced decision accuracy of learned-decider artifacts on question–answer files.
+
+    python scripts/decision_accuracy.py --graph learned_metaqa --qa FILE... --mined DIR ART [ART...]
+
+Mines the questions' gold relation paths in Neo4j with the training pipeline's own miner (the rule the first
+artifact was trained under; kept in ``--mined DIR``, so a second call reads them back), then scores every
+decision along them with each artifact: accuracy (its first choice is one of the right moves) by hop, NLL of
+the right set, and how many wrong choices were an early STOP. This is how the robustness changes in
+docs/eval.md were compared on ``scripts/selection_metaqa.py``'s set; it needs no walks, so it takes seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from graphwalk_neo4j.decide.learned import LearnedDecider, read_artifact_config, softmax, trained_walk_defaults
+from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN
+from graphwalk_neo4j.embed import make_embedder
+from graphwalk_neo4j.eval.training import Decision, MiningOptions, build_dataset, load_qa
+from graphwalk_neo4j.settings import load_settings
+from graphwalk_neo4j.store import GraphStore
+from graphwalk_neo4j.walk.config import WalkConfig
+
+
+async def mine(graph: str, files: list[str], directory: Path, artifact: str) -> list[Decision]:
+    config = WalkConfig(
+        hop_mode="relation",
+        allow_stop_at_start=False,
+        max_frontier=2000,
+        **trained_walk_defaults(read_artifact_config(artifact)),
+    )
+    store = GraphStore(load_settings())
+    await store.connect()
+    try:
+        decisions, _ = await build_dataset(store, graph, load_qa(files), directory, config, MiningOptions())
+    finally:
+        await store.close()
+    return decisions
+
+
+async def score(artifact: str, decisions: list[Decision]) -> str:
+    decider = LearnedDecider.load(artifact, make_embedder())
+    right: Counter[int] = Counter()
+    seen: Counter[int] = Counter()
+    early: Counter[int] = Counter()
+    nll = 0.0
+    for d in decisions:
+        probs = softmax(await decider.scores(d.inputs), decider.temperature)
+        target = np.asarray(d.target)
+        top = int(probs.argmax())
+        seen[d.hops] += 1
+        if target[top] > 0:
+            right[d.hops] += 1
+        elif d.inputs.tokens[top] == STOP_TOKEN:
+            early[d.hops] += 1
+        nll -= float(np.log(max(1e-12, float((probs * (target > 0)).sum()))))
+    total = sum(seen.values())
+    by_hop = " ".join(f"{h}-hop {right[h] / seen[h]:.3f}" for h in sorted(seen))
+    return (
+        f"{artifact}: accuracy {sum(right.values()) / max(1, total):.4f} ({by_hop}), NLL {nll / max(1, total):.4f}, "
+        f"early STOPs {dict(sorted(early.items()))}, {total} decisions"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graph", required=True)
+    ap.add_argument("--qa", action="append", required=True, help="MetaQA-format question file (repeat)")
+    ap.add_argument("--mined", required=True, help="directory for the mined decisions (reused when present)")
+    ap.add_argument("artifacts", nargs="+", help="learned-decider directories")
+    args = ap.parse_args()
+    decisions = asyncio.run(mine(args.graph, args.qa, Path(args.mined), args.artifacts[0]))
+    for artifact in args.artifacts:
+        print(asyncio.run(score(artifact, decisions)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
