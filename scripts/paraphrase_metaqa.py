@@ -14,10 +14,9 @@ none of whose words is substituted is kept as it is (and counted).
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
-from graphwalk_neo4j.eval.metaqa import load_questions, sample
+from graphwalk_neo4j.eval.metaqa import load_questions, reword_outside_topic, sample
 from graphwalk_neo4j.eval.runner import heldout_filter
 
 RULES: list[tuple[str, str]] = [
@@ -58,16 +57,7 @@ RULES: list[tuple[str, str]] = [
 
 def paraphrase(text: str) -> str:
     """Apply every rule outside the ``[topic]``."""
-    parts = re.split(r"(\[[^\]]*\])", text)
-    out = []
-    for part in parts:
-        if part.startswith("["):
-            out.append(part)
-            continue
-        for pattern, repl in RULES:
-            part = re.sub(pattern, repl, part)
-        out.append(part)
-    return "".join(out)
+    return reword_outside_topic(text, RULES)
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 from pathlib import Path
 
+from graphwalk_neo4j.eval.metaqa import reword_outside_topic
 from graphwalk_neo4j.eval.training import load_qa, sample_pairs, split_of
 
 RULES: list[tuple[str, str]] = [
@@ -50,14 +50,7 @@ RULES: list[tuple[str, str]] = [
 
 def reword(text: str) -> str:
     """Apply every rule outside the ``[topic]``."""
-    parts = re.split(r"(\[[^\]]*\])", text)
-    out = []
-    for part in parts:
-        if not part.startswith("["):
-            for pattern, replacement in RULES:
-                part = re.sub(pattern, replacement, part)
-        out.append(part)
-    return "".join(out)
+    return reword_outside_topic(text, RULES)
 
 
 def main() -> None:

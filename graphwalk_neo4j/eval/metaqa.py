@@ -78,6 +78,18 @@ class MetaQAQuestion(BaseModel):
         }
 
 
+def reword_outside_topic(text: str, rules: Sequence[tuple[str, str]]) -> str:
+    """``text`` with every ``(pattern, replacement)`` regex rule applied in order, outside its ``[topic]`` (the
+    robustness sets of ``scripts/paraphrase_metaqa.py`` and ``scripts/selection_metaqa.py``)."""
+    out = []
+    for part in re.split(r"(\[[^\]]*\])", text):
+        if not part.startswith("["):
+            for pattern, replacement in rules:
+                part = re.sub(pattern, replacement, part)
+        out.append(part)
+    return "".join(out)
+
+
 def question_file(directory: str | Path, split: str, hops: int) -> Path:
     """``directory/qa_{split}_{hops}hop.txt``, or ``directory/{split}/...`` when only that exists."""
     name = f"qa_{split}_{hops}hop.txt"

@@ -42,47 +42,21 @@ from graphwalk_neo4j.decide.learned_inputs import (
 from graphwalk_neo4j.decide.resolve import resolve_model_kind
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError, DecisionError
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.prompts import build_question
-from graphwalk_neo4j.walk.result import PathStep
+from graphwalk_neo4j.walk.ports import Option
+from tests.tate_decision import TATE, YEARS, tate_decision
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-TATE = NodeRef(id="t", name="Sharon Tate", type="person")
-FILMS = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
-YEARS = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
-STEP = PathStep(
-    step_id="s",
-    depth=1,
-    kind="decision",
-    label="o1",
-    relation="starred_actors",
-    direction="in",
-    from_ids=["t"],
-    from_names=["Sharon Tate"],
-    nodes=FILMS,
-)
-QUESTION = "the films starred by Sharon Tate were released in which years"
-
 
 def tate_question(key: str = "b0") -> ChoiceQuestion:
-    options = [
-        Option(relation="release_year", direction="out", targets=YEARS, total_targets=3),
-        Option(relation="starred_actors", direction="out", targets=(TATE,)),
-    ]
-    question, _ = build_question(
+    return tate_decision(
+        [
+            Option(relation="release_year", direction="out", targets=YEARS, total_targets=3),
+            Option(relation="starred_actors", direction="out", targets=(TATE,)),
+        ],
         key,
-        current=FILMS,
-        start=[TATE],
-        steps=[STEP],
-        options=options,
-        stop_allowed=True,
-        config=WalkConfig(hop_mode="relation"),
-        question=QUESTION,
     )
-    return question
 
 
 def test_inputs_come_from_the_structure() -> None:

@@ -20,12 +20,10 @@ from graphwalk_neo4j.decide.local import (
     start_names,
 )
 from graphwalk_neo4j.embed import FakeEmbedder
-from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.prompts import build_question
-from graphwalk_neo4j.walk.result import PathStep
 from tests.helpers import json_object
 from tests.standins.samples import hop_question, sample_request
+from tests.tate_decision import QUESTION, YEARS, tate_decision
 
 
 def test_softmax_exact_values() -> None:
@@ -183,39 +181,16 @@ async def test_coverage_reads_plain_questions_without_layout() -> None:
 async def test_coverage_reads_the_context_not_the_text() -> None:
     """A walk's question carries its structure: the coverage features read it and equal the features of the
     same question in the old text layout, whatever the rendered text says."""
-    tate = NodeRef(id="t", name="Sharon Tate", type="person")
-    films = [NodeRef(id=f"f{i}", name=f"Film {i}", type="film") for i in range(2)]
-    years = (NodeRef(id="y1", name="1967", type="year"), NodeRef(id="y2", name="1968", type="year"))
-    step = PathStep(
-        step_id="s",
-        depth=1,
-        kind="decision",
-        label="o1",
-        relation="starred_actors",
-        direction="in",
-        from_ids=["t"],
-        from_names=["Sharon Tate"],
-        nodes=films,
-    )
     options = [
-        Option(relation="release_year", direction="out", targets=years),
+        Option(relation="release_year", direction="out", targets=YEARS),
         Option(
             relation="starred_actors",
             direction="in",
             targets=tuple(NodeRef(id=f"g{i}", name=f"G{i}", type="film") for i in range(9)),
         ),
     ]
-    state = "the films starred by Sharon Tate were released in which years"
-    structured, _ = build_question(
-        "b0",
-        current=films,
-        start=[tate],
-        steps=[step],
-        options=options,
-        stop_allowed=True,
-        config=WalkConfig(hop_mode="relation"),
-        question=state,
-    )
+    state = QUESTION
+    structured = tate_decision(options)
     legacy = ChoiceQuestion(
         key="b0",
         instructions={"start": ["Sharon Tate (person)"], "path": ["films starred actors this person: 2 films"]},
