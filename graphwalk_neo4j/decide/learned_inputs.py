@@ -169,20 +169,21 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     return out
 
 
-def _best_match(words: Sequence[str], against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Per word of ``words``, its highest cosine with a word of ``against`` (0 when there are none)."""
-    if not words or not against:
-        return np.zeros(len(words), dtype=np.float32)
-    a = np.stack([vectors[w] for w in words])
+def _best_match(question: np.ndarray, against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Per row of ``question`` (its content words' vectors), the highest cosine with a word of ``against`` (0
+    when there are none)."""
+    if not against:
+        return np.zeros(len(question), dtype=np.float32)
     b = np.stack([vectors[w] for w in against])
-    return np.asarray((a @ b.T).max(axis=1), dtype=np.float32)
+    return np.asarray((question @ b.T).max(axis=1), dtype=np.float32)
 
 
 def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
     """Columns 7-9 of :func:`option_extras` (word-level coverage)."""
-    question = content_words(inputs.question)
-    if not question:
+    words = content_words(inputs.question)
+    if not words:
         return
+    question = np.stack([vectors[w] for w in words])  # once per decision, not once per option
     path_words = [w for m in inputs.path_moves for w in content_words(m)]
     covered = _best_match(question, path_words, vectors)
     best = 0.0
