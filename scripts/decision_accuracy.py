@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from graphwalk_neo4j.decide.learned import LearnedDecider, read_artifact_config, softmax, trained_walk_defaults
+from graphwalk_neo4j.decide.learned_fit import decision_metrics
 from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.eval.training import Decision, MiningOptions, build_dataset, load_qa
@@ -45,25 +46,29 @@ async def mine(graph: str, files: list[str], directory: Path, artifact: str) -> 
 
 async def score(artifact: str, decisions: list[Decision]) -> str:
     decider = LearnedDecider.load(artifact, make_embedder())
-    right: Counter[int] = Counter()
-    seen: Counter[int] = Counter()
+    width = max(len(d.target) for d in decisions)
+    probs = np.zeros((len(decisions), width))
+    target = np.zeros((len(decisions), width))
+    mask = np.zeros((len(decisions), width), dtype=bool)
     early: Counter[int] = Counter()
-    nll = 0.0
-    for d in decisions:
-        probs = softmax(await decider.scores(d.inputs), decider.temperature)
-        target = np.asarray(d.target)
-        top = int(probs.argmax())
-        seen[d.hops] += 1
-        if target[top] > 0:
-            right[d.hops] += 1
-        elif d.inputs.tokens[top] == STOP_TOKEN:
+    for i, d in enumerate(decisions):
+        k = len(d.target)
+        probs[i, :k] = softmax(await decider.scores(d.inputs), decider.temperature)
+        target[i, :k], mask[i, :k] = d.target, True
+        top = int(probs[i].argmax())
+        if d.target[top] <= 0 and d.inputs.tokens[top] == STOP_TOKEN:
             early[d.hops] += 1
-        nll -= float(np.log(max(1e-12, float((probs * (target > 0)).sum()))))
-    total = sum(seen.values())
-    by_hop = " ".join(f"{h}-hop {right[h] / seen[h]:.3f}" for h in sorted(seen))
+    hops = np.asarray([d.hops for d in decisions])
+    sets = np.ones(len(decisions), dtype=bool)  # QA-mined targets mark a set of right moves
+    every = decision_metrics(probs, target, mask, sets)
+
+    def accuracy(rows: np.ndarray) -> float:
+        return decision_metrics(probs[rows], target[rows], mask[rows], sets[rows])["accuracy"]
+
+    by_hop = " ".join(f"{h}-hop {accuracy(hops == h):.3f}" for h in sorted(set(hops.tolist())))
     return (
-        f"{artifact}: accuracy {sum(right.values()) / max(1, total):.4f} ({by_hop}), NLL {nll / max(1, total):.4f}, "
-        f"early STOPs {dict(sorted(early.items()))}, {total} decisions"
+        f"{artifact}: accuracy {every['accuracy']:.4f} ({by_hop}), NLL {every['nll']:.4f}, "
+        f"early STOPs {dict(sorted(early.items()))}, {len(decisions)} decisions"
     )
 
 
