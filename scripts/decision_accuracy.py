@@ -22,19 +22,13 @@ from graphwalk_neo4j.decide.learned import LearnedDecider, read_artifact_config,
 from graphwalk_neo4j.decide.learned_fit import decision_metrics
 from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN
 from graphwalk_neo4j.embed import make_embedder
-from graphwalk_neo4j.eval.training import Decision, MiningOptions, build_dataset, load_qa
+from graphwalk_neo4j.eval.training import Decision, MiningOptions, build_dataset, load_qa, mining_config
 from graphwalk_neo4j.settings import load_settings
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.config import WalkConfig
 
 
 async def mine(graph: str, files: list[str], directory: Path, artifact: str) -> list[Decision]:
-    config = WalkConfig(
-        hop_mode="relation",
-        allow_stop_at_start=False,
-        max_frontier=2000,
-        **trained_walk_defaults(read_artifact_config(artifact)),
-    )
+    config = mining_config(**trained_walk_defaults(read_artifact_config(artifact)))
     store = GraphStore(load_settings())
     await store.connect()
     try:

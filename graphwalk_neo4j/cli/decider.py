@@ -30,9 +30,8 @@ from graphwalk_neo4j.decide.learned_fit import FitOptions
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.distill import train_from_traces
-from graphwalk_neo4j.eval.training import MiningOptions, train_from_qa
+from graphwalk_neo4j.eval.training import MiningOptions, mining_config, train_from_qa
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.walk.config import WalkConfig
 
 
 @click.group(name="decider")
@@ -129,6 +128,7 @@ def train(
     graph = graph_name(graph)
     settings = load_settings(ctx)
     embedder = make_embedder(settings)
+    fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, members=members)
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
@@ -145,7 +145,7 @@ def train(
                         out_dir,
                         seed=seed,
                         model=teacher,
-                        fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment, members=members),
+                        fit_options=fit_options,
                         observe=observe,
                     )
                 return await train_from_qa(
@@ -157,14 +157,9 @@ def train(
                     fmt=fmt,  # type: ignore[arg-type]
                     seed=seed,
                     per_file=per_file,
-                    config=WalkConfig(
-                        hop_mode="relation",
-                        allow_stop_at_start=False,
-                        max_frontier=2000,
-                        exclude_scope=exclude_scope,  # type: ignore[arg-type]
-                    ),
+                    config=mining_config(exclude_scope=exclude_scope),
                     mining=MiningOptions(batch_size=batch_size),
-                    fit_options=FitOptions(epochs=epochs, seed=seed, augment=augment, members=members),
+                    fit_options=fit_options,
                     observe=observe,
                 )
 

@@ -10,6 +10,7 @@ never saw.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ FUNCTION_WORDS = frozenset(
 _WORDS = re.compile(r"[a-z][a-z']*")
 
 
+@functools.lru_cache(maxsize=65536)  # the same texts recur in every decision of a walk or a training set
 def content_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
     return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))

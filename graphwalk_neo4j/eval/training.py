@@ -555,6 +555,12 @@ async def train_linker(
 Observe = Callable[[str, int, int], None]  # (stage, done, total)
 
 
+def mining_config(**changes: Any) -> WalkConfig:
+    """The walk settings decisions are mined and teacher-forced under (relation hops, no STOP at the start, the
+    evaluation frontier), with ``changes`` (e.g. ``exclude_scope``) on top."""
+    return WalkConfig(hop_mode="relation", allow_stop_at_start=False, max_frontier=2000, **changes)
+
+
 def sample_pairs(pairs: Sequence[QAPair], per_file: int | None, seed: int) -> list[QAPair]:
     """At most ``per_file`` questions of every file (the lowest sha256 of ``"{seed}:{id}"``), in file order."""
     if per_file is None:
@@ -587,7 +593,7 @@ async def train_from_qa(
     """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
     out = Path(out_dir)
     mining = mining or MiningOptions()
-    config = config or WalkConfig(hop_mode="relation", allow_stop_at_start=False, max_frontier=2000)
+    config = config or mining_config()
     pairs = sample_pairs(load_qa(qa_paths, fmt), per_file, seed)
     if not pairs:
         raise InputError("no questions in the --qa files", path=qa_paths[0] if qa_paths else None)
