@@ -1,9 +1,13 @@
-"""Validation of identifiers that come from data: labels, relationship types and property keys.
+"""Validation of names: graph names (ours) and the labels, relationship types and property keys of a user's data.
 
-Values always travel as ``$parameters``; identifiers cannot, so the few that are spliced into Cypher (or handed to
-APOC) must pass :func:`validate_identifier` first. The rule is deliberately narrow: ASCII letters, digits and
-underscores, starting with a letter, at most 64 characters. That rejects backticks, braces, spaces, newlines, empty
-names and unicode look-alikes (U+0430 CYRILLIC SMALL LETTER A in "starred_by" is not an ASCII "a").
+Graph names are ours and strict (:func:`validate_identifier`: ASCII letters, digits and underscores, starting with
+a letter, at most 64 characters), because they are part of every uid and of index names.
+
+Names from data are the user's and are stored as given (docs/names.md): Neo4j 5 takes a label or type as a
+value (``SET n:$(label)``, ``MERGE (a)-[:$(type)]->(b)``) and escapes it itself, so ``/film/film/directed_by``,
+``P57``, ``directed by`` or ``a`b`` are data like any other and never part of a statement's text.
+:func:`data_name` refuses only what Neo4j cannot store and what would garble a prompt or a log line;
+:func:`relation_type` and :func:`type_label` also refuse graphwalk's own bookkeeping types and labels.
 """
 
 from __future__ import annotations
@@ -27,8 +31,22 @@ RESERVED_LABELS = frozenset(
         "Conflict",
         "DocSegment",
         "RetractedEntity",
+        "GwGraphProfile",
+        "GwDoctorScratch",
     }
 )
+# The label adopt puts on a user's nodes (graph/profile.NS_LABEL): not a type data may carry either.
+ADOPTED_LABEL = "GwAdopted"
+# Relationship types graphwalk writes that touch entities: a stored walk's links (TRACE_LINK_TYPES) and text
+# provenance. Degrees, moves and deletes skip them, so data may not use them (graph/writes re-exports them).
+TRACE_LINK_TYPES = ("AT", "CHOSE", "ANSWERED", "STARTED_AT")
+BOOKKEEPING_TYPES = (*TRACE_LINK_TYPES, "FROM_CHUNK")
+RESERVED_RELATION_TYPES = BOOKKEEPING_TYPES
+# The longest label, relationship type or property key taken from data (Neo4j itself has no practical limit).
+MAX_NAME_CHARS = 1000
+# Unicode categories refused in data names: control (Cc: NUL, newline, tab), format (Cf: bidi overrides,
+# zero-width characters), line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def validate_identifier(name: object, kind: str = "identifier") -> str:
@@ -60,21 +78,31 @@ def _first_bad_char(name: str) -> str:
     return "it does not match [A-Za-z][A-Za-z0-9_]*"
 
 
-def relation_type(name: str) -> str:
-    """Validate a relationship type taken from data. Types are stored as given (MetaQA's ``directed_by``)."""
-    return validate_identifier(name, "relationship type")
+def relation_type(name: object) -> str:
+    """A relationship type taken from data, stored as given (MetaQA's ``directed_by``, Freebase's
+    ``/film/film/directed_by``, Wikidata's ``P57``): any :func:`data_name` except graphwalk's own link types."""
+    rel = data_name(name, "relationship type")
+    if rel in RESERVED_RELATION_TYPES:
+        raise InvalidIdentifierError(
+            f"relationship type {rel!r} is reserved for graphwalk's own links ({', '.join(RESERVED_RELATION_TYPES)}); "
+            "rename it in the data, e.g. to 'has_' + the name in lower case"
+        )
+    return rel
 
 
-def type_label(name: str) -> str:
-    """Validate an entity type label; the bookkeeping labels are reserved."""
-    label = validate_identifier(name, "entity type label")
-    if label in RESERVED_LABELS:
-        raise InvalidIdentifierError(f"entity type label {label!r} is reserved for graphwalk's own nodes")
+def type_label(name: object) -> str:
+    """An entity type label taken from data, stored as given; graphwalk's own labels are reserved."""
+    label = data_name(name, "entity type label")
+    if label in RESERVED_LABELS or label == ADOPTED_LABEL:
+        raise InvalidIdentifierError(
+            f"entity type label {label!r} is reserved for graphwalk's own nodes; rename the type in the data"
+        )
     return label
 
 
-def property_key(name: str) -> str:
-    return validate_identifier(name, "property key")
+def property_key(name: object) -> str:
+    """An attribute key taken from data (any :func:`data_name`; graph/writes.RESERVED_KEYS are refused there)."""
+    return data_name(name, "property key")
 
 
 def graph_name(name: object) -> str:
@@ -84,24 +112,46 @@ def graph_name(name: object) -> str:
     return validate_identifier(name, "graph name")
 
 
-def data_name(name: object, kind: str = "name") -> str:
-    """Validate a label, relationship type or property key read from a user's own graph (adopt).
+def data_name(name: object, kind: str = "name", *, fix: str = "rename it in the data") -> str:
+    """Validate a label, relationship type or property key that comes from a user's data (ingest or adopt).
 
-    These names are the user's, so any printable text is allowed (spaces, unicode, even backticks): they only
-    ever travel as ``$parameters`` (list membership, dynamic labels), never spliced into a statement. What is
-    refused is what no sane schema holds and what would garble a table or a log line: empty names, control
-    characters (newlines, NUL), and names over 256 characters.
+    These names are the user's, so any printable text is allowed (spaces, punctuation, ``/``, backticks, braces,
+    ``$``, any script): they only ever travel as ``$parameters`` (list membership, dynamic types and labels
+    ``$(...)``, APOC maps), never spliced into a statement. What is refused is what Neo4j cannot store (empty
+    names, NUL) and what would garble a prompt, a table or a log line: control and format characters (newlines,
+    tabs, the bidirectional overrides U+202A-U+202E / U+2066-U+2069), line and paragraph separators, names of
+    only spaces, and names over :data:`MAX_NAME_CHARS` characters. ``fix`` ends the message with the way out.
     """
     if not isinstance(name, str):
         raise InvalidIdentifierError(f"{kind} must be a string, got {type(name).__name__}")
-    if name == "":
-        raise InvalidIdentifierError(f"{kind} is empty; leave it out with --exclude-labels / --exclude-rels")
-    if len(name) > 256:
-        raise InvalidIdentifierError(f"{kind} {name[:40]!r}... is {len(name)} characters long (at most 256)")
-    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
-    if bad is not None:
+    if name.strip() == "":
+        raise InvalidIdentifierError(f"{kind} {name!r} is empty; {fix}")
+    if len(name) > MAX_NAME_CHARS:
         raise InvalidIdentifierError(
-            f"{kind} {name!r} contains the control character U+{ord(bad):04X}; leave it out with "
-            "--exclude-labels / --exclude-rels"
+            f"{kind} {name[:40]!r}... is {len(name)} characters long (at most {MAX_NAME_CHARS}); {fix}"
+        )
+    bad = next((ch for ch in name if unicodedata.category(ch) in _REFUSED_CATEGORIES), None)
+    if bad is not None:
+        label = unicodedata.name(bad, "control character")
+        raise InvalidIdentifierError(
+            f"{kind} {name[:80]!r} contains the control character U+{ord(bad):04X} ({label}); {fix}"
         )
     return name
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD_BREAKS = re.compile(r"[\s_\-/.:]+")
+
+
+def relation_words(relation: str) -> str:
+    """A relation name read as words, the one reading every decider, prompt and profile uses.
+
+    ``directed_by`` / ``DIRECTED_BY`` / ``directedBy`` / ``directed-by`` -> ``directed by``; Freebase's
+    ``/film/film/directed_by`` and ``__film__film__directed_by`` -> ``film directed by`` (a word repeated right
+    after itself is read once); a name with no word breaks (``P57``) reads as itself, lower-cased.
+    """
+    words: list[str] = []
+    for word in _WORD_BREAKS.split(_CAMEL.sub(" ", relation).lower()):
+        if word and (not words or words[-1] != word):
+            words.append(word)
+    return " ".join(words) or relation

@@ -55,6 +55,7 @@ NAME_KEYS = (
     "term",
 )
 TEXT_MIN_LEN = 20
+ADOPT_FIX = "leave it out with --exclude-labels / --exclude-rels"
 ANSWER_MIN_FILL = 0.05
 ANSWER_MAX_LEN = 200
 NAME_MIN_FILL = 0.5
@@ -63,7 +64,7 @@ _ID_KEY = re.compile(r"(^(id|uuid|guid|key|pk)$)|(_id$)|([a-z]Id$)|(^_)")
 
 def _checked(name: str, kind: str, skipped: list[Skipped], what: str) -> bool:
     try:
-        data_name(name, kind)
+        data_name(name, kind, fix=ADOPT_FIX)
     except InvalidIdentifierError as exc:
         skipped.append(Skipped(kind=what, name=name, reason=str(exc)))  # type: ignore[arg-type]
         return False

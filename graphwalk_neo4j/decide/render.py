@@ -23,13 +23,13 @@ text (:func:`coverage_view` gives the local decider its own words from the conte
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, JSONContent
 from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo, HopInfo, OptionInfo
+from graphwalk_neo4j.identifiers import relation_words as relation_words
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -65,12 +65,6 @@ class Named(Protocol):
 
 
 # -- words -----------------------------------------------------------------------------------------------
-
-
-def relation_words(relation: str) -> str:
-    """``directed_by`` / ``DIRECTED_BY`` / ``directedBy`` / ``directed-by`` -> ``directed by``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", relation)
-    return " ".join(w for w in re.split(r"[\s_\-]+", spaced.lower()) if w)
 
 
 def plural(noun: str) -> str:

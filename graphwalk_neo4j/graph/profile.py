@@ -17,39 +17,33 @@ named ``gw_adopt_*``. User labels, relationship types and property keys only eve
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.writes import RESERVED_KEYS
-from graphwalk_neo4j.identifiers import RESERVED_LABELS, data_name
+from graphwalk_neo4j.identifiers import ADOPTED_LABEL, RESERVED_LABELS, data_name
+from graphwalk_neo4j.identifiers import relation_words as relation_words
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from graphwalk_neo4j.store import GraphStore
 
-NS_LABEL = "GwAdopted"
+NS_LABEL = ADOPTED_LABEL
 PROFILE_LABEL = "GwGraphProfile"
 NS_PREFIX = "gw_"
 INDEX_PREFIX = "gw_adopt_"
 NS_PROPERTIES = ("gw_graph", "gw_name", "gw_name_lc", "gw_type", "gw_text", "gw_hash", "gw_embedding", "gw_embed_hash")
 # Nodes carrying any of these labels are graphwalk's own (ingested entities, ledger, traces, profiles, doctor's
 # scratch nodes): adopt never takes them in, whatever other labels they carry.
-MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL, "GwDoctorScratch", "Call", "Step", "Walk"}))
+MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL}))
 # Properties of our own ingested entities that are bookkeeping, not answers (the rest are attributes).
 INGESTED_BOOKKEEPING = tuple(sorted(RESERVED_KEYS))
 VALUE_PREFIX = "val:"
 
 Kind = Literal["ingested", "adopted"]
-
-
-def relation_words(relation: str) -> str:
-    """``directed_by`` / ``DIRECTED_BY`` / ``directedBy`` / ``directed-by`` -> ``directed by``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", relation)
-    return " ".join(w for w in re.split(r"[\s_\-]+", spaced.lower()) if w)
 
 
 class LabelProfile(BaseModel):

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.identity import canonical_name, entity_id, entity_uid
 from graphwalk_neo4j.graph.rows import ClaimRow, EntityRow, RelationRow, TripleRecord, params
+
+# The relationship types the project writes that are not data (a stored walk's links to entities, text provenance)
+# live in identifiers.py, which refuses them as data relation names; degrees, moves and deletes skip them.
+from graphwalk_neo4j.identifiers import BOOKKEEPING_TYPES as BOOKKEEPING_TYPES
+from graphwalk_neo4j.identifiers import TRACE_LINK_TYPES as TRACE_LINK_TYPES
 from graphwalk_neo4j.identifiers import property_key, relation_type, type_label
 from graphwalk_neo4j.store import Counters, GraphStore, run_template
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-
-# Relationship types the project writes that are not data: a stored walk's links to entities (walk/neo4j_trace_sink)
-# and provenance (ingest/resolution). Degrees, moves and deletes skip them; Cypher gets them as parameters.
-TRACE_LINK_TYPES = ("AT", "CHOSE", "ANSWERED", "STARTED_AT")
-BOOKKEEPING_TYPES = (*TRACE_LINK_TYPES, "FROM_CHUNK")
 
 # Properties the project owns on :Entity; an attribute may not overwrite them.
 RESERVED_KEYS = frozenset(

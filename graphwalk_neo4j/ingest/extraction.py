@@ -9,6 +9,7 @@ chunk failed and its document incomplete).
 
 * names are canonicalised (:func:`~graphwalk_neo4j.graph.identity.canonical_name`); entities whose names are
   equal ignoring case are merged (first type, first non-empty description, first value of each attribute);
+* names keep their letters in any script, accents on Latin letters folded (``Café`` -> ``Cafe``, ``監督`` stays);
 * entity types become PascalCase labels that pass :func:`~graphwalk_neo4j.identifiers.type_label`
   (``"sea captain"`` -> ``SeaCaptain``); generic types (``entity``, ``thing``, ``other``, ``unknown``) and
   empty ones become ``None`` (untyped); a reserved label (``Document``) becomes ``ExtractedDocument``;
@@ -106,11 +107,17 @@ class CleanExtraction(BaseModel):
 # ---- normalisation (pure) -----------------------------------------------------------------------------------
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+_NON_WORD = re.compile(r"[\W_]+")
 
 
-def _ascii_words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+def _name_words(text: str) -> list[str]:
+    """Words of a name in any script, accents on Latin letters folded (``Café`` -> ``Cafe``; ``監督`` and
+    ``режиссёр`` stay as they are)."""
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if not (unicodedata.category(ch) == "Mn" and kept and kept[-1].isascii()):
+            kept.append(ch)
+    folded = unicodedata.normalize("NFC", "".join(kept))
     return [w for w in _NON_WORD.split(_CAMEL.sub(" ", folded)) if w]
 
 
@@ -118,7 +125,7 @@ def pascal_label(raw: str | None) -> str | None:
     """An entity type as a PascalCase label, ``None`` when generic or empty (see the module docstring)."""
     if raw is None:
         return None
-    words = _ascii_words(raw)
+    words = _name_words(raw)
     if not words or "".join(words).lower() in GENERIC_TYPES:
         return None
     label = "".join(w[:1].upper() + w[1:].lower() for w in words)
@@ -131,8 +138,8 @@ def pascal_label(raw: str | None) -> str | None:
 
 
 def snake_name(raw: str, *, fallback: str = "related_to", prefix: str = "rel_") -> str:
-    """snake_case identifier from free text: ASCII words, lower case, joined by ``_``; at most 64 characters."""
-    words = [w.lower() for w in _ascii_words(raw)]
+    """snake_case name from free text: words (any script), lower case, joined by ``_``; at most 64 characters."""
+    words = [w.lower() for w in _name_words(raw)]
     name = "_".join(words) or fallback
     if name[0].isdigit():
         name = prefix + name

@@ -41,6 +41,7 @@ MAX_OPTION_TARGETS = 20  # target ids kept per offered option in Step.options
 MAX_STEP_LINKS = 50  # AT / CHOSE relationships (and node_ids / chosen_target_ids) per step
 MAX_ANSWERS = 100  # ANSWERED relationships (and answer_names / answer_ids) per walk
 MAX_WALK_CAPTION = 60  # characters of the question kept in Walk.caption
+MAX_CAPTION_RELATION = 40  # characters of a relation name kept in a caption (the full name stays beside it)
 ARROWS = {"out": "→", "in": "←"}
 
 
@@ -56,14 +57,19 @@ def short_p(p: float) -> str:
     return f"{p:.2f}".removeprefix("0")
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def walk_caption(question: str) -> str:
     """``Walk.caption``: the question, cut at :data:`MAX_WALK_CAPTION` characters."""
-    text = " ".join(question.split())
-    return text if len(text) <= MAX_WALK_CAPTION else text[: MAX_WALK_CAPTION - 1].rstrip() + "…"
+    return _cut(" ".join(question.split()), MAX_WALK_CAPTION)
 
 
 def _move(relation: Any, direction: Any) -> str:
-    return f"{relation} {ARROWS.get(str(direction), '–')}"
+    """``directed_by ←``; a relation name over :data:`MAX_CAPTION_RELATION` characters is cut with ``…`` (the
+    step keeps the whole name in ``chosen_relation`` / ``option_relations``)."""
+    return f"{_cut(str(relation), MAX_CAPTION_RELATION)} {ARROWS.get(str(direction), '–')}"
 
 
 def step_captions(props: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,8 @@ from graphwalk_neo4j.ingest.extraction import (
         ("boat-yard", "BoatYard"),
         ("organizationName", "OrganizationName"),
         ("Café owner", "CafeOwner"),
+        ("映画監督", "映画監督"),
+        ("морской капитан", "МорскойКапитан"),
         ("19th century fort", "T19thCenturyFort"),
         ("Document", "ExtractedDocument"),
         ("entity", None),
@@ -56,6 +58,8 @@ def test_pascal_labels(raw: str | None, label: str | None) -> None:
         ("1st owner of", "rel_1st_owner_of"),
         ("---", "related_to"),
         ("x" * 80, "x" * 64),
+        ("監督する", "監督する"),
+        ("снят режиссёром", "снят_режиссёром"),
     ],
 )
 def test_relation_names(raw: str, name: str) -> None:

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from graphwalk_neo4j.walk.neo4j_trace_sink import MAX_WALK_CAPTION, short_p, step_captions, walk_caption
+from graphwalk_neo4j.walk.neo4j_trace_sink import (
+    MAX_CAPTION_RELATION,
+    MAX_WALK_CAPTION,
+    short_p,
+    step_captions,
+    walk_caption,
+)
 
 DECISION: dict[str, Any] = {
     "depth": 1,
@@ -71,3 +77,11 @@ def test_walk_caption_is_the_question_shortened() -> None:
     assert len(caption) <= MAX_WALK_CAPTION
     assert caption.endswith("…")
     assert long.startswith(caption[:-1])
+
+
+def test_a_long_relation_name_is_cut_in_captions_and_kept_whole_beside_them() -> None:
+    long = "/film/film/" + "x" * 100
+    captions = step_captions({**DECISION, "chosen_relation": long, "option_relations": [long, "directed_by", ""]})
+    cut = long[: MAX_CAPTION_RELATION - 1] + "…"
+    assert captions["hop"] == f"{cut} ← .89"
+    assert captions["option_captions"] == [f"{cut} → .05", "directed_by ← .89", "STOP .06"]
