@@ -14,7 +14,7 @@ import pytest
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.graph.ledger import drop_graph, list_documents
+from graphwalk_neo4j.graph.ledger import list_documents
 from graphwalk_neo4j.graph.profile import graph_schema
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
@@ -23,6 +23,7 @@ from graphwalk_neo4j.stored_walks.read import get_walk
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.neo4j_trace_sink import MAX_CAPTION_RELATION
 from graphwalk_neo4j.walk.service import WalkService
+from tests.hostile.conftest import BYSTANDER_COUNTS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -62,47 +63,40 @@ def _pick(target: str) -> FakeBackend:
 
 
 async def test_any_data_name_is_stored_walked_and_drawn_as_given(
-    store: GraphStore, graph_name: str, tmp_path: Path
+    store: GraphStore, graph_name: str, tmp_path: Path, bystander: str
 ) -> None:
-    bystander = f"{graph_name}_bystander"
-    other = tmp_path / "other.txt"
-    other.write_text("Safe|rel|Sound\n")
     records = [
         {"subject": "Kismet", "relation": name, "object": f"Target {i}", "subject_type": LABEL, "attributes": {KEY: 3}}
         for i, name in enumerate(NAMES)
     ]
-    try:
-        await ingest_file(store, other, graph=bystander, root=tmp_path)
-        result = await ingest_file(store, _kb(tmp_path, records), graph=graph_name, root=tmp_path)
-        assert result.rows == len(NAMES)
-        [row] = await store.query(
-            "MATCH (a:Entity {graph: $g, name: 'Kismet'})-[r]->(:Entity) "
-            "RETURN collect(type(r)) AS types, labels(a) AS labels, a[$key] AS votes",
-            {"g": graph_name, "key": KEY},
-        )
-        assert sorted(row["types"]) == sorted(NAMES)
-        assert sorted(row["labels"]) == sorted(["Entity", LABEL])
-        assert row["votes"] == 3
-        schema = await graph_schema(store, graph_name)
-        assert sorted(r["relation"] for r in schema["relation_types"]) == sorted(NAMES)
-        assert schema["entity_types"] == [{"type": LABEL, "count": 1}]
-        assert (await search_entities(store, graph_name, "Target 9", k=1))[0].name == "Target 9"
+    result = await ingest_file(store, _kb(tmp_path, records), graph=graph_name, root=tmp_path)
+    assert result.rows == len(NAMES)
+    [row] = await store.query(
+        "MATCH (a:Entity {graph: $g, name: 'Kismet'})-[r]->(:Entity) "
+        "RETURN collect(type(r)) AS types, labels(a) AS labels, a[$key] AS votes",
+        {"g": graph_name, "key": KEY},
+    )
+    assert sorted(row["types"]) == sorted(NAMES)
+    assert sorted(row["labels"]) == sorted(["Entity", LABEL])
+    assert row["votes"] == 3
+    schema = await graph_schema(store, graph_name)
+    assert sorted(r["relation"] for r in schema["relation_types"]) == sorted(NAMES)
+    assert schema["entity_types"] == [{"type": LABEL, "count": 1}]
+    assert (await search_entities(store, graph_name, "Target 9", k=1))[0].name == "Target 9"
 
-        for i, name in enumerate(NAMES):
-            service = WalkService(store, graph_name, _pick(f"Target {i}"), embedder=FakeEmbedder())
-            outcome = await service.walk("where does this name lead", get_preset("greedy"), start=["Kismet"])
-            assert outcome.result.answer_names == [f"Target {i}"], name
-            stored = await get_walk(store, graph_name, outcome.result.walk_id)
-            assert stored.steps[0].chosen_relation == name
-            tmpl = template("recipes/draw_walk")
-            [drawn] = await store.query(tmpl.body, {"walkId": outcome.result.walk_id}, read=True)
-            [hop] = drawn["hops"]
-            assert hop.relationships[0]["relation"] == name
-            assert hop.relationships[0].type.startswith(name[: MAX_CAPTION_RELATION - 1].rstrip())
-            assert len(hop.relationships[0].type) <= MAX_CAPTION_RELATION + len(" → 1")
-        assert (await store.read("graph/counts", graph=bystander))[0] == {"entities": 2, "relationships": 1}
-    finally:
-        await drop_graph(store, bystander)
+    draw = template("recipes/draw_walk")
+    for i, name in enumerate(NAMES):
+        service = WalkService(store, graph_name, _pick(f"Target {i}"), embedder=FakeEmbedder())
+        outcome = await service.walk("where does this name lead", get_preset("greedy"), start=["Kismet"])
+        assert outcome.result.answer_names == [f"Target {i}"], name
+        stored = await get_walk(store, graph_name, outcome.result.walk_id)
+        assert stored.steps[0].chosen_relation == name
+        [drawn] = await store.query(draw.body, {"walkId": outcome.result.walk_id}, read=True)
+        [hop] = drawn["hops"]
+        assert hop.relationships[0]["relation"] == name
+        assert hop.relationships[0].type.startswith(name[: MAX_CAPTION_RELATION - 1].rstrip())
+        assert len(hop.relationships[0].type) <= MAX_CAPTION_RELATION + len(" → 1")
+    assert (await store.read("graph/counts", graph=bystander))[0] == BYSTANDER_COUNTS
 
 
 @pytest.mark.parametrize(

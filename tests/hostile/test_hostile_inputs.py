@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.graph.ledger import drop_graph, list_documents
+from graphwalk_neo4j.graph.ledger import list_documents
 from graphwalk_neo4j.graph.search import search_entities
 from graphwalk_neo4j.ingest.structured import ingest_file, ingest_files
+from tests.hostile.conftest import BYSTANDER_COUNTS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -29,29 +30,21 @@ INJECTIONS = [
 
 
 async def test_cypher_and_lucene_lookalikes_are_stored_as_names(
-    store: GraphStore, graph_name: str, tmp_path: Path
+    store: GraphStore, graph_name: str, tmp_path: Path, bystander: str
 ) -> None:
-    bystander = f"{graph_name}_bystander"
-    other = tmp_path / "other.txt"
-    other.write_text("Safe|rel|Sound\n")
     kb = tmp_path / "kb.txt"
     kb.write_text("".join(f"{name}|rel|Target {i}\n" for i, name in enumerate(INJECTIONS)))
-    try:
-        await ingest_file(store, other, graph=bystander, root=tmp_path)
-        result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
-        assert result.rows == len(INJECTIONS)
-        names = {
-            r["name"]
-            for r in await store.query("MATCH (n:Entity {graph: $g}) RETURN n.name AS name", {"g": graph_name})
-        }
-        assert set(INJECTIONS) <= names
-        for name in INJECTIONS:
-            hits = await search_entities(store, graph_name, name, k=3)
-            assert hits
-            assert hits[0].name == name
-        assert (await store.read("graph/counts", graph=bystander))[0] == {"entities": 2, "relationships": 1}
-    finally:
-        await drop_graph(store, bystander)
+    result = await ingest_file(store, kb, graph=graph_name, root=tmp_path)
+    assert result.rows == len(INJECTIONS)
+    names = {
+        r["name"] for r in await store.query("MATCH (n:Entity {graph: $g}) RETURN n.name AS name", {"g": graph_name})
+    }
+    assert set(INJECTIONS) <= names
+    for name in INJECTIONS:
+        hits = await search_entities(store, graph_name, name, k=3)
+        assert hits
+        assert hits[0].name == name
+    assert (await store.read("graph/counts", graph=bystander))[0] == BYSTANDER_COUNTS
 
 
 @pytest.mark.parametrize(
