@@ -31,7 +31,7 @@ _EXPORTS = {
     "get_preset": "graphwalk_neo4j.walk.config",
     "ingest_file": "graphwalk_neo4j.ingest.structured",
     "make_embedder": "graphwalk_neo4j.embed.factory",
-    "resolve_backend": "graphwalk_neo4j.decide.resolve",
+    "resolve_backend": "graphwalk_neo4j.backends",
     "search_entities": "graphwalk_neo4j.graph.search",
 }
 
@@ -72,8 +72,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.backends import resolve_backend
     from graphwalk_neo4j.decide.base import DecisionBackend, DecisionRequest, DecisionResponse
-    from graphwalk_neo4j.decide.resolve import resolve_backend
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.errors import GraphwalkError

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from graphwalk_neo4j.backends import describe_backends, resolve_backend
 from graphwalk_neo4j.cli.render import error_line, make_console, styled
 from graphwalk_neo4j.cli.trace import browser_hint
 from graphwalk_neo4j.cli.walk import render
-from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.embeddings import embed_graph

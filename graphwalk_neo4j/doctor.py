@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from graphwalk_neo4j.decide.resolve import describe_backends
+from graphwalk_neo4j.backends import describe_backends
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.store import GraphStore
 

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=256, ge=1)
 
     # Decisions
-    model: str | None = None  # see graphwalk_neo4j.decide.resolve for the rules
+    model: str | None = None  # see graphwalk_neo4j.backends for the rules
     jev_provider: Literal["typesafe", "openrouter"] | None = None
     jev_base_url: str | None = None
     typesafe_api_key: SecretStr | None = Field(

@@ -3,7 +3,7 @@ finished parts (an extractor, a router, deciders, an embedder) and never read se
 
 Text ingest needs an extraction model (``--llm-model``, a litellm name; ``GW_NEO4J_LLM_API_BASE`` and
 ``GW_NEO4J_LLM_API_KEY`` reach it). Routing decisions use ``--decision-model`` or ``GW_NEO4J_MODEL`` (see
-:mod:`graphwalk_neo4j.decide.resolve`); when neither names a model and no Jev key is configured there is no
+:mod:`graphwalk_neo4j.backends`); when neither names a model and no Jev key is configured there is no
 decision backend, and mentions merge only on exact names (said in the report). Low-confidence routing decisions
 are adjudicated by the extraction model through :class:`~graphwalk_neo4j.decide.llm.LLMBackend`.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from graphwalk_neo4j.backends import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.decide.llm import LLMBackend
-from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.ingest.documents import TextIngest

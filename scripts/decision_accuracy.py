@@ -18,11 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from graphwalk_neo4j.decide.learned import LearnedDecider, read_artifact_config, softmax, trained_walk_defaults
-from graphwalk_neo4j.decide.learned_fit import decision_metrics
-from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN
 from graphwalk_neo4j.embed import make_embedder
-from graphwalk_neo4j.eval.training import Decision, MiningOptions, build_dataset, load_qa, mining_config
+from graphwalk_neo4j.learned.artifact import read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.dataset import build_dataset
+from graphwalk_neo4j.learned.fit import decision_metrics
+from graphwalk_neo4j.learned.inputs import STOP_TOKEN
+from graphwalk_neo4j.learned.mining import Decision, MiningOptions, mining_config
+from graphwalk_neo4j.learned.model import LearnedDecider, softmax
+from graphwalk_neo4j.learned.qa import load_qa
 from graphwalk_neo4j.settings import load_settings
 from graphwalk_neo4j.store import GraphStore
 

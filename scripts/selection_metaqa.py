@@ -6,7 +6,7 @@ Takes 300 questions per hop from the *validation* split that ``gw-neo4j decider 
 (seed 0), and writes them twice: ``qa_select_{k}hop.txt`` reworded with this script's own word list, and
 ``qa_orig_{k}hop.txt`` as written, each with its qtype file and a link to ``kb.txt``, so ``gw-neo4j eval metaqa
 --data OUT --split select`` (or ``--split orig``) walks them with the ceiling. The list is neither
-``decide/augment.py``'s (training) nor ``scripts/paraphrase_metaqa.py``'s (the reported reworded eval); it
+``learned/augment.py``'s (training) nor ``scripts/paraphrase_metaqa.py``'s (the reported reworded eval); it
 shares the words ``cast`` and ``picture(s)`` with the latter and ``debut`` with the former. Score artifacts on
 it with ``scripts/decision_accuracy.py``.
 """
@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 
 from graphwalk_neo4j.eval.metaqa import reword_outside_topic
-from graphwalk_neo4j.eval.training import load_qa, sample_pairs, split_of
+from graphwalk_neo4j.learned.qa import load_qa, sample_pairs, split_of
 
 RULES: list[tuple[str, str]] = [
     (r"\bdirected\b", "steered"),

@@ -1,8 +1,8 @@
 """``gw-neo4j decider``: train a learned decision model on a graph and show what an artifact is.
 
 ``decider train --graph G --qa FILE... --out DIR`` mines gold relation paths for question–answer pairs in
-Neo4j, teacher-forces decisions along them and fits the model (:mod:`graphwalk_neo4j.eval.training`,
-:mod:`graphwalk_neo4j.decide.learned_fit`); re-running the same command resumes. ``decider show DIR`` prints the
+Neo4j, teacher-forces decisions along them and fits the model (:mod:`graphwalk_neo4j.learned.training`,
+:mod:`graphwalk_neo4j.learned.fit`); re-running the same command resumes. ``decider show DIR`` prints the
 artifact's graph, data, split and scores. Use the result with ``--model learned:DIR``.
 """
 
@@ -25,13 +25,14 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
-from graphwalk_neo4j.decide.learned import METRICS_FILE, read_artifact_config, trained_walk_defaults
-from graphwalk_neo4j.decide.learned_fit import FitOptions
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.eval.distill import train_from_traces
-from graphwalk_neo4j.eval.training import MiningOptions, mining_config, train_from_qa
 from graphwalk_neo4j.identifiers import graph_name
+from graphwalk_neo4j.learned.artifact import METRICS_FILE, read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.distill import train_from_traces
+from graphwalk_neo4j.learned.fit import FitOptions
+from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
+from graphwalk_neo4j.learned.training import train_from_qa
 
 
 @click.group(name="decider")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.tree import Tree
 
+from graphwalk_neo4j.backends import resolve_backend
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -22,7 +23,6 @@ from graphwalk_neo4j.cli.common import (
 )
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.cli.trace import browser_hint
-from graphwalk_neo4j.decide.resolve import resolve_backend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from

@@ -1,7 +1,7 @@
 """Decision backends: one contract (:mod:`.base`), one normaliser, and Jev / local / LLM / fake backends.
 
 Heavy dependencies load lazily: ``litellm`` on the first LLM call, sentence-transformers on the first MiniLM
-encode. Pick a backend with :func:`resolve_backend`.
+encode. Pick a backend with :func:`graphwalk_neo4j.backends.resolve_backend`.
 """
 
 from graphwalk_neo4j.decide.base import (
@@ -24,7 +24,6 @@ from graphwalk_neo4j.decide.jev import (
 from graphwalk_neo4j.decide.llm import LLMBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.decide.normalize import check_request, make_result, normalize_distribution, top_label
-from graphwalk_neo4j.decide.resolve import describe_backends, resolve_backend, resolve_model_kind
 
 __all__ = [
     "MAX_OPTIONS",
@@ -41,12 +40,9 @@ __all__ = [
     "LocalDecider",
     "Usage",
     "check_request",
-    "describe_backends",
     "estimate_tokens",
     "make_result",
     "normalize_distribution",
     "plan_batches",
-    "resolve_backend",
-    "resolve_model_kind",
     "top_label",
 ]

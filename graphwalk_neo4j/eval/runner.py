@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.learned import read_artifact_config
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.eval.answers import QASystem, SystemAnswer, count_round_trips
@@ -33,10 +32,11 @@ from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, load_questions, sample
 from graphwalk_neo4j.eval.records import CEILING, MetaQAOptions, QuestionRecord, RunSpec, make_record
 from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
 from graphwalk_neo4j.eval.systems import build_systems
-from graphwalk_neo4j.eval.training import split_of
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.learned.artifact import read_artifact_config
+from graphwalk_neo4j.learned.qa import split_of
 from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema

@@ -20,7 +20,7 @@ import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from graphwalk_neo4j.decide.resolve import resolve_backend
+from graphwalk_neo4j.backends import resolve_backend
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.answers import CountingStore, QASystem, SystemAnswer
 from graphwalk_neo4j.eval.baseline import DEFAULT_K, LLMReader, VectorSystem, build_index

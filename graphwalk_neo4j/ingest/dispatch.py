@@ -12,7 +12,7 @@ So a single ``.txt`` or ``.csv`` file stays structured unless ``--format text`` 
 
 Text ingest needs an extraction model (``--llm-model``, a litellm name; ``GW_NEO4J_LLM_API_BASE`` and
 ``GW_NEO4J_LLM_API_KEY`` reach it). Routing decisions use ``--decision-model`` or ``GW_NEO4J_MODEL`` (see
-:mod:`graphwalk_neo4j.decide.resolve`); when neither names a model and no Jev key is configured there is no
+:mod:`graphwalk_neo4j.backends`); when neither names a model and no Jev key is configured there is no
 decision backend, and mentions merge only on exact names (said in the report). Low-confidence routing decisions
 are adjudicated by the extraction model through :class:`~graphwalk_neo4j.decide.llm.LLMBackend`.
 """

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.decide.resolve import resolve_backend, resolve_model_kind
+from graphwalk_neo4j.backends import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import (
     DrainingError,

@@ -14,16 +14,17 @@ import pytest
 from click.testing import CliRunner
 from typesafe_sdk import RetryPolicy
 
+from graphwalk_neo4j.backends import resolve_backend
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.decide.jev import JevBackend
-from graphwalk_neo4j.decide.learned import LearnedDecider
-from graphwalk_neo4j.decide.resolve import resolve_backend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.answers import CountingStore, count_round_trips
-from graphwalk_neo4j.eval.distill import traces_dataset
 from graphwalk_neo4j.eval.runner import prepare_graph
-from graphwalk_neo4j.eval.training import MiningOptions, load_qa, mine_batch
 from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.learned.distill import traces_dataset
+from graphwalk_neo4j.learned.mining import MiningOptions, mine_batch
+from graphwalk_neo4j.learned.model import LearnedDecider
+from graphwalk_neo4j.learned.qa import load_qa
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.stored_walks.read import get_walk, list_walks

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from graphwalk_neo4j.decide.learned_fit import Example, FitOptions, fit
-from graphwalk_neo4j.decide.learned_inputs import DecisionInputs
 from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.learned.fit import Example, FitOptions, fit
+from graphwalk_neo4j.learned.inputs import DecisionInputs
 from graphwalk_neo4j.walk.config import WalkConfig
 from tests.service.conftest import ServedApp, service_settings
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.augment import vocabulary
+from graphwalk_neo4j.learned.augment import vocabulary
 
 if TYPE_CHECKING:
     from types import ModuleType

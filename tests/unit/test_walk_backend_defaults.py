@@ -11,10 +11,11 @@ import pytest
 from graphwalk_neo4j.cli.walk import build_config
 from graphwalk_neo4j.decide.base import walk_defaults
 from graphwalk_neo4j.decide.fake import FakeBackend
-from graphwalk_neo4j.decide.learned import LearnedDecider, Vocab, Weights, trained_walk_defaults
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.learned.artifact import trained_walk_defaults
+from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
 from graphwalk_neo4j.walk.config import WalkConfig, get_preset, with_backend_defaults
 
 if TYPE_CHECKING:

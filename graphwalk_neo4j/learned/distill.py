@@ -6,7 +6,7 @@ walks becomes one decision: its :class:`~graphwalk_neo4j.decide.request.Decision
 trace (the question, the start entities, the path so far from the chain of parent steps, where the beam stood,
 the options as offered, in the stored order) with the entities' types read back from the graph (one round trip
 per walk), and its target is the backend's stored distribution (soft targets). Walks split into train / val /
-test by their question (:func:`~graphwalk_neo4j.eval.training.split_of`); ``test`` is left out.
+test by their question (:func:`~graphwalk_neo4j.learned.qa.split_of`); ``test`` is left out.
 
 Stored traces cap long lists (20 target ids per option, 50 node ids per step); the model reads counts and types,
 not names, so the caps do not change what it sees, except that a type is taken from the first targets only.
@@ -21,12 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.learned_fit import Example, fit
-from graphwalk_neo4j.decide.learned_inputs import decision_inputs
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.eval.training import TEST_SHARE, VAL_SHARE, Decision, split_of
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
+from graphwalk_neo4j.learned.fit import Example, fit
+from graphwalk_neo4j.learned.inputs import decision_inputs
+from graphwalk_neo4j.learned.mining import Decision
+from graphwalk_neo4j.learned.qa import TEST_SHARE, VAL_SHARE, split_of
 from graphwalk_neo4j.stored_walks.read import get_walk, list_walks
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig

@@ -10,10 +10,29 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from graphwalk_neo4j.decide.augment import reword, variants, vocabulary
+from graphwalk_neo4j.backends import resolve_model_kind
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
-from graphwalk_neo4j.decide.learned import (
+from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.errors import ConfigError, DecisionError
+from graphwalk_neo4j.learned.augment import reword, variants, vocabulary
+from graphwalk_neo4j.learned.fit import (
+    Example,
+    FitOptions,
+    _module,
+    _weights,
+    augmented,
+    decision_metrics,
+    fit,
+)
+from graphwalk_neo4j.learned.inputs import (
+    EXTRA,
+    content_words,
+    decision_inputs,
+    masked_question,
+    option_extras,
+)
+from graphwalk_neo4j.learned.model import (
     LearnedDecider,
     Vocab,
     Weights,
@@ -23,25 +42,6 @@ from graphwalk_neo4j.decide.learned import (
     logits,
     save_members,
 )
-from graphwalk_neo4j.decide.learned_fit import (
-    Example,
-    FitOptions,
-    _module,
-    _weights,
-    augmented,
-    decision_metrics,
-    fit,
-)
-from graphwalk_neo4j.decide.learned_inputs import (
-    EXTRA,
-    content_words,
-    decision_inputs,
-    masked_question,
-    option_extras,
-)
-from graphwalk_neo4j.decide.resolve import resolve_model_kind
-from graphwalk_neo4j.embed import FakeEmbedder
-from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.walk.ports import Option
 from tests.tate_decision import TATE, YEARS, tate_decision
 

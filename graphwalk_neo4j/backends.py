@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS, JevBackend
-from graphwalk_neo4j.decide.learned import LearnedDecider
 from graphwalk_neo4j.decide.llm import LLMBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.learned.model import LearnedDecider
 from graphwalk_neo4j.llm import provider_of
 
 if TYPE_CHECKING:

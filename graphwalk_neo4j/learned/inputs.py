@@ -4,7 +4,7 @@
 move, type, count and words), so mined training data is plain JSON; :func:`decision_inputs` takes it from a
 walk's :class:`~graphwalk_neo4j.decide.request.DecisionContext`. :func:`option_extras` turns it, with the
 embeddings of its texts, into the per-option numbers that name no relation or wording (sentence- and word-level
-coverage), which carry the model (:mod:`graphwalk_neo4j.decide.learned`) across relations and phrasings it
+coverage), which carry the model (:mod:`graphwalk_neo4j.learned.model`) across relations and phrasings it
 never saw.
 """
 

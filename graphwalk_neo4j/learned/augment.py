@@ -7,7 +7,7 @@ question is turned around. The lists are general English for the kinds of relati
 has; they were written here and are deliberately *not* the word lists of any evaluation rewording (an
 evaluation set's vocabulary used for training would be tuning on the test).
 
-The training loop (:mod:`graphwalk_neo4j.decide.learned_fit`) gives every training decision one of its
+The training loop (:mod:`graphwalk_neo4j.learned.fit`) gives every training decision one of its
 question's variants besides the original, so the question's embedding varies while the path, the options and
 the right answer stay the same: what the model can rely on is what the words mean, and the coverage features
 that compare the question with the path.

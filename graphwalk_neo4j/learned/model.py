@@ -15,14 +15,13 @@ fitted on the validation split (so the probabilities are calibrated on held-out 
 NumPy (no torch at inference), deterministic, and costs well under a millisecond per question once the
 question's embedding is cached.
 
-The artifact directory (written by :func:`graphwalk_neo4j.decide.learned_fit.fit` and the ``gw-neo4j decider
+The artifact directory (written by :func:`graphwalk_neo4j.learned.fit.fit` and the ``gw-neo4j decider
 train`` command) holds ``model.npz`` (weights), ``config.json`` (vocabularies, sizes, temperature, embedder,
 graph, training-data hash) and ``metrics.json``. It loads offline.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import dataclass
@@ -32,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.learned_inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras
-from graphwalk_neo4j.decide.linker import MentionLinker
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
+from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras
+from graphwalk_neo4j.learned.linker import MentionLinker
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -46,14 +46,6 @@ if TYPE_CHECKING:
 UNK = "<unk>"
 PAD = "<pad>"
 MAX_PATH = 3  # path positions with their own table; deeper hops share the last
-FORMAT_VERSION = 3  # 3: word-level coverage (EXTRA 10) and ensembles; 2: sentence coverage only
-MODEL_FILE = "model.npz"
-CONFIG_FILE = "config.json"
-METRICS_FILE = "metrics.json"
-# The recorded walk settings (config.json "walk_config") a walk takes over unless its caller chose them: the
-# exclusion rule decides which options the model saw in training. Strategy, hop mode and budgets stay the
-# preset's: they are how a caller searches, not what the model learned from.
-TRAINED_WALK_FIELDS = ("exclude_visited", "exclude_scope")
 
 
 @dataclass
@@ -105,7 +97,7 @@ def encode(vocab: Vocab, d: DecisionInputs) -> Encoded:
 
 @dataclass
 class Weights:
-    """The network's parameters (NumPy, float32). Names match the torch module in ``learned_fit``."""
+    """The network's parameters (NumPy, float32). Names match the torch module in :mod:`.fit`."""
 
     tok: np.ndarray  # (V, dt)
     typ: np.ndarray  # (K, dk)
@@ -157,31 +149,6 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     z -= z.max()
     e = np.exp(z)
     return np.asarray(e / e.sum())
-
-
-def read_artifact_config(directory: str | Path) -> dict[str, Any]:
-    path = Path(directory) / CONFIG_FILE
-    if not path.is_file():
-        raise ConfigError(
-            f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
-            "train one with `gw-neo4j decider train`"
-        )
-    config: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if config.get("format") != FORMAT_VERSION:
-        raise ConfigError(
-            f"{directory}: artifact format {config.get('format')!r}, this version reads "
-            f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`"
-        )
-    return config
-
-
-def trained_walk_defaults(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The :data:`TRAINED_WALK_FIELDS` an artifact's ``config.json`` recorded under ``walk_config`` (none for an
-    artifact distilled from traces, which records no walk settings)."""
-    recorded = config.get("walk_config")
-    if not isinstance(recorded, dict):
-        return {}
-    return {k: recorded[k] for k in TRAINED_WALK_FIELDS if k in recorded}
 
 
 class LearnedDecider:

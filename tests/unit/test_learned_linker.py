@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from graphwalk_neo4j.decide.linker import FEATURES, MentionLinker, fit_linker, template_counts
+from graphwalk_neo4j.learned.linker import FEATURES, MentionLinker, fit_linker, template_counts
 from graphwalk_neo4j.walk.entry import best_candidate, best_per_span, pick_mentions, question_spans
 
 if TYPE_CHECKING:

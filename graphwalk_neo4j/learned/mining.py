@@ -1,12 +1,6 @@
-"""Training data for the learned decider, from question–answer pairs (weak supervision) over a Neo4j graph.
+"""Mining training decisions from question–answer pairs over a Neo4j graph (weak supervision).
 
-1. **Questions.** ``question<TAB>answer1|answer2`` lines with one ``[topic]`` (``--format metaqa``) or JSON
-   lines ``{"question", "answers", "topic"?}`` (``--format jsonl``; without ``topic`` the ``[bracketed]`` span
-   is the topic). Each question falls in ``train``, ``val`` or ``test`` by a hash of ``(seed, question text)``
-   (:func:`split_of`): a fixed-seed split *by question*, so the same wording never lands on two sides.
-   ``val`` chooses the epoch and fits the temperature; ``test`` is never trained on (``eval metaqa
-   --heldout DIR`` evaluates on it).
-2. **Path mining** (:func:`mine_batch`). For a batch of questions, the walk's own relation expander
+1. **Path mining** (:func:`mine_batch`). For a batch of questions, the walk's own relation expander
    (:class:`~graphwalk_neo4j.walk.graph_expander.Neo4jExpander`) expands every open path of every question
    in ONE Cypher round trip per hop, with the walk's rules (visited nodes excluded, the same option limits). Each
    path's end set is scored against the gold answers (answer-set F1). When a question's hop count is known
@@ -15,132 +9,34 @@
    learnt as 1 hop). Without it, paths grow up to ``max_hops`` and a question stops growing once a path
    reaches F1 = 1. Frontiers above ``max_mine_frontier`` nodes are not expanded further (hub paths are never
    the precise answer). The gold paths are those with the best F1 (at least ``min_f1``), shortest first.
-3. **Teacher forcing.** Along every gold path, each state the walk would have asked about (at least two
+2. **Teacher forcing.** Along every gold path, each state the walk would have asked about (at least two
    legal options, or one and STOP) becomes a decision with the real graph's offers, STOP included (STOP is
    right at the end of a gold path), built with the walk's own :func:`~graphwalk_neo4j.walk.prompts.build_context`.
    The target spreads evenly over every option that continues some gold path (ties are common: a film's
    director is often its writer).
-
-Decisions are appended to ``DIR/decisions.jsonl`` batch by batch (with ``DIR/mined.jsonl`` listing every
-question done), so an interrupted run resumes where it stopped.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import json
-import re
-import time
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.learned_fit import Example, fit, make_dir
-from graphwalk_neo4j.decide.learned_inputs import DecisionInputs, decision_inputs
-from graphwalk_neo4j.decide.linker import fit_linker, template_counts
-from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.store.queries import ENTITIES_BY_ID, EXACT_NAMES, DegreeRow, SpanDegreeRow
+from graphwalk_neo4j.learned.inputs import DecisionInputs, decision_inputs
+from graphwalk_neo4j.store.queries import ENTITIES_BY_ID
 from graphwalk_neo4j.walk import prompts
 from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Move, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.learned.qa import QAPair
     from graphwalk_neo4j.store import GraphStore
-
-Split = Literal["train", "val", "test"]
-QAFormat = Literal["metaqa", "jsonl"]
-VAL_SHARE = 0.1
-TEST_SHARE = 0.2
-_TOPIC = re.compile(r"\[([^\[\]]+)\]")
-_HOPS = re.compile(r"(\d)hop")
-
-
-@dataclass(frozen=True)
-class QAPair:
-    id: str
-    text: str  # without brackets: what the walk is asked
-    topic: str
-    answers: tuple[str, ...]
-    hops: int = 0  # from the file name (qa_dev_2hop.txt) when known; for reporting only
-    raw: str = ""  # the question as written, with its [topic]
-
-
-def split_of(seed: int, text: str, val: float = VAL_SHARE, test: float = TEST_SHARE) -> Split:
-    """``train`` / ``val`` / ``test`` by sha256 of ``"{seed}:{normalised question}"`` (brackets ignored)."""
-    key = " ".join(text.replace("[", "").replace("]", "").casefold().split())
-    u = int.from_bytes(hashlib.sha256(f"{seed}:{key}".encode()).digest()[:8], "big") / 2**64
-    return "test" if u < test else "val" if u < test + val else "train"
-
-
-def load_qa(paths: Sequence[str | Path], fmt: QAFormat = "metaqa") -> list[QAPair]:
-    out: list[QAPair] = []
-    for path in paths:
-        p = Path(path)
-        if not p.is_file():
-            raise InputError("no such question file; pass --qa FILE (MetaQA qa_*.txt or JSON lines)", path=p)
-        match = _HOPS.search(p.name)
-        hops = int(match.group(1)) if match else 0
-        for line_no, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            qid = f"{p.stem}:{line_no}"
-            if fmt == "metaqa":
-                q = parse_question_line(line, split=p.stem, hops=hops, line=line_no, path=p)
-                out.append(QAPair(qid, q.text_without_brackets, q.topic, q.answers, hops, q.text))
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"not JSON ({exc.msg}); --format jsonl wants one "
-                    '{"question", "answers", "topic"} object per line',
-                    path=p,
-                    line=line_no,
-                ) from exc
-            question, answers = row.get("question"), row.get("answers")
-            if not isinstance(question, str) or not isinstance(answers, list) or not answers:
-                raise InputError(
-                    'each line needs "question" (text) and "answers" (a non-empty list)', path=p, line=line_no
-                )
-            topic = row.get("topic")
-            if not isinstance(topic, str):
-                found = _TOPIC.findall(question)
-                if len(found) != 1:
-                    raise InputError(
-                        'no "topic" and not exactly one [bracketed] entity in the question', path=p, line=line_no
-                    )
-                topic = found[0]
-            raw = question if "[" in question else question.replace(topic, f"[{topic}]", 1)
-            out.append(
-                QAPair(
-                    qid,
-                    _TOPIC.sub(lambda m: m.group(1), question),
-                    topic.strip(),
-                    tuple(str(a) for a in answers),
-                    int(row.get("hops") or hops),
-                    raw,
-                )
-            )
-    return out
-
-
-def qa_hash(pairs: Iterable[QAPair]) -> str:
-    digest = hashlib.sha256()
-    for q in pairs:
-        digest.update(json.dumps([q.id, q.text, q.topic, list(q.answers)], ensure_ascii=False).encode())
-    return digest.hexdigest()
-
-
-# -- mining ----------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -434,210 +330,7 @@ def _decisions(
     return decisions, mined
 
 
-# -- the dataset on disk (resumable) ---------------------------------------------------------------------
-
-
-DECISIONS_FILE = "decisions.jsonl"
-MINED_FILE = "mined.jsonl"
-
-
-def _complete_lines(path: Path) -> list[str]:
-    if not path.is_file():
-        return []
-    text = path.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):  # cut short by an interruption: drop the partial line
-        text = text[: text.rfind("\n") + 1]
-        path.write_text(text, encoding="utf-8")
-    return [line for line in text.splitlines() if line.strip()]
-
-
-def read_mined(directory: Path) -> tuple[list[Decision], dict[str, dict[str, Any]]]:
-    mined = {row["qid"]: row for row in (json.loads(line) for line in _complete_lines(directory / MINED_FILE))}
-    decisions = [Decision.from_json(json.loads(line)) for line in _complete_lines(directory / DECISIONS_FILE)]
-    return [d for d in decisions if d.qid in mined], mined
-
-
-async def build_dataset(
-    store: GraphStore,
-    graph: str,
-    pairs: Sequence[QAPair],
-    directory: Path,
-    config: WalkConfig,
-    options: MiningOptions,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[Decision], dict[str, dict[str, Any]]]:
-    """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes)."""
-    make_dir(directory)
-    _, mined = read_mined(directory)
-    # Questions about the same topic go into the same batch, where they share their expansions.
-    todo = sorted((q for q in pairs if q.id not in mined), key=lambda q: (entity_id(q.topic), q.id))
-    done = len(pairs) - len(todo)
-    if progress:
-        progress(done, len(pairs))
-    batches = [todo[i : i + options.batch_size] for i in range(0, len(todo), options.batch_size)]
-    width = max(1, options.concurrency)
-    for i in range(0, len(batches), width):
-        group = batches[i : i + width]
-        results = await asyncio.gather(*(mine_batch(store, graph, b, config, options) for b in group))
-        for batch, (decisions, records) in zip(group, results, strict=True):
-            with (directory / DECISIONS_FILE).open("a", encoding="utf-8") as fh:
-                for d in decisions:
-                    fh.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
-            with (directory / MINED_FILE).open("a", encoding="utf-8") as fh:
-                for r in records:
-                    fh.write(json.dumps(r.__dict__, ensure_ascii=False) + "\n")
-            done += len(batch)
-            if progress:
-                progress(done, len(pairs))
-    return read_mined(directory)
-
-
-# -- linking ---------------------------------------------------------------------------------------------
-
-
-async def mention_candidates(
-    store: GraphStore,
-    graph: str,
-    pairs: Sequence[QAPair],
-    batch: int = 256,
-) -> list[tuple[str, list[tuple[str, DegreeRow]], int | None]]:
-    """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
-    questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
-    out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
-    for i in range(0, len(pairs), batch):
-        part = pairs[i : i + batch]
-        spans = [question_spans(q.text) for q in part]
-        names = sorted({s for group in spans for s in group})
-        rows = await store.read(EXACT_NAMES, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
-        found: dict[str, list[SpanDegreeRow]] = {}
-        for row in rows:
-            found.setdefault(row["span"], []).append(row)
-        for q, group in zip(part, spans, strict=True):
-            candidates = best_per_span({s: found[s] for s in group if s in found})
-            topic = " ".join(q.topic.lower().split())
-            gold = next((k for k, (span, _) in enumerate(candidates) if span == topic), None)
-            out.append((q.text, candidates, gold))
-    return out
-
-
-async def train_linker(
-    store: GraphStore,
-    graph: str,
-    train: Sequence[QAPair],
-    val: Sequence[QAPair],
-) -> tuple[Any, dict[str, Any]]:
-    """Fit the mention scorer (:mod:`graphwalk_neo4j.decide.linker`) on the training questions; report its
-    linking accuracy (topic first among the exact mentions) on the validation questions, beside
-    longest-match-first."""
-    outside, inside = template_counts(q.raw for q in train if q.raw)
-    seen = await mention_candidates(store, graph, train)
-    linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
-    checked = await mention_candidates(store, graph, val)
-    hit = longest = 0
-    for question, candidates, gold in checked:
-        if gold is None or not candidates:
-            continue
-        scores = linker(question, candidates)
-        hit += int(max(range(len(candidates)), key=lambda k: (scores[k], -k)) == gold)
-        longest += int(gold == 0)
-    n = len(checked)
-    return linker, {
-        "train": fitted,
-        "val_questions": n,
-        "val_accuracy": hit / n if n else None,
-        "val_accuracy_longest_first": longest / n if n else None,
-    }
-
-
-# -- the whole pipeline ----------------------------------------------------------------------------------
-
-
-Observe = Callable[[str, int, int], None]  # (stage, done, total)
-
-
 def mining_config(**changes: Any) -> WalkConfig:
     """The walk settings decisions are mined and teacher-forced under (relation hops, no STOP at the start, the
     evaluation frontier), with ``changes`` (e.g. ``exclude_scope``) on top."""
     return WalkConfig(hop_mode="relation", allow_stop_at_start=False, max_frontier=2000, **changes)
-
-
-def sample_pairs(pairs: Sequence[QAPair], per_file: int | None, seed: int) -> list[QAPair]:
-    """At most ``per_file`` questions of every file (the lowest sha256 of ``"{seed}:{id}"``), in file order."""
-    if per_file is None:
-        return list(pairs)
-    by_file: dict[str, list[QAPair]] = {}
-    for q in pairs:
-        by_file.setdefault(q.id.rsplit(":", 1)[0], []).append(q)
-    keep: set[str] = set()
-    for group in by_file.values():
-        ranked = sorted(group, key=lambda q: hashlib.sha256(f"{seed}:{q.id}".encode()).hexdigest())
-        keep.update(q.id for q in ranked[:per_file])
-    return [q for q in pairs if q.id in keep]
-
-
-async def train_from_qa(
-    store: GraphStore,
-    graph: str,
-    embedder: Any,
-    qa_paths: Sequence[str],
-    out_dir: str | Path,
-    *,
-    fmt: QAFormat = "metaqa",
-    seed: int = 0,
-    per_file: int | None = None,
-    config: WalkConfig | None = None,
-    mining: MiningOptions | None = None,
-    fit_options: Any = None,
-    observe: Observe | None = None,
-) -> dict[str, Any]:
-    """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
-    out = Path(out_dir)
-    mining = mining or MiningOptions()
-    config = config or mining_config()
-    pairs = sample_pairs(load_qa(qa_paths, fmt), per_file, seed)
-    if not pairs:
-        raise InputError("no questions in the --qa files", path=qa_paths[0] if qa_paths else None)
-    splits = {q.id: split_of(seed, q.text) for q in pairs}
-    usable = [q for q in pairs if splits[q.id] != "test"]
-    started = time.perf_counter()
-    decisions, mined = await build_dataset(
-        store, graph, usable, out / "data", config, mining, (lambda d, t: observe("mine", d, t)) if observe else None
-    )
-    mine_s = time.perf_counter() - started
-    train = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "train"]
-    val = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "val"]
-    coverage: dict[str, dict[str, float]] = {}
-    for row in mined.values():
-        if row["qid"] not in splits:
-            continue
-        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
-        c["questions"] += 1
-        c["with_gold_path"] += 1 if row["gold_paths"] else 0
-        c["best_f1_sum"] += row["best_f1"]
-    for c in coverage.values():
-        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
-    meta = {
-        "graph": graph,
-        "source": "qa",
-        "qa_files": [str(p) for p in qa_paths],
-        "qa_format": fmt,
-        "qa_sha256": qa_hash(pairs),
-        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
-        "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
-        "per_file": per_file,
-        "walk_config": config.model_dump(mode="json"),
-        "mining": mining.__dict__,
-        "mining_coverage": coverage,
-    }
-    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
-    metrics["seconds"]["mine"] = round(mine_s, 1)
-    metrics["mining_coverage"] = coverage
-    started = time.perf_counter()
-    linker, linking = await train_linker(
-        store, graph, [q for q in usable if splits[q.id] == "train"], [q for q in usable if splits[q.id] == "val"]
-    )
-    linker.save(out)
-    metrics["linking"] = linking
-    metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
-    (out / "metrics.json").write_text(json.dumps(metrics, indent=2), encoding="utf-8")
-    return metrics

@@ -12,7 +12,7 @@ questions whose topic is known, how each candidate span reads:
 
 ``score = w · features`` and the highest-scoring mention starts the walk; ``w`` is a conditional-logit fit
 (softmax over each question's candidates, plain gradient descent, L2). Saved as ``linker.json`` next to the
-learned decider's weights; :class:`~graphwalk_neo4j.decide.learned.LearnedDecider` exposes it as
+learned decider's weights; :class:`~graphwalk_neo4j.learned.model.LearnedDecider` exposes it as
 ``mention_scorer``, which the walk's linking uses when present.
 """
 

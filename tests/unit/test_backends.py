@@ -3,15 +3,8 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from graphwalk_neo4j.decide import (
-    FakeBackend,
-    JevBackend,
-    LLMBackend,
-    LocalDecider,
-    describe_backends,
-    resolve_backend,
-    resolve_model_kind,
-)
+from graphwalk_neo4j.backends import describe_backends, resolve_backend, resolve_model_kind
+from graphwalk_neo4j.decide import FakeBackend, JevBackend, LLMBackend, LocalDecider
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.settings import Settings

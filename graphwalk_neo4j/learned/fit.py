@@ -1,12 +1,12 @@
 """Fitting the learned decider (torch; CPU, or a GPU when one is present) and writing its artifact directory.
 
-:func:`fit` takes decisions as (:class:`~graphwalk_neo4j.decide.learned.DecisionInputs`, target distribution)
+:func:`fit` takes decisions as (:class:`~graphwalk_neo4j.learned.inputs.DecisionInputs`, target distribution)
 pairs, split into train and validation, and:
 
 1. builds the vocabularies (moves, types) from the training decisions;
 2. embeds every distinct masked question and move text once with the frozen embedder (cached in
    ``DIR/cache/`` so a resumed run does not embed again);
-3. trains the network of :mod:`~graphwalk_neo4j.decide.learned` (Adam, a fixed seed, minibatches), keeping
+3. trains the network of :mod:`~graphwalk_neo4j.learned.model` (Adam, a fixed seed, minibatches), keeping
    the epoch with the lowest validation loss; a checkpoint after every epoch lets an interrupted run resume
    (``DIR/checkpoint.pt``). The loss depends on what a target means. From question–answer pairs it is a *set*
    (``Example.set_valued``): every option that continues some gold path is right, so the loss is
@@ -14,7 +14,7 @@ pairs, split into train and validation, and:
    equally right moves (a film's director is often its writer) instead of being taught to split it, which
    made whole paths look less likely than they are. From traces the target is the teacher's distribution
    (soft-target cross-entropy). With ``augment`` > 0 every training decision is also seen with rewordings of
-   its question (:mod:`graphwalk_neo4j.decide.augment`);
+   its question (:mod:`graphwalk_neo4j.learned.augment`);
 4. fits the temperature on the validation decisions (grid over [0.2, 5], lowest NLL of the same loss) and
    reports the expected calibration error before and after;
 5. writes ``model.npz``, ``config.json`` and ``metrics.json``.
@@ -34,20 +34,11 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from graphwalk_neo4j.decide.augment import variants
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
-from graphwalk_neo4j.decide.learned import (
-    CONFIG_FILE,
-    FORMAT_VERSION,
-    MAX_PATH,
-    METRICS_FILE,
-    MODEL_FILE,
-    Vocab,
-    Weights,
-    encode,
-    save_members,
-)
-from graphwalk_neo4j.decide.learned_inputs import EXTRA, DecisionInputs, option_extras
+from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRICS_FILE, MODEL_FILE
+from graphwalk_neo4j.learned.augment import variants
+from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras
+from graphwalk_neo4j.learned.model import MAX_PATH, Vocab, Weights, encode, save_members
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder

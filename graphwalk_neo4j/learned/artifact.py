@@ -1,0 +1,51 @@
+"""A learned decider's artifact directory: its file names, format version, and what its ``config.json`` records.
+
+``model.npz`` (weights, :mod:`.model`), ``config.json`` (vocabularies, sizes, temperature, embedder, graph,
+training source and data hash, the walk settings it was trained under), ``metrics.json`` (:mod:`.fit`), and
+``linker.json`` when a mention scorer was trained (:mod:`.linker`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graphwalk_neo4j.errors import ConfigError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+FORMAT_VERSION = 3  # 3: word-level coverage (EXTRA 10) and ensembles; 2: sentence coverage only
+MODEL_FILE = "model.npz"
+CONFIG_FILE = "config.json"
+METRICS_FILE = "metrics.json"
+# The recorded walk settings (config.json "walk_config") a walk takes over unless its caller chose them: the
+# exclusion rule decides which options the model saw in training. Strategy, hop mode and budgets stay the
+# preset's: they are how a caller searches, not what the model learned from.
+TRAINED_WALK_FIELDS = ("exclude_visited", "exclude_scope")
+
+
+def read_artifact_config(directory: str | Path) -> dict[str, Any]:
+    path = Path(directory) / CONFIG_FILE
+    if not path.is_file():
+        raise ConfigError(
+            f"{directory} is not a learned-decider directory (no {CONFIG_FILE}); "
+            "train one with `gw-neo4j decider train`"
+        )
+    config: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if config.get("format") != FORMAT_VERSION:
+        raise ConfigError(
+            f"{directory}: artifact format {config.get('format')!r}, this version reads "
+            f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`"
+        )
+    return config
+
+
+def trained_walk_defaults(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`TRAINED_WALK_FIELDS` an artifact's ``config.json`` recorded under ``walk_config`` (none for an
+    artifact distilled from traces, which records no walk settings)."""
+    recorded = config.get("walk_config")
+    if not isinstance(recorded, dict):
+        return {}
+    return {k: recorded[k] for k in TRAINED_WALK_FIELDS if k in recorded}

@@ -1,0 +1,153 @@
+"""Training a learned decider from question–answer pairs, end to end: read the pairs (:mod:`.qa`), mine
+decisions (:mod:`.mining`, kept on disk by :mod:`.dataset`), fit the model (:mod:`.fit`) and the mention scorer
+for linking from plain text (:mod:`.linker`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
+from graphwalk_neo4j.learned.dataset import build_dataset
+from graphwalk_neo4j.learned.fit import Example, fit
+from graphwalk_neo4j.learned.linker import fit_linker, template_counts
+from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
+from graphwalk_neo4j.learned.qa import TEST_SHARE, VAL_SHARE, QAFormat, QAPair, load_qa, qa_hash, sample_pairs, split_of
+from graphwalk_neo4j.store.queries import EXACT_NAMES, DegreeRow, SpanDegreeRow
+from graphwalk_neo4j.walk.entry import best_per_span, question_spans
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.config import WalkConfig
+
+
+async def mention_candidates(
+    store: GraphStore,
+    graph: str,
+    pairs: Sequence[QAPair],
+    batch: int = 256,
+) -> list[tuple[str, list[tuple[str, DegreeRow]], int | None]]:
+    """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
+    questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
+    out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
+    for i in range(0, len(pairs), batch):
+        part = pairs[i : i + batch]
+        spans = [question_spans(q.text) for q in part]
+        names = sorted({s for group in spans for s in group})
+        rows = await store.read(EXACT_NAMES, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
+        found: dict[str, list[SpanDegreeRow]] = {}
+        for row in rows:
+            found.setdefault(row["span"], []).append(row)
+        for q, group in zip(part, spans, strict=True):
+            candidates = best_per_span({s: found[s] for s in group if s in found})
+            topic = " ".join(q.topic.lower().split())
+            gold = next((k for k, (span, _) in enumerate(candidates) if span == topic), None)
+            out.append((q.text, candidates, gold))
+    return out
+
+
+async def train_linker(
+    store: GraphStore,
+    graph: str,
+    train: Sequence[QAPair],
+    val: Sequence[QAPair],
+) -> tuple[Any, dict[str, Any]]:
+    """Fit the mention scorer (:mod:`graphwalk_neo4j.learned.linker`) on the training questions; report its
+    linking accuracy (topic first among the exact mentions) on the validation questions, beside
+    longest-match-first."""
+    outside, inside = template_counts(q.raw for q in train if q.raw)
+    seen = await mention_candidates(store, graph, train)
+    linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
+    checked = await mention_candidates(store, graph, val)
+    hit = longest = 0
+    for question, candidates, gold in checked:
+        if gold is None or not candidates:
+            continue
+        scores = linker(question, candidates)
+        hit += int(max(range(len(candidates)), key=lambda k: (scores[k], -k)) == gold)
+        longest += int(gold == 0)
+    n = len(checked)
+    return linker, {
+        "train": fitted,
+        "val_questions": n,
+        "val_accuracy": hit / n if n else None,
+        "val_accuracy_longest_first": longest / n if n else None,
+    }
+
+
+# -- the whole pipeline ----------------------------------------------------------------------------------
+
+
+Observe = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+async def train_from_qa(
+    store: GraphStore,
+    graph: str,
+    embedder: Any,
+    qa_paths: Sequence[str],
+    out_dir: str | Path,
+    *,
+    fmt: QAFormat = "metaqa",
+    seed: int = 0,
+    per_file: int | None = None,
+    config: WalkConfig | None = None,
+    mining: MiningOptions | None = None,
+    fit_options: Any = None,
+    observe: Observe | None = None,
+) -> dict[str, Any]:
+    """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
+    out = Path(out_dir)
+    mining = mining or MiningOptions()
+    config = config or mining_config()
+    pairs = sample_pairs(load_qa(qa_paths, fmt), per_file, seed)
+    if not pairs:
+        raise InputError("no questions in the --qa files", path=qa_paths[0] if qa_paths else None)
+    splits = {q.id: split_of(seed, q.text) for q in pairs}
+    usable = [q for q in pairs if splits[q.id] != "test"]
+    started = time.perf_counter()
+    decisions, mined = await build_dataset(
+        store, graph, usable, out / "data", config, mining, (lambda d, t: observe("mine", d, t)) if observe else None
+    )
+    mine_s = time.perf_counter() - started
+    train = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "train"]
+    val = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "val"]
+    coverage: dict[str, dict[str, float]] = {}
+    for row in mined.values():
+        if row["qid"] not in splits:
+            continue
+        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
+        c["questions"] += 1
+        c["with_gold_path"] += 1 if row["gold_paths"] else 0
+        c["best_f1_sum"] += row["best_f1"]
+    for c in coverage.values():
+        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
+    meta = {
+        "graph": graph,
+        "source": "qa",
+        "qa_files": [str(p) for p in qa_paths],
+        "qa_format": fmt,
+        "qa_sha256": qa_hash(pairs),
+        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
+        "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
+        "per_file": per_file,
+        "walk_config": config.model_dump(mode="json"),
+        "mining": mining.__dict__,
+        "mining_coverage": coverage,
+    }
+    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
+    metrics["seconds"]["mine"] = round(mine_s, 1)
+    metrics["mining_coverage"] = coverage
+    started = time.perf_counter()
+    linker, linking = await train_linker(
+        store, graph, [q for q in usable if splits[q.id] == "train"], [q for q in usable if splits[q.id] == "val"]
+    )
+    linker.save(out)
+    metrics["linking"] = linking
+    metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    return metrics
