@@ -108,9 +108,3 @@ def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> 
             f"dropped graph {graph!r}: {result['entities_deleted']} entities, "
             f"{result['relationships_deleted']} relationships"
         )
-
-
-def register(group: click.Group) -> None:
-    group.add_command(init)
-    group.add_command(doctor)
-    group.add_command(drop_graph_cmd)

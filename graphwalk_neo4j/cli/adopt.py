@@ -248,7 +248,3 @@ def adopt(
                 f'gw-neo4j embed --graph {graph}; gw-neo4j walk "..." --graph {graph}'
             )
         )
-
-
-def register(group: click.Group) -> None:
-    group.add_command(adopt)

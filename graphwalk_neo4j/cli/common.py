@@ -2,6 +2,9 @@
 
 Results go to stdout (rich, or JSON with ``--json``); progress and errors go to stderr. Exit codes: 0 success,
 1 failure, 2 bad usage or bad input.
+
+Settings (pydantic-settings) and the store (the Neo4j driver) are imported when a command first needs them, so a
+command's ``--help`` and its argument errors do not wait for them.
 """
 
 from __future__ import annotations
@@ -22,9 +25,6 @@ from graphwalk_neo4j.cli.render import error_line
 from graphwalk_neo4j.cli.render import out as out
 from graphwalk_neo4j.errors import GraphwalkError, Interrupted, InvalidIdentifierError
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.settings import load_settings as settings_from_env
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import WalkConfig
 
 if TYPE_CHECKING:
@@ -32,10 +32,15 @@ if TYPE_CHECKING:
 
     from click.decorators import FC
 
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+
 T = TypeVar("T")
 
 
 def load_settings(ctx: click.Context) -> Settings:
+    from graphwalk_neo4j.settings import load_settings as settings_from_env
+
     obj = ctx.ensure_object(dict)
     if "settings" not in obj:
         overrides = {k: v for k, v in obj.get("overrides", {}).items() if v is not None}
@@ -96,6 +101,8 @@ def emit_json(data: Any) -> None:
 
 @asynccontextmanager
 async def connected(settings: Settings, *, require_apoc: bool = True) -> AsyncIterator[GraphStore]:
+    from graphwalk_neo4j.store import GraphStore
+
     store = GraphStore(settings)
     await store.connect(require_apoc=require_apoc)
     try:

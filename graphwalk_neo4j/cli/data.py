@@ -176,8 +176,3 @@ def documents(ctx: click.Context, graph: str, as_json: bool) -> None:
             str(r["ingested_at"] or ""),
         )
     out.print(table)
-
-
-def register(group: click.Group) -> None:
-    for command in (embed, search, retract, documents):
-        group.add_command(command)

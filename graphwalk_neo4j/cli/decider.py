@@ -229,7 +229,3 @@ def _print_summary(directory: Path) -> None:
         lines.append(f"  seconds: {metrics['seconds']}")
     for line in lines:
         out.print(line, markup=False, highlight=False)
-
-
-def register(group: click.Group) -> None:
-    group.add_command(decider_group)

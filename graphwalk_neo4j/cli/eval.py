@@ -188,7 +188,3 @@ def metaqa(
     out.print(f"results: {results['paths']['results']}\nsummary: {results['paths']['summary']}")
     if results["paths"].get("reliability"):
         out.print(f"reliability diagram: {results['paths']['reliability']}")
-
-
-def register(group: click.Group) -> None:
-    group.add_command(eval_group)

@@ -344,7 +344,3 @@ def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_jso
         render_report(report)
     if not report.get("ok", True):
         sys.exit(1)
-
-
-def register(group: click.Group) -> None:
-    group.add_command(ingest)

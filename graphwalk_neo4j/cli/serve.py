@@ -48,8 +48,3 @@ def mcp_command(ctx: click.Context, log_level: str) -> None:
     settings = load_settings(ctx)
     logs.configure(log_level)
     run(run_stdio(settings))
-
-
-def register(group: click.Group) -> None:
-    group.add_command(serve)
-    group.add_command(mcp_command)

@@ -310,7 +310,3 @@ def _totals(walk: StoredWalk) -> Text:
         f"wall {t.wall_s:.2f}s",
     ]
     return Text("totals: " + " · ".join(parts))
-
-
-def register(group: click.Group) -> None:
-    group.add_command(trace)

@@ -7,9 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import click
-from rich.tree import Tree
 
-from graphwalk_neo4j.backends import resolve_backend
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -22,11 +20,8 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.render import styled
-from graphwalk_neo4j.cli.trace import browser_hint
-from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.walk.config import WalkConfig, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from
-from graphwalk_neo4j.walk.service import WalkService, check_question
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -67,6 +62,12 @@ async def run_walk(
     model: str | None,
     choose_start: bool,
 ) -> WalkOutcome:
+    # The walk's machinery is imported here, not at the top, so `gw-neo4j walk --help` and a bad option answer at
+    # once (docs/benchmarks.md, start-up).
+    from graphwalk_neo4j.backends import resolve_backend
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.walk.service import WalkService, check_question
+
     check_question(question)  # before anything is loaded: an over-long question is refused at once
     embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
     backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)  # checks the model name
@@ -100,6 +101,10 @@ def rule_line(rule: dict[str, Any]) -> str:
 
 
 def render(outcome: WalkOutcome, settings: Settings) -> None:
+    from rich.tree import Tree
+
+    from graphwalk_neo4j.cli.trace import browser_hint
+
     result = outcome.result
     colour = "green" if result.status == "ok" else "yellow"
     out.print(styled((result.question, "bold"), "  ", (result.status, colour), f" ({result.stop_reason})"))
@@ -180,7 +185,3 @@ def walk(
     if outcome.result.status in {"error", "no_start"}:
         err.print(f"walk {outcome.result.status}: {outcome.result.stop_reason}")
         sys.exit(1)
-
-
-def register(group: click.Group) -> None:
-    group.add_command(walk)

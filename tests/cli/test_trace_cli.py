@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import click
 import pytest
 from click.testing import CliRunner, Result
 
 import neo4j
 from graphwalk_neo4j.cli import main
-from graphwalk_neo4j.cli.trace import trace
 from graphwalk_neo4j.store import GraphStore, template
 from tests.integration.kismet_walk import ID, QUESTION, load_kb, run_walk
 
@@ -21,15 +19,8 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
 
-def cli() -> click.Group:
-    """``gw-neo4j`` itself once ``trace`` is registered there; until then the same root options around it."""
-    if "trace" in main.commands:
-        return main
-    return click.Group("gw-neo4j", commands={"trace": trace}, callback=main.callback, params=main.params)
-
-
 def invoke(args: list[str], settings: Settings) -> Result:
-    return CliRunner().invoke(cli(), args, env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake"})
+    return CliRunner().invoke(main, args, env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake"})
 
 
 @pytest.fixture

@@ -1,0 +1,133 @@
+"""Start-up cost of the command line: ``python -m bench.startup [--runs N] [--walk-graph G --question Q]``.
+
+Each case is one fresh ``gw-neo4j`` process, timed from spawn to exit (wall seconds) with its peak RSS (from
+``wait4``); the cases run interleaved, ``--runs`` rounds, so a burst of load on a shared machine hits all of them
+alike. The yardstick is ``python -c 'import click, rich'`` (what any click + rich command line pays). With
+``--walk-graph`` one question is walked end to end as a user types it (linking, embedding, decisions, the trace
+write), which needs the graph loaded and embedded (``python -m bench.startup --prepare G`` loads the packaged demo
+movie graph under that name and embeds it with the configured embedder).
+
+Prints one JSON object: per case the minimum and median wall seconds, peak RSS in MiB, and the ratio of its
+median to the yardstick's (and, for the walk, to ``--help``'s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+
+YARDSTICK = "import click, rich"
+
+
+def gw_neo4j() -> list[str]:
+    """The console script beside this interpreter, else the module (the same ``main``)."""
+    script = shutil.which("gw-neo4j", path=os.path.dirname(sys.executable))
+    return [script] if script else [sys.executable, "-m", "graphwalk_neo4j.cli"]
+
+
+def timed(argv: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS in MiB and exit code of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024, proc.returncode
+
+
+def cases(graph: str | None, question: str) -> dict[str, list[str]]:
+    cli = gw_neo4j()
+    found = {
+        "import click, rich": [sys.executable, "-c", YARDSTICK],
+        "gw-neo4j --help": [*cli, "--help"],
+        "gw-neo4j walk --help": [*cli, "walk", "--help"],
+        "gw-neo4j walk (missing QUESTION)": [*cli, "walk"],
+        "gw-neo4j walk --beam-width 999 (out of range)": [*cli, "walk", "--beam-width", "999", question],
+    }
+    if graph is not None:
+        found["gw-neo4j walk QUESTION --graph G"] = [*cli, "walk", question, "--graph", graph]
+    return found
+
+
+def measure(runs: int, graph: str | None, question: str) -> dict[str, object]:
+    plan = cases(graph, question)
+    walls: dict[str, list[float]] = {name: [] for name in plan}
+    rss: dict[str, float] = dict.fromkeys(plan, 0.0)
+    for _ in range(runs):
+        for name, argv in plan.items():
+            wall, peak, code = timed(argv)
+            if name.endswith("--graph G") and code != 0:
+                raise SystemExit(f"the walk failed (exit {code}): run `{' '.join(argv)}` to see why")
+            walls[name].append(wall)
+            rss[name] = max(rss[name], peak)
+    base = statistics.median(walls["import click, rich"])
+    help_median = statistics.median(walls["gw-neo4j --help"])
+    report: dict[str, object] = {}
+    for name, values in walls.items():
+        median = statistics.median(values)
+        row: dict[str, float] = {
+            "min_s": round(min(values), 3),
+            "median_s": round(median, 3),
+            "peak_rss_mib": round(rss[name], 1),
+            "x_yardstick": round(median / base, 2),
+        }
+        if name.endswith("--graph G"):
+            row["x_help"] = round(median / help_median, 2)
+        report[name] = row
+    return report
+
+
+async def prepare(graph: str) -> dict[str, object]:
+    """Load the packaged demo movie graph as ``graph`` and embed it (idempotent: the ledger skips a reload)."""
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.resources import data_file, metaqa_type_map
+    from graphwalk_neo4j.schema import apply_schema
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+
+    settings = Settings()
+    async with GraphStore(settings) as store:
+        await apply_schema(store)
+        movies = data_file("demo_movies.txt")
+        loaded = await ingest_file(store, movies, graph=graph, source="demo", type_map=metaqa_type_map())
+        embedded = await embed_graph(store, make_embedder(settings), graph)
+    return {"graph": graph, "triples": loaded.rows, "embedded": embedded.embedded, "up_to_date": embedded.skipped}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="interleaved rounds (1-100)")
+    parser.add_argument("--walk-graph", default=None, help="also walk QUESTION on this (loaded, embedded) graph")
+    parser.add_argument("--question", default="which movies did Christopher Nolan direct")
+    parser.add_argument("--prepare", metavar="GRAPH", default=None, help="load and embed the demo graph, then exit")
+    args = parser.parse_args()
+    if args.prepare:
+        print(json.dumps(asyncio.run(prepare(args.prepare)), indent=2))
+        return
+    if not 1 <= args.runs <= 100:
+        parser.error("--runs must be between 1 and 100")
+    result = {
+        "command": " ".join(["python -m bench.startup", *sys.argv[1:]]),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+        "embedder": os.environ.get("GW_NEO4J_EMBEDDER", "(default)"),
+        "cases": measure(args.runs, args.walk_graph, args.question),
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
