@@ -22,6 +22,7 @@ cause kept (``raise X(...) from exc``).
     ├── NotFoundError                a stored walk / document that does not exist
     │   └── WalkNotFoundError        no stored walk with this id in this graph (exit code 1)
     ├── LinkingError                 no start entity could be found for a walk
+    ├── WalkFailedError              a walk ended with status error (a framework retriever raises it)
     ├── Interrupted                  Ctrl-C / SIGTERM, with what was committed (exit code 130)
     ├── ExpanderContractError        an expander broke the engine's contract (a bug, not data)
     ├── BudgetExceededError          a walk budget ran out (normally caught by the engine)
@@ -137,6 +138,10 @@ class NotFoundError(GraphwalkError):
 
 class WalkNotFoundError(NotFoundError):
     """No stored walk has this id in this graph (exit code 1 in the CLI)."""
+
+
+class WalkFailedError(GraphwalkError):
+    """A walk ended with status ``error`` (its decider or the store failed); the message names the walk id."""
 
     exit_code = 1
 

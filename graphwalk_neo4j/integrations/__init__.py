@@ -1,0 +1,7 @@
+"""graphwalk inside the GenAI frameworks Neo4j users already build with (docs/integrations.md).
+
+Each adapter is its own module and needs its framework, an optional extra: ``neo4j_graphrag`` (``[graphrag]``),
+``langchain`` (``[langchain]``), ``llamaindex`` (``[llamaindex]``). They all walk through one
+:class:`~graphwalk_neo4j.integrations.walker.GraphWalker`, the composition the CLI, HTTP and MCP share.
+Importing this package loads no framework.
+"""
