@@ -3,12 +3,26 @@ SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-NEO4J_STAMP := neo4j/dist/.fetched
 PYTEST_ARGS ?=
+# Neo4j release: the pinned LTS (neo4j/pom.xml's default) lives in neo4j/, any other in neo4j/<version>/ (docs/neo4j.md).
+# A 5.x release takes APOC of its own number; the calendar line (2025+) has no APOC Core jar on Maven Central, so it
+# takes the newest 5.26 one plus the neo4j-graph-algo jar its node functions need (APOC_VERSION= overrides).
+NEO4J_PINNED := 5.26.5
+NEO4J_VERSION ?= $(or $(GW_NEO4J_VERSION),$(NEO4J_PINNED))
+export GW_NEO4J_VERSION := $(NEO4J_VERSION)
+NEO4J_DIR := $(if $(filter $(NEO4J_PINNED),$(NEO4J_VERSION)),neo4j,neo4j/$(NEO4J_VERSION))
+ifneq ($(filter 5.%,$(NEO4J_VERSION)),)
+APOC_VERSION ?= $(NEO4J_VERSION)
+NEO4J_MVN_FLAGS := -Dapoc.version=$(APOC_VERSION)
+else
+APOC_VERSION ?= $(NEO4J_PINNED)
+NEO4J_MVN_FLAGS := -Dapoc.version=$(APOC_VERSION) -Dgraphalgo.version=$(APOC_VERSION)
+endif
+NEO4J_STAMP := $(NEO4J_DIR)/dist/.fetched
 
 .PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval serve clean
 
-setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started
+setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started (NEO4J_VERSION=2026.09.0: that line)
 
 venv: $(BIN)/.installed
 
@@ -21,7 +35,7 @@ $(BIN)/.installed: pyproject.toml
 neo4j-fetch: $(NEO4J_STAMP)
 
 $(NEO4J_STAMP): neo4j/pom.xml
-	mvn -B -q -f neo4j/pom.xml package
+	mvn -B -q -f neo4j/pom.xml package -Dneo4j.version=$(NEO4J_VERSION) $(NEO4J_MVN_FLAGS) -Ddist.dir=$(abspath $(NEO4J_DIR))/dist
 	@touch $@
 
 neo4j-up: neo4j-fetch  ## idempotent; returns once Bolt and HTTP answer a query

@@ -2,12 +2,18 @@
 
 The server is the set of Maven Central jars that ``neo4j/pom.xml`` copies into ``neo4j/dist`` (``make neo4j-fetch``).
 This module generates ``neo4j.conf`` (loopback only, small memory, APOC allowed, auth on), sets the initial password,
-starts the JVM in the background, and waits until Bolt and the HTTP endpoint answer a real query.
+starts the JVM in the background (on a Java new enough for the release in ``dist/``, see :mod:`java_runtime`), and
+waits until Bolt and the HTTP endpoint answer a real query.
+
+Releases side by side: the pinned LTS (:data:`PINNED_VERSION`) lives in ``neo4j/``; any other release chosen with
+``GW_NEO4J_VERSION`` (``make setup NEO4J_VERSION=...``) in ``neo4j/<version>/``, each with its own ``dist/`` and
+``run/``.
 
 It uses the standard library only, so ``make neo4j-up`` works before the virtualenv has anything else, and the test
 session fixture starts the server through exactly the same code.
 
-Usage: ``python -m graphwalk_neo4j.localserver up|down|status|logs|conf``.
+Usage: ``python -m graphwalk_neo4j.localserver up|down|status|logs|conf|java`` (``java``: the JDK folder chosen
+for the release in ``dist/``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-import shutil
+import re
 import signal
 import socket
 import subprocess
@@ -23,30 +29,58 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphwalk_neo4j.errors import LocalServerError
+from graphwalk_neo4j.java_runtime import find_java, minimum_java
 
 HOME_ENV = "GW_NEO4J_HOME"
+VERSION_ENV = "GW_NEO4J_VERSION"
+PINNED_VERSION = "5.26.5"  # neo4j/pom.xml's default; tests/unit/test_localserver.py keeps the two equal
+# the server jar of a release (neo4j-5.26.5.jar, neo4j-2026.09.0.jar) and the service file naming its main class
+_ENGINE_JAR = re.compile(r"^neo4j-(\d+\.\d+\.\d+)\.jar$")
+_ENTRY_POINT_SERVICE = "META-INF/services/org.neo4j.server.startup.EntryPoint"
 APOC_HTTP_READ_TIMEOUT_MS = 300_000  # apoc.load.jsonParams waits this long for the service (APOC's default: 60 s)
 
 
-def default_home() -> Path:
+def default_home(version: str | None = None) -> Path:
     """Where the Neo4j distribution (``dist/``) and its run directory live.
 
     ``GW_NEO4J_HOME`` when set; else the source checkout's ``neo4j/`` when this package runs from one (an editable
     install, or ``PYTHONPATH`` pointing at the checkout); else ``./neo4j`` under the working directory, which is
     where ``make neo4j-fetch`` puts it when an installed (non-editable) package is driven from the project root.
+    A ``version`` other than :data:`PINNED_VERSION` gets its own ``<version>/`` folder below that.
     """
     raw = os.environ.get(HOME_ENV)
     if raw:
         return Path(raw).expanduser().resolve()
     checkout = Path(__file__).resolve().parent.parent / "neo4j"
-    if (checkout / "pom.xml").is_file():
-        return checkout
-    return (Path.cwd() / "neo4j").resolve()
+    base = checkout if (checkout / "pom.xml").is_file() else (Path.cwd() / "neo4j").resolve()
+    return base if version in (None, "", PINNED_VERSION) else base / str(version)
+
+
+def dist_version(lib: Path) -> str | None:
+    """The Neo4j release whose engine jar (``neo4j-<version>.jar``) is in ``lib``, or None when there is none."""
+    if not lib.is_dir():
+        return None
+    for jar in sorted(lib.iterdir()):
+        match = _ENGINE_JAR.match(jar.name)
+        if match:
+            return match.group(1)
+    return None
+
+
+def entry_point(engine_jar: Path) -> str:
+    """The server's main class, as the engine jar names it (5.x: ``CommunityEntryPoint``, 2025+:
+    ``Neo4jCommunity``), so the launcher follows a release's own choice instead of hard-coding one."""
+    with zipfile.ZipFile(engine_jar) as jar:
+        names = jar.read(_ENTRY_POINT_SERVICE).decode().split()
+    if not names:
+        raise LocalServerError(f"{engine_jar} names no server entry point; fetch the distribution again")
+    return names[0]
 
 
 JVM_FLAGS = [
@@ -108,7 +142,7 @@ def _env_int(name: str, default: int) -> int:
 class LocalServer:
     """Paths, ports and credentials of one local server instance."""
 
-    home: Path = field(default_factory=default_home)
+    home: Path = field(default_factory=lambda: default_home(os.environ.get(VERSION_ENV)))
     bolt_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_BOLT_PORT", 7687))
     http_port: int = field(default_factory=lambda: _env_int("GW_NEO4J_HTTP_PORT", 7474))
     password: str = field(default_factory=lambda: os.environ.get("GW_NEO4J_PASSWORD", "graphwalk-local"))
@@ -151,18 +185,23 @@ class LocalServer:
         return f"http://127.0.0.1:{self.http_port}/browser/"
 
     # ---- preparation -------------------------------------------------------------------------------------
-    def check_dist(self) -> None:
+    def check_dist(self) -> str:
+        """The release in ``dist/`` after checking that its server jars and APOC are there."""
         lib = self.dist / "lib"
         plugins = self.dist / "plugins"
-        if not lib.is_dir() or not any(lib.glob("neo4j-5.*.jar")):
+        version = dist_version(lib)
+        if version is None:
             raise LocalServerError(
-                f"Neo4j jars are missing under {lib}. Run `make neo4j-fetch` (Maven Central) first, "
-                f"or point {HOME_ENV} at a folder whose dist/ holds them."
+                f"Neo4j jars are missing under {lib}. Run `make neo4j-fetch` or `gw-neo4j neo4j up` (Maven "
+                f"Central) first, or point {HOME_ENV} at a folder whose dist/ holds them."
             )
         if not plugins.is_dir() or not any(plugins.glob("apoc-*.jar")):
             raise LocalServerError(f"APOC is missing under {plugins}. Run `make neo4j-fetch` first.")
-        if shutil.which("java") is None:
-            raise LocalServerError("`java` (17 or 21) is not on PATH; install a JDK to run the local Neo4j.")
+        return version
+
+    def java(self) -> Path:
+        """The ``java`` that runs the release in ``dist/`` (Java 17+ for 5.x, 21+ for 2025 onwards)."""
+        return find_java(minimum_java(self.check_dist()))
 
     def conf_text(self) -> str:
         run = self.run_dir
@@ -221,14 +260,15 @@ class LocalServer:
         return env
 
     def _classpath(self) -> str:
-        return f"{self.dist / 'plugins'}/*:{self.dist / 'lib'}/*"
+        # lib/ first: APOC's core jar bundles older copies of libraries (commons-lang3) that the server also ships
+        return f"{self.dist / 'lib'}/*:{self.dist / 'plugins'}/*"
 
     def set_initial_password(self) -> None:
         marker = self.run_dir / "data" / "dbms" / "auth.ini"
         if marker.exists() or (self.run_dir / "data" / "databases" / "system").exists():
             return
         cmd = [
-            "java",
+            str(self.java()),
             "-cp",
             self._classpath(),
             "org.neo4j.cli.AdminTool",
@@ -295,18 +335,19 @@ class LocalServer:
                 f"Port {self.bolt_port} already answers Bolt but not with this project's server. Stop the other "
                 "Neo4j, or set GW_NEO4J_URI to use it instead."
             )
-        self.check_dist()
+        version = self.check_dist()
+        java = self.java()
         self.write_conf()
         self.set_initial_password()
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [
-            "java",
+            str(java),
             "-Xms512m",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
             "-cp",
             self._classpath(),
-            "org.neo4j.server.CommunityEntryPoint",
+            entry_point(self.dist / "lib" / f"neo4j-{version}.jar"),
             f"--home-dir={self.home}",
             f"--config-dir={self.conf_dir}",
             "--console-mode",
@@ -363,8 +404,8 @@ class LocalServer:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] not in {"up", "down", "status", "logs", "conf"}:
-        print("usage: python -m graphwalk_neo4j.localserver up|down|status|logs|conf", file=sys.stderr)
+    if not args or args[0] not in {"up", "down", "status", "logs", "conf", "java"}:
+        print("usage: python -m graphwalk_neo4j.localserver up|down|status|logs|conf|java", file=sys.stderr)
         return 2
     server = LocalServer()
     try:
@@ -378,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0 if state["ready"] else 1
         elif args[0] == "conf":
             print(server.conf_text(), end="")
+        elif args[0] == "java":
+            print(server.java().resolve().parent.parent)
         else:
             for name in ("console.log", "neo4j.log", "debug.log"):
                 path = server.run_dir / "logs" / name
