@@ -3,6 +3,7 @@ cause kept (``raise X(...) from exc``).
 
     GraphwalkError
     ├── ConfigError                  bad settings or options (exit code 2 in the CLI)
+    │   └── OptionValueError         a walk option out of its range or unknown (HTTP 422, the limit named)
     ├── InvalidIdentifierError       a label / relationship type / property key failed validation
     ├── InputError                   bad user input (files, lines, encodings); carries file and line
     ├── StoreError                   anything from Neo4j
@@ -52,6 +53,10 @@ class GraphwalkError(Exception):
 
 class ConfigError(GraphwalkError):
     exit_code = 2
+
+
+class OptionValueError(ConfigError):
+    """A caller's walk option is unknown or outside its documented range; the message names the limit."""
 
 
 class InvalidIdentifierError(GraphwalkError, ValueError):

@@ -24,7 +24,7 @@ from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.ledger import document_id, list_documents
-from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS, search_entities
 from graphwalk_neo4j.ingest.documents import retract_text_document
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ async def _search(settings: Settings, graph: str, text: str, k: int, vector: boo
 @click.command()
 @click.argument("text")
 @graph_option
-@click.option("--k", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option("--k", type=click.IntRange(1, MAX_SEARCH_HITS), default=10, show_default=True)
 @click.option("--no-vector", is_flag=True, help="Skip vector candidates (no embedder needed).")
 @json_option
 @click.pass_context

@@ -26,7 +26,7 @@ from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.records import MetaQAOptions
 from graphwalk_neo4j.eval.report import SummaryRow, rich_table
 from graphwalk_neo4j.eval.runner import run_metaqa
-from graphwalk_neo4j.walk.config import preset_names
+from graphwalk_neo4j.walk.config import field_range, preset_names
 
 
 def _hops(value: str) -> list[int]:
@@ -65,7 +65,7 @@ def eval_group() -> None:
     help=f"Walk preset(s), comma-separated, one system each: {', '.join(preset_names())}.",
 )
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
-@click.option("--beam-width", type=click.IntRange(1, 16), default=None, help="Override.")
+@click.option("--beam-width", type=click.IntRange(*field_range("beam_width")), default=None, help="Override.")
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
 @exclude_option(
     "Override: later hops skip every visited node, or only the start entities. Default: a learned:DIR model's "

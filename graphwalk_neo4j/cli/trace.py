@@ -38,6 +38,7 @@ from graphwalk_neo4j.stored_walks import (
     list_walks,
     replay_snippet,
 )
+from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -73,7 +74,7 @@ async def _get(settings: Settings, graph: str | None, walk_id: str) -> StoredWal
 
 @trace.command("list")
 @graph_option
-@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True, help="Walks to list.")
+@click.option("--limit", type=click.IntRange(1, MAX_LISTED_WALKS), default=20, show_default=True, help="Walks to list.")
 @click.option("--status", type=click.Choice(STATUSES), default=None, help="Only walks with this status.")
 @json_option
 @click.pass_context
@@ -301,6 +302,7 @@ def _totals(walk: StoredWalk) -> Text:
     parts = [
         f"depths {t.depths}",
         f"expansions {t.expansions}",
+        f"nodes read {t.nodes_read} (~{t.memory_mb:.1f} MiB)",
         f"requests {t.decision_requests}",
         f"wire calls {t.decision_calls}",
         f"questions {t.questions}",

@@ -20,7 +20,7 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.render import styled
-from graphwalk_neo4j.walk.config import WalkConfig, preset_names
+from graphwalk_neo4j.walk.config import WalkConfig, field_range, preset_names
 from graphwalk_neo4j.walk.config import build_config as config_from
 
 if TYPE_CHECKING:
@@ -144,10 +144,10 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @click.option("--start", "start", multiple=True, help="Start entity (name or id); repeatable. Default: linked.")
 @click.option("--preset", type=click.Choice(preset_names(aliases=True)), default=None, help="Named walk configuration.")
 @click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None)
-@click.option("--beam-width", type=click.IntRange(1, 32), default=None)
+@click.option("--beam-width", type=click.IntRange(*field_range("beam_width")), default=None)
 @click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)
 @click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
-@click.option("--max-depth", type=click.IntRange(1, 12), default=None)
+@click.option("--max-depth", type=click.IntRange(*field_range("max_depth")), default=None)
 @exclude_option(
     "Later hops skip every visited node or only the start entities. Default: a learned:DIR model's training "
     "rule, else visited."

@@ -134,6 +134,9 @@ async def _widening(
         pool = min(pool * 10, CANDIDATE_CAP)
 
 
+MAX_SEARCH_HITS = 200  # the most hits one search returns (every door's k)
+
+
 async def search_entities(
     store: GraphStore,
     graph: str,

@@ -49,7 +49,7 @@ from graphwalk_neo4j.service.problems import (
     problem_body,
     retry_headers,
 )
-from graphwalk_neo4j.stored_walks.read import browser_line, replay_snippet
+from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, browser_line, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
@@ -221,7 +221,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     @app.get("/v1/walks", tags=["walks"])
     async def walks(
         graph: str = Query("default", pattern=GRAPH_PATTERN),
-        limit: int = Query(20, ge=1, le=1000),
+        limit: int = Query(20, ge=1, le=MAX_LISTED_WALKS),
         status: str | None = Query(None),
     ) -> dict[str, Any]:
         """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``)."""

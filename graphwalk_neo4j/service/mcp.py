@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import Field
 from starlette.routing import Route
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
+from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.service.context import ServiceContext, WalkCall
-from graphwalk_neo4j.service.models import WalkResponse
-from graphwalk_neo4j.stored_walks.read import replay_snippet
+from graphwalk_neo4j.service.models import Question, StartList, WalkResponse
+from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
@@ -59,9 +61,9 @@ def build_server(ctx: ServiceContext) -> MCPServer:
 
     @server.tool()
     async def walk(
-        question: str,
+        question: Question,
         graph: str = "default",
-        start: list[str] | None = None,
+        start: StartList | None = None,
         preset: str | None = None,
         model: str | None = None,
         config: dict[str, Any] | None = None,
@@ -87,10 +89,12 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         return await _tool(run())
 
     @server.tool()
-    async def search(text: str, graph: str = "default", k: int = 10) -> dict[str, Any]:
+    async def search(
+        text: str, graph: str = "default", k: Annotated[int, Field(ge=1, le=MAX_SEARCH_HITS)] = 10
+    ) -> dict[str, Any]:
         """Find entities by exact name or alias, fulltext and vector similarity; each hit has a score and the
         reasons it matched."""
-        hits = await _tool(ctx.search(graph, text, k=max(1, min(k, 200))))
+        hits = await _tool(ctx.search(graph, text, k=k))
         return {"query": text, "graph": graph, "hits": [{**h.as_dict(), "uid": entity_uid(graph, h.id)} for h in hits]}
 
     @server.tool()
@@ -100,7 +104,9 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         return await _tool(_stored(ctx, graph, walk_id))
 
     @server.tool()
-    async def list_walks(graph: str = "default", limit: int = 20, status: str | None = None) -> dict[str, Any]:
+    async def list_walks(
+        graph: str = "default", limit: Annotated[int, Field(ge=1, le=MAX_LISTED_WALKS)] = 20, status: str | None = None
+    ) -> dict[str, Any]:
         """The stored walks of a graph, newest first (optionally only one status: ok, budget, error, dead_end,
         no_start, running)."""
         return await _tool(_listed(ctx, graph, limit, status))
@@ -140,7 +146,7 @@ async def _stored(ctx: ServiceContext, graph: str, walk_id: str) -> dict[str, An
 
 
 async def _listed(ctx: ServiceContext, graph: str, limit: int, status: str | None) -> dict[str, Any]:
-    found = await ctx.list_walks(graph, limit=max(1, min(limit, 1000)), status=status)
+    found = await ctx.list_walks(graph, limit=limit, status=status)
     return {"graph": graph, "walks": [w.model_dump(mode="json", exclude={"steps", "calls", "answers"}) for w in found]}
 
 

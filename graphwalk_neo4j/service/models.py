@@ -8,25 +8,31 @@ prints it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphwalk_neo4j.graph.identity import entity_uid
+from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
+from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS, MAX_START_CHARS, MAX_START_ENTITIES
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.walk.result import DepthEvent
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 GRAPH_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# The walk's own arguments, with the limits walk/config.py owns (HTTP bodies and MCP tools use these types).
+Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question to answer.")]
+StartName = Annotated[str, Field(min_length=1, max_length=MAX_START_CHARS)]
+StartList = Annotated[list[StartName], Field(max_length=MAX_START_ENTITIES)]
 
 
 class WalkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=4000, description="The question to answer.")
+    question: Question
     graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
-    start: str | list[str] | None = Field(
+    start: StartName | StartList | None = Field(
         default=None, description="Start entity name(s) or id(s); default: linked from the question."
     )
     preset: str | None = Field(default=None, description="A named walk configuration (see `gw-neo4j walk -h`).")
@@ -118,7 +124,7 @@ class SearchRequest(BaseModel):
 
     text: str = Field(min_length=1, max_length=1000)
     graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
-    k: int = Field(default=10, ge=1, le=200)
+    k: int = Field(default=10, ge=1, le=MAX_SEARCH_HITS)
     vector: bool = True
 
 

@@ -19,6 +19,7 @@ from graphwalk_neo4j.errors import (
     InvalidIdentifierError,
     LinkingError,
     NotFoundError,
+    OptionValueError,
     RequestTimeoutError,
     SaturatedError,
     StoreAuthError,
@@ -45,6 +46,8 @@ TITLES = {
 
 
 def status_for(exc: BaseException) -> int:
+    if isinstance(exc, OptionValueError):
+        return 422
     if isinstance(exc, (ConfigError, InvalidIdentifierError, InputError, LinkingError)):
         return 400
     if isinstance(exc, NotFoundError):

@@ -21,6 +21,9 @@ OPTIONS_RECIPE = "recipes/walk_options"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
+MAX_LISTED_WALKS = 1000  # the most walks one listing returns (every door's limit)
+
+
 async def list_walks(store: GraphStore, graph: str, limit: int = 20, status: str | None = None) -> list[StoredWalk]:
     """The walks of ``graph``, newest first (``status`` keeps only walks with that status). Steps, calls and
     answers are left empty; ``answer_names``, ``best_path`` and the totals are filled."""

@@ -6,6 +6,13 @@ Owns every knob the engine reads and their validation; nothing here does I/O. Ev
 evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
 ``relation-hint`` / ``relation-beam-hint`` add the expected answer type to the prompt; their former names
 ``relation-v2`` / ``relation-beam-v2`` stay accepted as aliases (:data:`PRESET_ALIASES`).
+
+Every knob a caller can set has a maximum here, and nowhere else: the fields below carry it (``le=``), the CLI's
+ranges, the HTTP schema and the MCP tools read it from them, and docs/surface.md lists them with their reasons.
+The maxima are what a demanding walk needs (MetaQA's longest questions take three hops plus STOP; the widest
+useful beam in docs/eval.md is 5), with room to spare; beyond them a request is refused with the limit named.
+The work budget (``Budget.max_nodes_read``, ``Budget.max_memory_mb``) cuts a walk whose allowed options still
+add up to too much work, with a partial answer and ``status="budget"`` like the other budgets.
 """
 
 from __future__ import annotations
@@ -13,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.errors import ConfigError, OptionValueError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -24,20 +31,61 @@ Strategy = Literal["greedy", "beam", "sample"]
 HopMode = Literal["entity", "relation"]
 Direction = Literal["out", "in", "both"]
 
+# The maxima (see the module docstring; docs/surface.md gives each one's reason).
+MAX_QUESTION_CHARS = 2000  # entity linking's work grows with the question's n-grams
+MAX_START_ENTITIES = 16  # entity mode starts one beam per start entity before the first cut to the width
+MAX_START_CHARS = 200  # one start entity's name or id
+MAX_BEAM_WIDTH = 64  # one decision request per depth carries a question per kept beam
+MAX_SAMPLES = 64  # as the beam width: one question per sampled walk and depth
+MAX_DEPTH = 8  # decision depths including the STOP: seven hops
+MAX_NEIGHBORS = 200  # options per question (a backend may take fewer; the engine says so)
+MAX_FRONTIER = 10_000  # relation mode: targets kept per option
+MAX_SAMPLE_NAMES = 20  # names shown per option in a question
+MAX_DECISION_CALLS = 256
+MAX_INPUT_TOKENS = 10_000_000
+MAX_NODES_READ = 1_000_000  # Budget.max_nodes_read's ceiling (its default is 200,000)
+MAX_MEMORY_MB = 1024  # Budget.max_memory_mb's ceiling (its default is 256)
+MAX_TEMPERATURE = 10.0
+MAX_LENGTH_ALPHA = 4.0
+MAX_SEED = 2**32 - 1
+
+# What the memory estimate counts (measured with tracemalloc on MetaQA-like names): a NodeRef the walk holds
+# (name, type, id) and an entity id string kept in the step records.
+NODE_REF_BYTES = 800
+NODE_ID_BYTES = 92
+
 
 class Budget(BaseModel):
     """Per-walk limits. ``max_depth`` counts decision depths including the STOP (4 = three hops plus STOP).
 
     ``max_decision_calls`` and ``max_input_tokens`` are checked before each decision request, so tokens can
     overshoot by at most one request (the count is only known from the response), and calls by the extra wire
-    calls of a request the backend had to split.
+    calls of a request the backend had to split. ``None`` means no limit of that kind; the depth and the work
+    budget still bound the walk.
+
+    The work budget is checked after each expansion: ``max_nodes_read`` counts every node the expander returned
+    (the targets of offered and pruned options and the frontiers reached, across beams and depths; the step
+    records keep each of their ids), and ``max_memory_mb`` an estimate of what the walk holds: the NodeRefs of
+    this depth's expansions and of the beams' frontiers (:data:`NODE_REF_BYTES` each) plus the recorded ids
+    (:data:`NODE_ID_BYTES` each). The engine also caps each request's frontier at its share of the nodes left,
+    so one depth cannot read far past the budget.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    max_depth: int = Field(default=4, ge=1)
-    max_decision_calls: int | None = Field(default=12, ge=1)
-    max_input_tokens: int | None = Field(default=None, ge=1)
+    max_depth: int = Field(default=4, ge=1, le=MAX_DEPTH, description="Decision depths including the STOP.")
+    max_decision_calls: int | None = Field(
+        default=12, ge=1, le=MAX_DECISION_CALLS, description="Decision calls (wire calls) per walk."
+    )
+    max_input_tokens: int | None = Field(
+        default=None, ge=1, le=MAX_INPUT_TOKENS, description="Input tokens per walk (none: no token budget)."
+    )
+    max_nodes_read: int = Field(
+        default=200_000, ge=1, le=MAX_NODES_READ, description="Work budget: nodes read by the walk's expansions."
+    )
+    max_memory_mb: int = Field(
+        default=256, ge=1, le=MAX_MEMORY_MB, description="Work budget: estimated memory the walk holds, in MiB."
+    )
 
 
 class WalkConfig(BaseModel):
@@ -49,7 +97,7 @@ class WalkConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     strategy: Strategy = "greedy"
-    beam_width: int = Field(default=3, ge=1)  # ignored by greedy (always 1)
+    beam_width: int = Field(default=3, ge=1, le=MAX_BEAM_WIDTH, description="Beams kept per depth (strategy beam).")
     hop_mode: HopMode = "entity"
     direction: Direction = "both"
     exclude_visited: bool = True
@@ -61,24 +109,30 @@ class WalkConfig(BaseModel):
 
     # scoring: score = sum(log max(p, prob_floor)) / L ** length_alpha
     prob_floor: float = Field(default=1e-3, gt=0.0, lt=1.0)
-    length_alpha: float = Field(default=1.0, ge=0.0)
+    length_alpha: float = Field(default=1.0, ge=0.0, le=MAX_LENGTH_ALPHA)
 
     # sampling (strategy="sample" only; applied client-side to the returned distribution)
-    temperature: float = Field(default=1.0, ge=0.0)
+    temperature: float = Field(default=1.0, ge=0.0, le=MAX_TEMPERATURE)
     top_p: float = Field(default=1.0, gt=0.0, le=1.0)
-    n_samples: int = Field(default=1, ge=1)
-    seed: int = 0
+    n_samples: int = Field(default=1, ge=1, le=MAX_SAMPLES, description="Walks sampled (strategy sample).")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
 
     # expansion limits (the expander applies them; the engine checks them)
-    max_neighbors: int = Field(default=50, ge=1)  # offer all options when there are at most this many
-    prefilter_keep: int = Field(default=30, ge=1)  # otherwise keep this many (by query similarity)
-    max_frontier: int = Field(default=2000, ge=1)  # relation mode: targets kept per option
+    max_neighbors: int = Field(  # offer all options when there are at most this many
+        default=50, ge=1, le=MAX_NEIGHBORS, description="Offer every option when there are at most this many."
+    )
+    prefilter_keep: int = Field(  # otherwise keep this many (by query similarity)
+        default=30, ge=1, le=MAX_NEIGHBORS, description="Otherwise keep this many, the most similar to the question."
+    )
+    max_frontier: int = Field(  # relation mode: targets kept per option
+        default=2000, ge=1, le=MAX_FRONTIER, description="Relation hops: targets kept per option."
+    )
 
     # prompt layout
     labels: Literal["short", "readable"] = "short"
     show_types: bool = True
     relation_glosses: bool = True
-    sample_names: int = Field(default=5, ge=0)  # relation mode: names shown per option / frontier
+    sample_names: int = Field(default=5, ge=0, le=MAX_SAMPLE_NAMES)  # relation mode: names shown per option / frontier
     answer_type: Literal["off", "hint"] = "off"
 
     budget: Budget = Field(default_factory=Budget)
@@ -92,7 +146,8 @@ class WalkConfig(BaseModel):
             budget = data.get("budget") or {}
             if isinstance(budget, Budget):
                 budget = budget.model_dump()
-            data["budget"] = {**budget, "max_depth": depth}
+            if isinstance(budget, dict):  # anything else is refused by the field's own validation
+                data["budget"] = {**budget, "max_depth": depth}
         return data
 
     @model_validator(mode="after")
@@ -122,11 +177,24 @@ class WalkConfig(BaseModel):
         :func:`with_backend_defaults` can still tell it from a choice."""
         data = self.model_dump(exclude_unset=True)
         budget = changes.pop("budget", None)
-        if budget is not None:
-            extra = budget.model_dump() if isinstance(budget, Budget) else dict(budget)
+        if isinstance(budget, (Budget, dict)):
+            extra = budget.model_dump() if isinstance(budget, Budget) else budget
             data["budget"] = {**data.get("budget", {}), **extra}
+        elif budget is not None:  # not a budget: refused by the field's own validation
+            data["budget"] = budget
         data.update(changes)
         return WalkConfig.model_validate(data)
+
+
+def field_range(name: str) -> tuple[int, int]:
+    """``(minimum, maximum)`` of the integer walk option ``name`` (a WalkConfig or Budget field), read from the
+    field itself, so a door's range (the CLI's ``IntRange``) cannot drift from the model's."""
+    field = WalkConfig.model_fields.get(name) or Budget.model_fields[name]
+    low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+    high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+    if not isinstance(low, int) or not isinstance(high, int):
+        raise KeyError(f"{name} is not a bounded integer walk option")
+    return low, high
 
 
 # What every preset shares (the evaluation set-up of the design doc).
@@ -183,8 +251,27 @@ def build_config(preset: str | None, overrides: Mapping[str, Any] | None = None)
     name = preset or ("relation" if changes.get("hop_mode") == "relation" else "greedy")
     try:
         return get_preset(name).with_overrides(**changes)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise ConfigError(f"invalid walk options: {exc}") from exc
+    except ValidationError as exc:
+        raise OptionValueError(f"invalid walk options: {describe_invalid(exc)}") from exc
+
+
+def describe_invalid(exc: ValidationError) -> str:
+    """One line for a refused walk config: each bad field with its value and the limit it broke."""
+    parts = []
+    for error in exc.errors():
+        name = ".".join(str(p) for p in error["loc"]) or "config"
+        limits = error.get("ctx") or {}
+        value = error.get("input")
+        if error["type"] == "less_than_equal":
+            parts.append(f"{name}={value!r} is over its limit {limits['le']}")
+        elif error["type"] == "greater_than_equal":
+            parts.append(f"{name}={value!r} is under its minimum {limits['ge']}")
+        elif error["type"] == "extra_forbidden":
+            parts.append(f"{name} is not a walk option (they are listed in docs/surface.md)")
+        else:
+            message = error["msg"].removeprefix("Value error, ")
+            parts.append(f"{name}: {message}" if error["loc"] else message)
+    return "; ".join(parts)
 
 
 # The fields that make up the exclusion rule (which nodes later hops may not offer again).

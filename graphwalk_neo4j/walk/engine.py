@@ -13,7 +13,10 @@ graph access is the :class:`~.ports.Expander`'s job, wording is :mod:`.prompts`'
 Greedy is beam search with k = 1 (argmax, ties by offer order); beam keeps the top k of finished beams and new
 candidates; sample runs ``n_samples`` independent walks, each drawing from its tempered / top-p distribution
 with its own seeded generator, and ranks answers by votes. STOP is allowed from the first hop on (and at the
-start only with ``allow_stop_at_start``). Budgets abort with the best partial answers (``status="budget"``); a
+start only with ``allow_stop_at_start``). Budgets abort with the best partial answers (``status="budget"``):
+the decision budgets before a request; the work budget (nodes read, memory estimate; :class:`~.config.Budget`)
+before an expansion that would pass it (forecast from the widest request so far) and after each one, and each
+request gets its share of the nodes left as its frontier cap; a
 decider or store failure returns ``status="error"`` with what was found so far.
 """
 
@@ -60,6 +63,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.walk.ports import TraceSink
 
 DepthObserver = Callable[[DepthEvent], None]
+WORK_BUDGET = ("max_nodes_read", "max_memory_mb")  # the stop reasons of the work budget
 INTERRUPT_WRITE_S = 5.0  # how long an interrupted walk may take to store its `interrupted` status
 
 
@@ -168,6 +172,8 @@ class _Walk:
         )
         try:
             status, reason = await self._search() if self.start else ("no_start", "no start node given")
+            if reason.startswith(WORK_BUDGET):
+                self._keep_best_pending()
             if any(b.pending is not None for b in self.state.pool):
                 try:  # the walk ended right after an unresolved move: read where it went (answers need it)
                     await self._expand(
@@ -193,6 +199,14 @@ class _Walk:
         except BaseException:
             self.writer.cancel()
             raise
+
+    def _keep_best_pending(self) -> None:
+        """After a work-budget stop, read only the best beam's pending move (the pool is in rank order): reading
+        every beam's would be the work the budget refused. The other unresolved beams are dropped, since they
+        stand on the frontier they left from, which is not where their move went."""
+        pending = [b for b in self.state.pool if b.pending is not None]
+        if len(pending) > 1:
+            self.state.pool = [b for b in self.state.pool if b.pending is None or b is pending[0]]
 
     def _initial_pool(self) -> list[Beam]:
         cfg = self.config
@@ -234,10 +248,16 @@ class _Walk:
                 break
             depth_started = time.perf_counter()
             keys = {i: (state.pool[i].key if cfg.strategy == "sample" else f"b{n}") for n, i in enumerate(active)}
+            work = state.forecast_reason(len(keys), sum(1 for i in keys if state.pool[i].pending is not None))
+            if work:
+                return "budget", work
             try:
                 expansions = await self._expand(keys)
             except StoreError as exc:
                 return "error", f"expander_error: {exc}"
+            work = state.work_reason()
+            if work:
+                return "budget", work
             plans = [self._plan(i, keys[i], expansions[keys[i]]) for i in active]
             call: CallInfo | None = None
             questions = [p.question for p in plans if p.question is not None]
@@ -276,6 +296,7 @@ class _Walk:
         move ask for it to be read first; they are settled on the frontier it reached before anything else
         looks at them."""
         cfg, pool = self.config, self.state.pool
+        share = self.state.frontier_share(len(keys))
         requests = [
             ExpandRequest(
                 beam_key=key,
@@ -285,7 +306,7 @@ class _Walk:
                 direction=cfg.direction,
                 limit=self.engine.option_limit,
                 keep=cfg.prefilter_keep,
-                max_frontier=cfg.max_frontier,
+                max_frontier=share,
                 query=self.question,
                 follow=_move(pool[i].pending),
                 moves=moves,
@@ -294,6 +315,7 @@ class _Walk:
         ]
         expansions = await self.engine.expander.expand(requests)
         self.state.totals.expansions += 1
+        self.state.record_read(expansions)
         by_key = {e.beam_key: e for e in expansions}
         missing = [k for k in keys.values() if k not in by_key]
         if missing or len(expansions) != len(requests):

@@ -249,6 +249,8 @@ def finish_row(result: WalkResult, finished_at: datetime) -> dict[str, Any]:
         "decision_requests": totals.decision_requests,
         "questions": totals.questions,
         "expansions": totals.expansions,
+        "nodes_read": totals.nodes_read,
+        "memory_mb": totals.memory_mb,
         "input_tokens": totals.input_tokens,
         "output_tokens": totals.output_tokens,
         "cost_usd": totals.cost_usd,

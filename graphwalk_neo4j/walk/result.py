@@ -93,6 +93,8 @@ class Totals(BaseModel):
     decision_requests: int = 0
     questions: int = 0
     expansions: int = 0  # expander round trips (one per depth)
+    nodes_read: int = 0  # nodes the expansions returned (the work budget's count)
+    memory_mb: float = 0.0  # the largest memory estimate of the walk (the work budget's other count)
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None

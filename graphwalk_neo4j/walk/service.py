@@ -16,7 +16,13 @@ from graphwalk_neo4j.decide.base import walk_defaults
 from graphwalk_neo4j.errors import InputError, LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.walk.config import Configured, with_backend_defaults
+from graphwalk_neo4j.walk.config import (
+    MAX_QUESTION_CHARS,
+    MAX_START_CHARS,
+    MAX_START_ENTITIES,
+    Configured,
+    with_backend_defaults,
+)
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
@@ -33,8 +39,6 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.walk.ports import TraceSink
     from graphwalk_neo4j.walk.result import WalkResult
 
-MAX_QUESTION_CHARS = 2000  # longer questions are refused: linking work grows with the question's n-grams
-
 
 def check_question(question: str) -> str:
     """A question must be non-empty and at most :data:`MAX_QUESTION_CHARS` characters (:class:`InputError`)."""
@@ -46,6 +50,24 @@ def check_question(question: str) -> str:
             f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself"
         )
     return question
+
+
+def check_starts(start: Sequence[str] | None) -> list[str] | None:
+    """Given start entities: at most :data:`MAX_START_ENTITIES`, each a non-empty name or id of at most
+    :data:`MAX_START_CHARS` characters (:class:`InputError`). ``None`` or empty: link from the question."""
+    if not start:
+        return None
+    if len(start) > MAX_START_ENTITIES:
+        raise InputError(
+            f"{len(start)} start entities given; the limit is {MAX_START_ENTITIES}. Name the few the question is about"
+        )
+    for name in start:
+        if not name.strip() or len(name) > MAX_START_CHARS:
+            raise InputError(
+                f"start entity {name[:40]!r} is empty or longer than {MAX_START_CHARS} characters; give an entity "
+                "name or id (see `gw-neo4j search`)"
+            )
+    return list(start)
 
 
 @dataclass
@@ -154,11 +176,13 @@ class WalkService:
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
         entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception);
-        an empty or over-long question raises :class:`InputError` before anything is read or stored.
+        an empty or over-long question, or too many start entities, raise :class:`InputError` before anything is
+        read or stored.
         ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`); ``backend`` replaces the
         service's own for this walk (a long-running service keeps one backend per model). The walk runs under
         :meth:`configure` of ``config``: a learned model's exclusion rule unless ``config`` set one."""
         check_question(question)
+        start = check_starts(start)
         backend = backend or self.backend
         configured = self.configure(config, backend)
         config = configured.config

@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.walk.beams import Beam, Candidate, rank_answers, rank_paths
+from graphwalk_neo4j.walk.config import NODE_ID_BYTES, NODE_REF_BYTES
 from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkResult
 from graphwalk_neo4j.walk.trace_records import CallInfo, OfferedOption, StepKind, StepRecord
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionResponse
     from graphwalk_neo4j.walk.config import WalkConfig
     from graphwalk_neo4j.walk.ports import Expansion, Option
@@ -43,6 +46,8 @@ class WalkState:
     steps: list[StepRecord] = field(default_factory=list)
     totals: Totals = field(default_factory=Totals)
     answer_type: dict[str, float] | None = None
+    memory_now_mb: float = 0.0  # the memory estimate after the latest expansion
+    widest_read: int = 0  # the most nodes one expansion request has read
 
     def budget_reason(self) -> str | None:
         """Why the next decision call may not be made, or ``None``."""
@@ -52,6 +57,52 @@ class WalkState:
         if budget.max_input_tokens is not None and totals.input_tokens >= budget.max_input_tokens:
             return f"max_input_tokens: {totals.input_tokens} input tokens used, limit {budget.max_input_tokens}"
         return None
+
+    def record_read(self, expansions: Sequence[Expansion]) -> None:
+        """Count what ``expansions`` read into the work budget: every node they returned (offered and pruned
+        targets, frontiers), and the memory estimate of what the walk holds now (their NodeRefs and the beams'
+        frontiers, plus every id read so far, which the step records keep)."""
+        totals, held = self.totals, sum(len(b.current) for b in self.pool)
+        for e in expansions:
+            offered = sum(len(o.targets) for o in e.options) + len(e.frontier or ())
+            read = offered + len(e.frontier_pruned_ids) + sum(len(o.pruned_target_ids) for o in e.options)
+            read += sum(len(p.target_ids) for p in e.pruned)
+            totals.nodes_read += read
+            self.widest_read = max(self.widest_read, read)
+            held += offered
+        estimate = (held * NODE_REF_BYTES + totals.nodes_read * NODE_ID_BYTES) / 2**20
+        totals.memory_mb = max(totals.memory_mb, round(estimate, 3))
+        self.memory_now_mb = estimate
+
+    def work_reason(self) -> str | None:
+        """Why the walk must stop after its latest expansion (the work budget), or ``None``."""
+        budget, totals = self.config.budget, self.totals
+        if totals.nodes_read > budget.max_nodes_read:
+            return f"max_nodes_read: {totals.nodes_read} nodes read, limit {budget.max_nodes_read}"
+        if self.memory_now_mb > budget.max_memory_mb:
+            return f"max_memory_mb: about {self.memory_now_mb:.1f} MiB held, limit {budget.max_memory_mb}"
+        return None
+
+    def forecast_reason(self, requests: int, pending: int) -> str | None:
+        """Why the next expansion (``requests`` of them, ``pending`` reading a move's frontier) may not run: when
+        as many requests as the widest one so far, plus those frontiers at their share, would pass
+        ``max_nodes_read``. ``None`` before the first expansion and while the budget holds."""
+        if self.widest_read == 0:
+            return None
+        budget, read = self.config.budget, self.totals.nodes_read
+        forecast = requests * self.widest_read + pending * self.frontier_share(requests)
+        if read + forecast <= budget.max_nodes_read:
+            return None
+        return (
+            f"max_nodes_read: {read} nodes read and the next depth would read about {forecast} more, "
+            f"limit {budget.max_nodes_read}"
+        )
+
+    def frontier_share(self, requests: int) -> int:
+        """The most targets one of ``requests`` expansions may keep per option: ``max_frontier``, or less when
+        the nodes left in the work budget, split evenly, are fewer."""
+        left = self.config.budget.max_nodes_read - self.totals.nodes_read
+        return max(1, min(self.config.max_frontier, left // max(1, requests)))
 
     def record_call(self, response: DecisionResponse, n_questions: int) -> CallInfo:
         totals = self.totals

@@ -95,8 +95,8 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     assert floating.status_code == 400
     assert "refusing the floating model alias 'jev-latest'" in floating.json()["detail"]
     bad_field = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "config": {"beam_width": 0}})
-    assert bad_field.status_code == 400
-    assert bad_field.json()["detail"].startswith("invalid walk options:")
+    assert bad_field.status_code == 422
+    assert bad_field.json()["detail"] == "invalid walk options: beam_width=0 is under its minimum 1"
     missing = client.post("/v1/walk", json={"graph": movie_graph})
     assert missing.status_code == 422
     assert missing.json()["detail"] == "invalid request: question: Field required"
@@ -111,3 +111,24 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     no_route = client.get("/v2/nothing")
     assert no_route.status_code == 404
     assert no_route.headers["content-type"] == "application/problem+json"
+
+
+def test_a_walk_over_a_limit_is_refused_with_422_naming_the_limit(client: httpx.Client, movie_graph: str) -> None:
+    huge = {"strategy": "beam", "beam_width": 100_000, "max_depth": 50}
+    over = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "config": huge})
+    assert over.status_code == 422
+    assert over.headers["content-type"] == "application/problem+json"
+    assert over.json()["detail"] == (
+        "invalid walk options: beam_width=100000 is over its limit 64; budget.max_depth=50 is over its limit 8"
+    )
+    work = client.post(
+        "/v1/walk", json={"question": "q", "graph": movie_graph, "config": {"budget": {"max_nodes_read": 10**9}}}
+    )
+    assert work.status_code == 422
+    assert work.json()["detail"] == "invalid walk options: budget.max_nodes_read=1000000000 is over its limit 1000000"
+    long = client.post("/v1/walk", json={"question": "q" * 2001, "graph": movie_graph})
+    assert long.status_code == 422
+    assert long.json()["detail"] == "invalid request: question: String should have at most 2000 characters"
+    starts = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "start": ["Titanic"] * 17})
+    assert starts.status_code == 422
+    assert "List should have at most 16 items after validation, not 17" in starts.json()["detail"]

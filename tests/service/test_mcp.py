@@ -67,6 +67,11 @@ async def exercise(client: Client, graph: str) -> None:
     bad = await client.call_tool("walk", {"question": "q", "graph": graph, "preset": "nope"})
     assert bad.is_error
     assert "unknown walk preset 'nope'" in text_of(bad.content[0])
+    # the walk's limits are the same as the other doors': in the tool's schema, and named when passed
+    assert tools["walk"].input_schema["properties"]["question"]["maxLength"] == 2000
+    wide = await client.call_tool("walk", {"question": "q", "graph": graph, "config": {"beam_width": 65}})
+    assert wide.is_error
+    assert "invalid walk options: beam_width=65 is over its limit 64" in text_of(wide.content[0])
     # stored walks are resources
     templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
     assert {"walk://{graph}/{walk_id}", "walks://{graph}"} <= templates

@@ -1,12 +1,23 @@
-"""WalkConfig validation, the max_depth shorthand, overrides, and the named presets."""
+"""WalkConfig validation, the max_depth shorthand, overrides, the named presets, and the limits of every knob."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.walk.config import PRESETS, Budget, WalkConfig, get_preset, preset_names
+from graphwalk_neo4j.errors import ConfigError, InputError, OptionValueError
+from graphwalk_neo4j.walk.config import (
+    MAX_BEAM_WIDTH,
+    MAX_DEPTH,
+    PRESETS,
+    Budget,
+    WalkConfig,
+    build_config,
+    field_range,
+    get_preset,
+    preset_names,
+)
+from graphwalk_neo4j.walk.service import check_starts
 
 
 def test_defaults() -> None:
@@ -107,3 +118,52 @@ def test_unknown_preset_lists_valid_names() -> None:
     assert "'beems'" in message
     for name in PRESETS:
         assert name in message
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"strategy": "beam", "beam_width": 65}, "beam_width=65 is over its limit 64"),
+        ({"max_depth": 9}, "budget.max_depth=9 is over its limit 8"),
+        ({"max_frontier": 10_001}, "max_frontier=10001 is over its limit 10000"),
+        ({"max_neighbors": 201}, "max_neighbors=201 is over its limit 200"),
+        ({"strategy": "sample", "n_samples": 65}, "n_samples=65 is over its limit 64"),
+        ({"budget": {"max_nodes_read": 1_000_001}}, "budget.max_nodes_read=1000001 is over its limit 1000000"),
+        ({"budget": {"max_memory_mb": 0}}, "budget.max_memory_mb=0 is under its minimum 1"),
+        ({"budget": {"max_decision_calls": 257}}, "budget.max_decision_calls=257 is over its limit 256"),
+        ({"temperature": 11.0}, "temperature=11.0 is over its limit 10.0"),
+        ({"beam": 3}, "beam is not a walk option (they are listed in docs/surface.md)"),
+        ({"budget": 5}, "budget: Input should be a valid dictionary or instance of Budget"),
+        ({"n_samples": 2}, "n_samples=2 needs strategy='sample' (got 'greedy')"),
+    ],
+)
+def test_a_value_past_its_limit_is_refused_naming_the_limit(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionValueError) as caught:
+        build_config(None, overrides)
+    assert str(caught.value) == f"invalid walk options: {message}"
+
+
+def test_field_ranges_are_read_from_the_fields() -> None:
+    assert field_range("beam_width") == (1, MAX_BEAM_WIDTH) == (1, 64)
+    assert field_range("max_depth") == (1, MAX_DEPTH) == (1, 8)
+    assert field_range("max_nodes_read") == (1, 1_000_000)
+    with pytest.raises(KeyError):
+        field_range("strategy")
+
+
+def test_every_default_and_preset_lies_inside_the_limits_and_the_work_budget_defaults() -> None:
+    assert WalkConfig().budget.max_nodes_read == 200_000
+    assert WalkConfig().budget.max_memory_mb == 256
+    for name in preset_names(aliases=True):
+        config = get_preset(name)
+        assert config.width <= MAX_BEAM_WIDTH, name
+        assert config.max_depth <= MAX_DEPTH, name
+
+
+def test_start_entities_are_bounded() -> None:
+    assert check_starts(None) is None
+    assert check_starts(["Memento"]) == ["Memento"]
+    with pytest.raises(InputError, match="17 start entities given; the limit is 16"):
+        check_starts(["x"] * 17)
+    with pytest.raises(InputError, match="is empty or longer than 200 characters"):
+        check_starts(["x" * 201])
