@@ -41,6 +41,7 @@ from graphwalk_neo4j.eval.metaqa import load_questions
 from graphwalk_neo4j.graph.embeddings import embed_graph, pending_texts
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
 from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.graph.profile import ingested_profile
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.localserver import LocalServer
@@ -80,14 +81,14 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-async def bench_ingest(store: GraphStore, kb: Path) -> dict[str, Any]:
-    await drop_graph(store, GRAPH)
+async def bench_ingest(store: GraphStore, kb: Path, graph: str = GRAPH) -> dict[str, Any]:
+    await drop_graph(store, graph)
     started = time.perf_counter()
     await apply_schema(store)
-    first = await ingest_file(store, kb, graph=GRAPH, type_map=TYPES)  # type: ignore[arg-type]
+    first = await ingest_file(store, kb, graph=graph, type_map=TYPES)
     load_s = time.perf_counter() - started
     started = time.perf_counter()
-    again = await ingest_file(store, kb, graph=GRAPH, type_map=TYPES)  # type: ignore[arg-type]
+    again = await ingest_file(store, kb, graph=graph, type_map=TYPES)
     reingest_s = time.perf_counter() - started
     return {
         "rows": first.rows,
@@ -102,15 +103,17 @@ async def bench_ingest(store: GraphStore, kb: Path) -> dict[str, Any]:
     }
 
 
-async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int | None) -> dict[str, Any]:
+async def bench_embed_one(
+    store: GraphStore, make: Any, batch: int, limit: int | None, graph: str = GRAPH
+) -> dict[str, Any]:
     """Raw encode of the pending texts, then ``embed_graph`` end to end (encode + Neo4j writes), one backend."""
     # Two embedders without a text cache: the raw pass must not warm a cache the end-to-end pass then reads.
     raw_embedder, embedder = make(), make()
     await store.query(
         "MATCH (n:Entity {graph: $g}) WITH n ORDER BY n.uid LIMIT $n REMOVE n.embedding, n.embed_hash",
-        {"g": GRAPH, "n": limit if limit is not None else 10**9},
+        {"g": graph, "n": limit if limit is not None else 10**9},
     )
-    todo, _ = await pending_texts(store, GRAPH, embedder.model_id)
+    todo, _ = await pending_texts(store, graph, embedder.model_id)
     texts = sorted((t for _, t, _ in todo), key=len)
     raw_embedder.encode(texts[:batch])  # load the models outside the timings
     embedder.encode(texts[:batch])
@@ -119,7 +122,7 @@ async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int |
     for i in range(0, len(texts), batch):
         raw_embedder.encode(texts[i : i + batch])
     raw_s = time.perf_counter() - started
-    report = await embed_graph(store, embedder, GRAPH, batch_size=batch)
+    report = await embed_graph(store, embedder, graph, batch_size=batch)
     raw_rate = len(texts) / raw_s
     return {
         "nodes": len(texts),
@@ -135,11 +138,15 @@ async def bench_embed_one(store: GraphStore, make: Any, batch: int, limit: int |
     }
 
 
-async def bench_embed(store: GraphStore, settings: Settings, limit: int | None = None) -> dict[str, Any]:
+async def bench_embed(
+    store: GraphStore, settings: Settings, limit: int | None = None, graph: str = GRAPH
+) -> dict[str, Any]:
     """torch and ONNX Runtime MiniLM side by side in one run (the ONNX one when its extra is installed)."""
     batch = settings.embed_batch_size
     out: dict[str, Any] = {
-        "torch": await bench_embed_one(store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit)
+        "torch": await bench_embed_one(
+            store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit, graph
+        )
     }
     try:
         import onnxruntime  # noqa: F401 - only probes for the onnx extra
@@ -147,7 +154,7 @@ async def bench_embed(store: GraphStore, settings: Settings, limit: int | None =
         out["onnx"] = "skipped: onnxruntime is not installed (pip install 'graphwalk-neo4j[onnx]')"
     else:
         out["onnx"] = await bench_embed_one(
-            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit
+            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit, graph
         )
     return out
 
@@ -212,7 +219,7 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
         read=True,
     )
     films = [r["id"] for r in rows]
-    cases = {
+    cases: dict[str, dict[str, Any]] = {
         "moves_from_drama": {"node_keys": [entity_uid(graph, drama)], "follow": None, "exclude": [drama]},
         "follow_drama_films": {
             "node_keys": [entity_uid(graph, drama)],
@@ -232,6 +239,7 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
             "scan": RELATION_SCAN,
             "dense": DENSE_DEGREE,
             "bookkeeping": BOOKKEEPING_TYPES,
+            "profile": ingested_profile(graph).cypher(),
             "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}],
         }
         best = float("inf")
@@ -245,33 +253,50 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
     return out
 
 
-async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str, Any]:
+HUB_QUESTIONS = [
+    ("which movies are dramas", "Drama"),
+    ("which films are in English", "English"),
+    ("what films came out in 2008", "2008"),
+]
+
+
+def dev_questions(data: Path, n: int) -> list[tuple[str, str]]:
+    """``n`` MetaQA dev questions (a third per hop count) as (question, topic entity name)."""
+    questions = []
+    for hops in (1, 2, 3):
+        qs = load_questions(data, "dev", hops, with_qtype=False)
+        questions += [(q.text_without_brackets, q.topic) for q in qs[: n // 3]]
+    return questions
+
+
+async def bench_walks(
+    store: GraphStore,
+    settings: Settings,
+    questions: list[tuple[str, str]],
+    graph: str = GRAPH,
+    hub_questions: list[tuple[str, str]] = HUB_QUESTIONS,
+    hub_repeats: int = 3,
+    concurrent: int = 32,
+) -> dict[str, Any]:
+    """Per-depth overhead of ``questions`` walks and ``hub_repeats`` rounds of ``hub_questions`` in two presets,
+    then ``concurrent`` walks at once."""
     embedder = make_embedder(settings)
     backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
     service = WalkService(
         store,
-        GRAPH,
+        graph,
         backend,
         embedder=embedder,
-        trace=True,  # type: ignore[arg-type]
+        trace=True,
         preload_embeddings=True,
     )
     started = time.perf_counter()
     await service.ready()
     preload_s = time.perf_counter() - started
-    questions = []
-    for hops in (1, 2, 3):
-        qs = load_questions(DATA, "dev", hops, with_qtype=False)
-        questions += [(q.text_without_brackets, q.topic) for q in qs[: n // 3]]
-    hub_questions = [
-        ("which movies are dramas", "Drama"),
-        ("which films are in English", "English"),
-        ("what films came out in 2008", "2008"),
-    ]
     out: dict[str, Any] = {
         "embedding_preload_s": round(preload_s, 2),
         "load_before": os.getloadavg()[0],
-        "hub_moves": await profile_hub_moves(store),
+        "hub_moves": await profile_hub_moves(store, graph),
     }
     await one_walk(service, backend, *questions[0], "relation")  # warm caches and query plans
     for preset in ("greedy", "relation"):
@@ -284,7 +309,7 @@ async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str
             rts.append(r["round_trips"])
             calls.append(r["calls"])
         hub_gaps: list[float] = []
-        for q, topic in hub_questions * 3:
+        for q, topic in hub_questions * hub_repeats:
             hub_gaps += (await one_walk(service, backend, q, topic, preset))["gaps"]
         out[preset] = {
             "walks": len(questions),
@@ -296,14 +321,14 @@ async def bench_walks(store: GraphStore, settings: Settings, n: int) -> dict[str
             "round_trips_per_walk": round(statistics.mean(rts), 2),
             "calls_per_walk": round(statistics.mean(calls), 2),
         }
-    # 32 walks at once through one store and one service
-    concurrent = [questions[i % len(questions)] for i in range(32)]
+    # walks at once through one store and one service
+    at_once = [questions[i % len(questions)] for i in range(concurrent)]
     started = time.perf_counter()
     results = await asyncio.gather(
-        *(service.walk(q, get_preset("relation"), start=[entity_id(t)]) for q, t in concurrent), return_exceptions=True
+        *(service.walk(q, get_preset("relation"), start=[entity_id(t)]) for q, t in at_once), return_exceptions=True
     )
     errors = [r for r in results if isinstance(r, BaseException) or r.result.status == "error"]
-    out["concurrent_32"] = {"wall_s": round(time.perf_counter() - started, 2), "errors": len(errors)}
+    out[f"concurrent_{concurrent}"] = {"wall_s": round(time.perf_counter() - started, 2), "errors": len(errors)}
     return out
 
 
@@ -343,20 +368,34 @@ def write_report(results: dict[str, Any], command: str) -> Path:
     return path
 
 
-async def main() -> None:
+def parse_args() -> tuple[argparse.Namespace, set[str], Path, Path]:
+    """The command line, checked: (arguments, sections, MetaQA folder, KB file)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default="ingest,embed,walk,text")
-    parser.add_argument("--kb", default=str(DATA / "kb.txt"))
+    parser.add_argument("--data", default=str(DATA), help="the MetaQA folder (kb.txt, dev questions)")
+    parser.add_argument("--kb", default=None, help="the KB to ingest (default: DATA/kb.txt)")
     parser.add_argument("--walks", type=int, default=150)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--embed-n", type=int, default=None, help="embed only this many nodes (default: all)")
     args = parser.parse_args()
     sections = set(args.only.split(","))
+    unknown = sections - {"ingest", "embed", "walk", "text"}
+    if unknown:
+        parser.error(f"unknown section in --only: {', '.join(sorted(unknown))}; choose from ingest, embed, walk, text")
+    data = Path(args.data)
+    kb = Path(args.kb) if args.kb else data / "kb.txt"
+    if ("ingest" in sections and not kb.is_file()) or ("walk" in sections and not data.is_dir()):
+        parser.error(f"no MetaQA data at {data} (kb.txt and the dev questions); pass --data DIR or --kb FILE")
+    return args, sections, data, kb
+
+
+async def main() -> None:
+    args, sections, data, kb = parse_args()
     settings = Settings()
     results: dict[str, Any] = {}
     async with GraphStore(settings) as store:
         if "ingest" in sections:
-            results["ingest"] = await bench_ingest(store, Path(args.kb))
+            results["ingest"] = await bench_ingest(store, kb)
             print("ingest", results["ingest"], flush=True)
         if "embed" in sections:
             results["embed"] = await bench_embed(store, settings, args.embed_n)
@@ -366,7 +405,7 @@ async def main() -> None:
                 results["text_ingest"] = await bench_text(store, Path(tmp))
             print("text", results["text_ingest"], flush=True)
         if "walk" in sections:
-            results["walk"] = await bench_walks(store, settings, args.walks)
+            results["walk"] = await bench_walks(store, settings, dev_questions(data, args.walks))
             print("walk", results["walk"], flush=True)
     if not args.no_write:
         print(

@@ -123,7 +123,7 @@ async def walk_overheads(store: Any, graph: str, starts: list[str], hubs: list[s
             cypher.append(time.perf_counter() - started)
 
     backend = TimedBackend(FakeBackend(seed=11, tokens_per_question=(0, 0)))
-    service = WalkService(store, graph, backend, trace=True)  # type: ignore[arg-type]
+    service = WalkService(store, graph, backend, trace=True)
     out: dict[str, Any] = {}
     Neo4jExpander.expand = timed  # type: ignore[method-assign]
     try:
@@ -171,6 +171,63 @@ def _cpu_s(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _save(path: Path, result: dict[str, Any]) -> None:
+    path.write_text(json.dumps(result, indent=1))
+
+
+def _walk_starts(kb: Path) -> list[str]:
+    """Every 97th subject of the generated KB, shuffled with a fixed seed: the walks' start entities."""
+    names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
+    random.Random(3).shuffle(names)
+    return names
+
+
+async def measure_phases(
+    store: GraphStore,
+    graph: str,
+    kb: Path,
+    gen: dict[str, Any],
+    phases: set[str],
+    walks: int,
+    embed_sample: int,
+    result: dict[str, Any],
+    saved: Path,
+    neo4j_pid: int | None,
+) -> None:
+    """The chosen phases on one generated graph (``gen`` from :func:`generate`, written to ``kb``) in ``store``;
+    figures go into ``result``, saved to ``saved`` after each phase."""
+    if "load" in phases:
+        load_before, cpu_before = os.getloadavg()[0], _cpu_s(neo4j_pid)
+        started = time.perf_counter()
+        await apply_schema(store)
+        loaded = await ingest_file(store, kb, graph=graph, type_map=gen["type_map"])
+        seconds = time.perf_counter() - started
+        cpu_after = _cpu_s(neo4j_pid)
+        result.update(
+            {
+                "ingest_status": loaded.status,
+                "ingest_s": round(seconds, 1),
+                "ingest_triples_per_s": round(gen["triples"] / seconds),
+                "ingest_neo4j_cpu_s": round(cpu_after - cpu_before, 1) if cpu_after and cpu_before else None,
+                "ingest_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                "ingest_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            }
+        )
+        _save(saved, result)
+    if "embed" in phases:
+        result.update(await embed_sample_rate(store, graph, embed_sample))
+        result["embed_python_peak_rss_mb"] = _own_peak_mb()
+        _save(saved, result)
+    counted = await store.read("graph/counts", graph=graph)
+    result["counts"] = counted[0] if counted else None
+    if "walk" in phases:
+        names = _walk_starts(kb)
+        hubs = [h for h, _ in gen["hubs"][:3]] * 2
+        result["walk_load_avg_1m"] = round(os.getloadavg()[0], 2)
+        result["walk"] = await walk_overheads(store, graph, names[:walks], hubs)
+        result["walk_date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+
 async def run_size(
     label: str,
     home: Path,
@@ -203,37 +260,7 @@ async def run_size(
     )
     try:
         async with GraphStore(settings) as store:
-            if "load" in phases:
-                load_before, cpu_before = os.getloadavg()[0], _cpu_s(server.pid())
-                started = time.perf_counter()
-                await apply_schema(store)
-                loaded = await ingest_file(store, kb, graph=graph, type_map=gen["type_map"])  # type: ignore[arg-type]
-                seconds = time.perf_counter() - started
-                cpu_after = _cpu_s(server.pid())
-                result.update(
-                    {
-                        "ingest_status": loaded.status,
-                        "ingest_s": round(seconds, 1),
-                        "ingest_triples_per_s": round(gen["triples"] / seconds),
-                        "ingest_neo4j_cpu_s": round(cpu_after - cpu_before, 1) if cpu_after and cpu_before else None,
-                        "ingest_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-                        "ingest_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                    }
-                )
-                saved.write_text(json.dumps(result, indent=1))
-            if "embed" in phases:
-                result.update(await embed_sample_rate(store, graph, embed_sample))
-                result["embed_python_peak_rss_mb"] = _own_peak_mb()
-                saved.write_text(json.dumps(result, indent=1))
-            counted = await store.read("graph/counts", graph=graph)
-            result["counts"] = counted[0] if counted else None
-            if "walk" in phases:
-                names = [line.split("|", 1)[0] for line in kb.read_text(encoding="utf-8").splitlines()[::97]]
-                random.Random(3).shuffle(names)
-                hubs = [h for h, _ in gen["hubs"][:3]] * 2
-                result["walk_load_avg_1m"] = round(os.getloadavg()[0], 2)
-                result["walk"] = await walk_overheads(store, graph, names[:walks], hubs)
-                result["walk_date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+            await measure_phases(store, graph, kb, gen, phases, walks, embed_sample, result, saved, server.pid())
         result["python_peak_rss_mb"] = max(result.get("python_peak_rss_mb") or 0, _own_peak_mb())
         result["neo4j_peak_rss_mb"] = max(result.get("neo4j_peak_rss_mb") or 0, _hwm_mb(server.pid()) or 0)
         data = home / "run" / "data" / "databases" / "neo4j"

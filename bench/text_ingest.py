@@ -66,10 +66,13 @@ async def measure(
     }
 
 
-async def bench_text(store: GraphStore, workdir: Path) -> list[dict[str, Any]]:
+async def bench_text(
+    store: GraphStore, workdir: Path, cases: list[tuple[int, float, int]] = CASES, graph_prefix: str = "bench_text"
+) -> list[dict[str, Any]]:
+    """Each case (documents, simulated LLM latency in s, extraction concurrency) into a graph of its own."""
     results = []
-    for i, (n_docs, delay_s, concurrency) in enumerate(CASES):
-        graph = f"bench_text_{i}"
+    for i, (n_docs, delay_s, concurrency) in enumerate(cases):
+        graph = f"{graph_prefix}_{i}"
         await drop_graph(store, graph)
         result = await measure(store, graph, workdir / f"corpus{i}", n_docs, delay_s, concurrency)
         results.append({"n_docs": n_docs, "llm_delay_s": delay_s, "concurrency": concurrency, **result})

@@ -1,0 +1,73 @@
+"""Every ``make bench`` benchmark runs at tiny sizes against the real Neo4j, so none can rot unseen (issue 21).
+
+``make bench`` is ``bench.run`` (sections ingest, embed, text, walk) and, with ``SCALE=``, ``bench.scale`` (load,
+embed, walk on a generated graph). Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
+(or a generated graph of about 300 triples) in the test's own graph; the test fails if any of them raises, and
+checks the figures each one reports are the ones of the run it made.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from bench.run import bench_embed, bench_ingest, bench_walks, dev_questions
+from bench.scale import PHASES, generate, measure_phases
+from bench.text_ingest import bench_text
+from graphwalk_neo4j.graph.ledger import drop_graph
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+
+pytestmark = pytest.mark.neo4j
+
+SLICE = Path(__file__).resolve().parents[1] / "data" / "metaqa_hubs"
+
+
+async def test_bench_run_sections(store: GraphStore, neo4j_settings: Settings, graph_name: str, tmp_path: Path) -> None:
+    kb = tmp_path / "kb.txt"  # the slice's first 200 triples: 7 dramas, about 190 entities to embed
+    kb.write_text("".join((SLICE / "kb.txt").read_text(encoding="utf-8").splitlines(keepends=True)[:200]))
+    ingest = await bench_ingest(store, kb, graph_name)
+    assert (ingest["rows"], ingest["reingest_status"]) == (200, "unchanged")
+    embed = await bench_embed(store, neo4j_settings, graph=graph_name)
+    assert embed["torch"]["nodes"] == ingest["nodes_created"]
+    films = ["Before the Rain", "The Business of Strangers", "The New Daughter"]
+    questions = [(f"what genre is {film}", film) for film in films]
+    walk = await bench_walks(
+        store,
+        neo4j_settings,
+        questions,
+        graph_name,
+        hub_questions=[("which movies are dramas", "Drama")],
+        hub_repeats=1,
+        concurrent=4,
+    )
+    assert set(walk["hub_moves"]) == {"moves_from_drama", "follow_drama_films", "moves_from_2000_films"}
+    assert all(case["db_hits"] > 0 for case in walk["hub_moves"].values())
+    assert walk["greedy"]["walks"] == walk["relation"]["walks"] == 3
+    assert walk["concurrent_4"]["errors"] == 0
+    assert dev_questions(SLICE, 6)[0] == ("what movies did Mélanie Laurent star in", "Mélanie Laurent")
+
+
+async def test_bench_text_section(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    try:
+        results = await bench_text(store, tmp_path, cases=[(3, 0.0, 2)], graph_prefix=graph_name)
+    finally:
+        await drop_graph(store, f"{graph_name}_0")
+    assert [(r["documents"], r["chunks"]) for r in results] == [(3, 6)]
+
+
+async def test_bench_scale_phases(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
+    kb = tmp_path / "scale_tiny.txt"
+    gen = generate(300, kb)
+    result: dict[str, Any] = {}
+    saved = tmp_path / "scale_tiny.json"
+    await measure_phases(store, graph_name, kb, gen, set(PHASES), 4, 20, result, saved, None)
+    assert result["ingest_status"] == "loaded"
+    assert result["embed_sample"] == 20
+    assert set(result["walk"]) == {"greedy_walks", "greedy_hub_walks", "relation_walks", "relation_hub_walks"}
+    assert json.loads(saved.read_text())["embed_sample"] == 20
