@@ -3,7 +3,8 @@
 
 A job runs the same library call as ``gw-neo4j ingest``: :func:`ingest_file` for structured files (triples, CSV,
 JSON lines), :func:`wiring.run_text` for text documents, :func:`wiring.run_sql` for a database. Inline files
-are written to a private temporary folder first (removed afterwards). Cancelling cancels the coroutine: the batch
+are written to a private temporary folder first (removed afterwards); the job's error and result name them as the
+caller did (``kb.txt:2: ...``), never by that folder's path. Cancelling cancels the coroutine: the batch
 being written is one transaction and rolls back, so the graph keeps whole batches only and the ledger says how far
 the document got (a later ingest of the same content resumes from there).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import tempfile
 import time
@@ -91,6 +93,20 @@ class JobView(BaseModel):
     progress: dict[str, Any] = Field(default_factory=dict)
     result: dict[str, Any] | None = None
     error: str | None = None
+
+
+def caller_names(value: Any, folder: Path) -> Any:
+    """``value`` (a message, or a result of dicts and lists) with the server's temporary ``folder`` taken out of
+    every string, so that ``/tmp/gw-ingest-x1y2/kb.txt:2: ...`` reads ``kb.txt:2: ...``: the name the caller sent."""
+    if isinstance(value, str):
+        for prefix in dict.fromkeys((str(folder.resolve()), str(folder))):
+            value = value.replace(prefix + os.sep, "").replace(prefix, ".")
+        return value
+    if isinstance(value, dict):
+        return {key: caller_names(item, folder) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [caller_names(item, folder) for item in value]
+    return value
 
 
 class IngestJobs:
@@ -172,6 +188,8 @@ class IngestJobs:
             log.error("ingest job failed", exc_info=exc, extra={"job_id": job.id})
             job.status, job.error = "failed", f"unexpected error ({type(exc).__name__}); see the service log"
         finally:
+            job.error = caller_names(job.error, folder)
+            job.result = caller_names(job.result, folder)
             job.finished_at = time.time()
             shutil.rmtree(folder, ignore_errors=True)
             self.ctx.forget_graph(request.graph)  # its warm caches are stale now

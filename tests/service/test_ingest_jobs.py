@@ -4,6 +4,8 @@ loaded, refusals, and cancelling mid-file, which leaves whole batches only (the 
 from __future__ import annotations
 
 import asyncio
+import json
+import tempfile
 import time
 from typing import TYPE_CHECKING
 
@@ -93,8 +95,42 @@ def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
             ).json()["id"],
         )
         assert bad["status"] == "failed"
-        assert "kb.txt:2" in bad["error"]
+        assert bad["error"].startswith("kb.txt:2: "), bad["error"]
         assert c.get("/v1/jobs/nope").status_code == 404
+
+
+def test_job_errors_and_results_name_the_callers_file(served_graph: tuple[ServedApp, str]) -> None:
+    """The caller sent ``films.txt``; the server's temporary folder is in no message, failed or skipped."""
+    app, graph = served_graph
+    server_folder = tempfile.gettempdir()
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        failed = wait_finished(
+            c,
+            c.post(
+                "/v1/ingest",
+                json={"graph": graph, "files": [{"name": "films.txt", "content": "Heat|directed_by|Mann\nno bars\n"}]},
+            ).json()["id"],
+        )
+        skipped = wait_finished(
+            c,
+            c.post(
+                "/v1/ingest",
+                json={
+                    "graph": graph,
+                    "on_error": "skip",
+                    "files": [{"name": "films.txt", "content": "Heat|directed_by|Mann\nno bars\n"}],
+                },
+            ).json()["id"],
+        )
+    assert failed["status"] == "failed"
+    assert failed["error"].startswith("films.txt:2: "), failed["error"]
+    assert skipped["status"] == "done", skipped
+    [file] = skipped["result"]["files"]
+    assert file["path"] == "films.txt"
+    assert [problem.split(": ", 1)[0] for problem in file["problems"]] == ["films.txt:2"]
+    for job in (failed, skipped):
+        assert server_folder not in json.dumps(job)
+        assert "gw-ingest-" not in json.dumps(job)
 
 
 def test_cancelling_a_job_keeps_whole_batches_only(
