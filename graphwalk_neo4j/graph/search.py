@@ -5,7 +5,9 @@ Ranking: an exact name match scores 3, an exact alias match 2.5; otherwise the b
 (already in [0, 1] for MiniLM), plus 0.1 for each further method that found the same entity. Ties break by name.
 Entity linking (the walk) and ingest routing use this same function. The graph's profile picks the indexes: an
 ingested graph's (``entity_names``, ``entity_embedding``) or the adopted nodes' (``gw_adopt_names``,
-``gw_adopt_embedding``).
+``gw_adopt_embedding``); the server picks how the vector index is asked: Cypher 25's ``SEARCH`` clause where it
+has one (``GraphStore.search_clause``, Neo4j 2026.01+), ``db.index.vector.queryNodes`` elsewhere. Full-text stays
+on ``db.index.fulltext.queryNodes``: the clause does not serve eventually consistent full-text indexes (store.py).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from graphwalk_neo4j.store.queries import (
     ADOPTED_EXACT,
     ADOPTED_FULLTEXT,
     ADOPTED_VECTOR,
+    ADOPTED_VECTOR_CYPHER25,
     EXACT,
     FULLTEXT,
     VECTOR,
+    VECTOR_CYPHER25,
     ScoredSearchRow,
     SearchRow,
 )
@@ -37,6 +41,18 @@ _LUCENE_WORDS = {"AND", "OR", "NOT", "TO"}
 CANDIDATE_CAP = 10_000
 _INGESTED = (EXACT, FULLTEXT, VECTOR)
 _ADOPTED = (ADOPTED_EXACT, ADOPTED_FULLTEXT, ADOPTED_VECTOR)
+_INGESTED_CYPHER25 = (EXACT, FULLTEXT, VECTOR_CYPHER25)
+_ADOPTED_CYPHER25 = (ADOPTED_EXACT, ADOPTED_FULLTEXT, ADOPTED_VECTOR_CYPHER25)
+
+
+def search_queries(
+    *, adopted: bool, search_clause: bool
+) -> tuple[Query[SearchRow], Query[ScoredSearchRow], Query[ScoredSearchRow]]:
+    """The exact, fulltext and vector templates for a graph (ingested or adopted) on a server with or without
+    Cypher 25's ``SEARCH`` clause."""
+    if adopted:
+        return _ADOPTED_CYPHER25 if search_clause else _ADOPTED
+    return _INGESTED_CYPHER25 if search_clause else _INGESTED
 
 
 @dataclass
@@ -150,7 +166,7 @@ async def search_entities(
     if not text:
         return []
     profile = profile or await load_profile(store, graph)
-    exact_q, fulltext_q, vector_q = _ADOPTED if profile.adopted else _INGESTED
+    exact_q, fulltext_q, vector_q = search_queries(adopted=profile.adopted, search_clause=store.search_clause)
     exact = await store.read(exact_q, graph=graph, text_lc=text.lower(), limit=k)
     lucene = lucene_query(text)
     fulltext = await _widening(store, fulltext_q, k, graph=graph, lucene=lucene) if lucene else []

@@ -124,10 +124,12 @@ QueryName = Literal[
     "search/adopted_exact_names",
     "search/adopted_fulltext",
     "search/adopted_vector",
+    "search/adopted_vector_cypher25",
     "search/exact",
     "search/exact_names",
     "search/fulltext",
     "search/vector",
+    "search/vector_cypher25",
     "server/apoc_version",
     "server/components",
     "trace/finish_walk",
@@ -302,3 +304,6 @@ FULLTEXT = Query("search/fulltext", ScoredSearchRow)
 ADOPTED_FULLTEXT = Query("search/adopted_fulltext", ScoredSearchRow)
 VECTOR = Query("search/vector", ScoredSearchRow)
 ADOPTED_VECTOR = Query("search/adopted_vector", ScoredSearchRow)
+# the vector look-ups through Cypher 25's SEARCH clause, on servers that have it (GraphStore.search_clause)
+VECTOR_CYPHER25 = Query("search/vector_cypher25", ScoredSearchRow)
+ADOPTED_VECTOR_CYPHER25 = Query("search/adopted_vector_cypher25", ScoredSearchRow)

@@ -1,7 +1,9 @@
 """The one async store: owns the official async driver and runs named Cypher templates.
 
 * One driver per store, opened in :meth:`GraphStore.connect` (never in ``__init__``), closed by :meth:`close` or
-  ``async with``. ``connect()`` checks the server: reachable, credentials, version 5.x, APOC present.
+  ``async with``. ``connect()`` checks the server: reachable, credentials, version 5.26 or newer, APOC present, and
+  notes once whether it has Cypher 25's ``SEARCH`` clause for vector indexes (:attr:`GraphStore.search_clause`, the
+  one version gate between ``search/*vector`` and ``search/*vector_cypher25``).
 * The database is always named (``database_=``); reads are routed as reads.
 * Queries are templates from :mod:`graphwalk_neo4j.store.registry`; values travel only as parameters.
 * Driver errors are translated into :mod:`graphwalk_neo4j.errors` with the cause kept and a fix in the message.
@@ -10,6 +12,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -44,12 +47,26 @@ def _name(query: Query[Any] | QueryName) -> QueryName:
     return query.name if isinstance(query, Query) else query
 
 
+# Cypher 25's SEARCH clause covers vector indexes from Neo4j 2026.01. It covers full-text indexes from 2026.09, but
+# not eventually consistent ones (2026.09.0 answers 22N69 "index does not exist" for them), and the project's name
+# indexes are eventually consistent (schema/04_entity_fulltext), so full-text look-ups stay on the procedure.
+SEARCH_CLAUSE_SINCE = (2026, 1)
+_RELEASE = re.compile(r"^(\d+)\.(\d+)")
+
+
+def has_search_clause(version: str) -> bool:
+    """Whether a server of ``version`` (``5.26.5``, ``2026.09.0``) runs the vector ``SEARCH`` clause."""
+    match = _RELEASE.match(version)
+    return match is not None and (int(match.group(1)), int(match.group(2))) >= SEARCH_CLAUSE_SINCE
+
+
 @dataclass
 class ServerInfo:
     version: str
     edition: str
     apoc_version: str | None
     address: str
+    search_clause: bool = False
 
 
 @dataclass
@@ -167,7 +184,13 @@ class GraphStore:
             apoc = apoc_rows[0]["version"]
         except QueryError:
             apoc = None
-        self.info = ServerInfo(version=version, edition=edition, apoc_version=apoc, address=s.uri)
+        self.info = ServerInfo(
+            version=version,
+            edition=edition,
+            apoc_version=apoc,
+            address=s.uri,
+            search_clause=has_search_clause(version),
+        )
         if not version.startswith("5.") and not version.startswith("202"):
             await self.close()
             raise CapabilityError(f"Neo4j {version} is too old: graphwalk-neo4j needs 5.26 or newer")
@@ -191,6 +214,11 @@ class GraphStore:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def search_clause(self) -> bool:
+        """True when the connected server has Cypher 25's ``SEARCH`` clause (see :func:`has_search_clause`)."""
+        return self.info is not None and self.info.search_clause
 
     @property
     def driver(self) -> AsyncDriver:
