@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bench.text_ingest import bench_text
+from graphwalk_neo4j.decide.base import DecisionBackend
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
@@ -159,7 +160,7 @@ async def bench_embed(
     return out
 
 
-class TimedBackend:
+class TimedBackend(DecisionBackend):
     """Wraps the zero-latency fake and records when each decision starts and ends (monotonic seconds)."""
 
     def __init__(self, inner: FakeBackend) -> None:

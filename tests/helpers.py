@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import (
+    ChoiceQuestion,
+    ChoiceResult,
+    DecisionBackend,
+    DecisionRequest,
+    DecisionResponse,
+    Usage,
+)
 from graphwalk_neo4j.errors import DecisionError
 from graphwalk_neo4j.walk.ports import NodeRef
 
@@ -80,7 +87,7 @@ def _matches(key: str, label: str, text: str) -> bool:
     return key == label or text.startswith(key) or (key.startswith(("--", "<--")) and key in text)
 
 
-class ScriptedBackend:
+class ScriptedBackend(DecisionBackend):
     """A DecisionBackend answering from a script (see the module docstring)."""
 
     def __init__(

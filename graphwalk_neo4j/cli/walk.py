@@ -72,9 +72,7 @@ async def run_walk(
     embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
     backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)  # checks the model name
     try:
-        verify = getattr(backend, "verify", None)
-        if verify is not None:  # Jev: the pinned model id must be listed by the provider before any walk
-            await verify()
+        await backend.verify()  # Jev: the pinned model id must be listed by the provider before any walk
         async with connected(settings) as store:
             service = WalkService(store, graph, backend, embedder=embedder)
             return await service.walk(question, config, start=start or None, choose_start=choose_start)

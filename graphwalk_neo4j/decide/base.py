@@ -7,12 +7,14 @@ exactly the offered labels (see :mod:`graphwalk_neo4j.decide.normalize` for the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.decide.request import DecisionContext
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 JSONContent = str | dict[str, Any] | list[Any]
 
@@ -73,8 +75,18 @@ class DecisionResponse(BaseModel):
     served_by: str | None = None  # the upstream that answered, when a router reports it (OpenRouter)
 
 
+class MentionScorer(Protocol):
+    """Scores candidate mentions ``(span, best entity row)`` of a question; the highest starts the walk."""
+
+    def __call__(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> Sequence[float]: ...
+
+
 @runtime_checkable
 class DecisionBackend(Protocol):
+    """What every backend offers. A backend subclasses this protocol, so it inherits the no-op defaults of the
+    three optional parts (:meth:`verify`, :attr:`walk_defaults`, :attr:`mention_scorer`) and overrides the ones
+    it has; callers use them directly, never by looking them up."""
+
     @property
     def model_id(self) -> str: ...
 
@@ -85,9 +97,19 @@ class DecisionBackend(Protocol):
 
     async def aclose(self) -> None: ...
 
+    async def verify(self) -> str | None:
+        """Check at start-up, before the first walk, that the backend can answer; return the model id
+        checked. Default: nothing to check (``None``). Jev checks that its pinned id is listed."""
+        return None
 
-def walk_defaults(backend: object) -> dict[str, Any]:
-    """The walk settings ``backend`` was trained under and walks best with (a learned decider's
-    ``walk_defaults``: WalkConfig field -> value); ``{}`` for a backend without any (Jev, local, LLM, fake)."""
-    found = getattr(backend, "walk_defaults", None)
-    return dict(found) if isinstance(found, Mapping) else {}
+    @property
+    def walk_defaults(self) -> Mapping[str, Any]:
+        """The walk settings the backend was trained under and walks best with (WalkConfig field -> value).
+        Default: none. A learned decider returns its recorded exclusion rule."""
+        return {}
+
+    @property
+    def mention_scorer(self) -> MentionScorer | None:
+        """A scorer for linking a question's mentions from plain text. Default: none (longest match first).
+        A learned decider trained with one returns it."""
+        return None

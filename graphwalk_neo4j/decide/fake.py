@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.text import compact_json
 
@@ -30,7 +30,7 @@ Answer = str | Mapping[str, float]
 AnswerFn = Callable[[ChoiceQuestion, Any], Answer | None]
 
 
-class FakeBackend:
+class FakeBackend(DecisionBackend):
     def __init__(
         self,
         *,

@@ -24,7 +24,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import (
+    ChoiceQuestion,
+    ChoiceResult,
+    DecisionBackend,
+    DecisionRequest,
+    DecisionResponse,
+    Usage,
+)
 from graphwalk_neo4j.decide.normalize import check_request, make_result, normalize_distribution
 from graphwalk_neo4j.errors import (
     ConfigError,
@@ -115,7 +122,7 @@ class _Outcome:
     model: str = ""
 
 
-class LLMBackend:
+class LLMBackend(DecisionBackend):
     def __init__(
         self,
         model: str,

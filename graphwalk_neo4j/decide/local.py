@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.decide.render import coverage_view
 from graphwalk_neo4j.decide.text import values_text
@@ -216,7 +216,7 @@ def split_hop(line: str) -> tuple[str, str]:
     return (move, reached) if sep else (line, "")
 
 
-class LocalDecider:
+class LocalDecider(DecisionBackend):
     def __init__(
         self,
         embedder: Embedder,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
@@ -151,7 +151,7 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     return np.asarray(e / e.sum())
 
 
-class LearnedDecider:
+class LearnedDecider(DecisionBackend):
     """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
 
     def __init__(
@@ -178,7 +178,7 @@ class LearnedDecider:
         self.config = dict(config or {})
         self.cache = VectorCache(cache_size)
         self._max_options = max_options
-        self.mention_scorer: MentionLinker | None = None  # linking from plain text, when trained with one
+        self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -200,7 +200,7 @@ class LearnedDecider:
             name=str(config.get("name") or Path(directory).name),
             config=config,
         )
-        decider.mention_scorer = MentionLinker.load(directory)
+        decider.linker = MentionLinker.load(directory)
         return decider
 
     @property
@@ -210,6 +210,11 @@ class LearnedDecider:
     @property
     def max_options(self) -> int:
         return self._max_options
+
+    @property
+    def mention_scorer(self) -> MentionLinker | None:
+        """The mention scorer trained beside the model (``linker.json``), when there is one."""
+        return self.linker
 
     @property
     def walk_defaults(self) -> dict[str, Any]:

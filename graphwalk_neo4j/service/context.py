@@ -174,9 +174,7 @@ class ServiceContext:
             found = self._backends.get(key)
             if found is None:
                 found = self._backend_factory(self.settings, model, self.embedder)
-                verify = getattr(found, "verify", None)
-                if verify is not None:
-                    await verify()
+                await found.verify()
                 self._backends[key] = found
         return found
 
@@ -220,7 +218,7 @@ class ServiceContext:
             "graph warm",
             extra={
                 "graph": graph,
-                "vectors": len(walker.cache._vectors),
+                "vectors": walker.cache.vector_entries,
                 "seconds": round(time.perf_counter() - started, 3),
             },
         )

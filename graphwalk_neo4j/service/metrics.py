@@ -41,9 +41,9 @@ class _ContextCollector(Collector):
             "gw_walk_cache_entries", "Entries in the warm per-graph caches, by kind.", labels=["kind"]
         )
         caches = [w.cache for w in self.ctx.walkers()]
-        # the expander's cache keeps vectors and node refs; bounded by the graph's size (read defensively)
-        cached.add_metric(["vectors"], sum(len(getattr(c, "_vectors", ())) for c in caches))
-        cached.add_metric(["node_refs"], sum(len(getattr(c, "_refs", ())) for c in caches))
+        # the expander's cache keeps vectors and node refs; bounded by the graph's size
+        cached.add_metric(["vectors"], sum(c.vector_entries for c in caches))
+        cached.add_metric(["node_refs"], sum(c.ref_entries for c in caches))
         yield cached
         draining = GaugeMetricFamily("gw_service_draining", "1 while shutting down (new work is refused).")
         draining.add_metric([], 1.0 if self.ctx.draining else 0.0)

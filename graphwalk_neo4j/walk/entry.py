@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, MentionScorer
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
@@ -71,12 +71,6 @@ def question_spans(question: str, max_words: int = MAX_SPAN) -> list[str]:
                 if trimmed != span and trimmed:
                     spans.append(trimmed)
     return list(dict.fromkeys(spans))
-
-
-class MentionScorer(Protocol):
-    """Scores candidate mentions ``(span, best entity row)`` of a question; the highest starts the walk."""
-
-    def __call__(self, question: str, candidates: Sequence[tuple[str, Mapping[str, Any]]]) -> Sequence[float]: ...
 
 
 def best_candidate(text: str, rows: Sequence[DegreeRow]) -> DegreeRow:

@@ -74,6 +74,16 @@ class EmbeddingCache:
         self._refs: dict[tuple[str, str, str | None], NodeRef] = {}
         self.fetches = 0
 
+    @property
+    def vector_entries(self) -> int:
+        """Entity ids held (with their vector, or remembered as having none)."""
+        return len(self._vectors)
+
+    @property
+    def ref_entries(self) -> int:
+        """Target references held."""
+        return len(self._refs)
+
     def ref(self, node_id: str, name: str, type_: str | None) -> NodeRef:
         key = (node_id, name, type_)
         found = self._refs.get(key)

@@ -12,7 +12,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.decide.base import walk_defaults
 from graphwalk_neo4j.errors import InputError, LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
@@ -161,7 +160,7 @@ class WalkService:
     def configure(self, config: WalkConfig, backend: DecisionBackend | None = None) -> Configured:
         """``config`` with the walk settings ``backend`` (default: the service's) was trained under, where the
         caller set none (:func:`~graphwalk_neo4j.walk.config.with_backend_defaults`)."""
-        return with_backend_defaults(config, walk_defaults(backend or self.backend))
+        return with_backend_defaults(config, dict((backend or self.backend).walk_defaults))
 
     async def walk(
         self,
@@ -212,7 +211,7 @@ class WalkService:
                     backend=backend,
                     choose=choose_start,
                     profile=profile,
-                    scorer=getattr(backend, "mention_scorer", None),
+                    scorer=backend.mention_scorer,
                 )
         except LinkingError as exc:
             result = await engine.run(question, [], walk_id=walk_id or uuid.uuid4().hex)

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.cli.walk import build_config
-from graphwalk_neo4j.decide.base import walk_defaults
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed.fake import FakeEmbedder
@@ -99,7 +98,7 @@ def test_backends_report_their_training_settings() -> None:
     recorded = {"walk_config": {**WalkConfig(hop_mode="relation", exclude_scope="start").model_dump(mode="json")}}
     assert trained_walk_defaults(recorded) == TRAINED  # the exclusion rule only, not hop_mode or the budget
     assert trained_walk_defaults({"source": "traces"}) == {}
-    assert walk_defaults(learned(recorded)) == TRAINED
-    assert walk_defaults(learned({})) == {}
-    assert walk_defaults(FakeBackend()) == {}
-    assert walk_defaults(LocalDecider(FakeEmbedder(8))) == {}
+    assert learned(recorded).walk_defaults == TRAINED
+    assert learned({}).walk_defaults == {}
+    assert FakeBackend().walk_defaults == {}
+    assert LocalDecider(FakeEmbedder(8)).walk_defaults == {}

@@ -12,7 +12,14 @@ import httpx
 from pydantic import SecretStr
 from typesafe_sdk import AsyncTypeSafeClient, ChoiceAnswer, ChoiceModel, RetryPolicy, TypeSafeError
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
+from graphwalk_neo4j.decide.base import (
+    ChoiceQuestion,
+    ChoiceResult,
+    DecisionBackend,
+    DecisionRequest,
+    DecisionResponse,
+    Usage,
+)
 from graphwalk_neo4j.decide.jev.budget import (
     DEFAULT_TOKEN_MARGIN,
     MAX_QUESTION_TOKENS,
@@ -50,7 +57,7 @@ class _Piece:
     provider: str | None
 
 
-class JevBackend:
+class JevBackend(DecisionBackend):
     """Decision backend for Jev. ``api_key`` is required; everything else has the documented defaults."""
 
     def __init__(
