@@ -15,7 +15,7 @@ import signal
 import sys
 from contextlib import asynccontextmanager
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin
 
 import click
 
@@ -25,7 +25,7 @@ from graphwalk_neo4j.cli.render import error_line
 from graphwalk_neo4j.cli.render import out as out
 from graphwalk_neo4j.errors import GraphwalkError, Interrupted, InvalidIdentifierError
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.config import Budget, WalkConfig, field_range
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -121,16 +121,51 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 EXCLUDE_SCOPES: tuple[str, ...] = get_args(WalkConfig.model_fields["exclude_scope"].annotation)
 
 
-def exclude_option(help_text: str, default: str | None = None) -> Callable[[FC], FC]:
-    """``--exclude visited|start`` (``WalkConfig.exclude_scope``): ``None`` by default means the preset's rule."""
+def config_option(name: str, help_text: str, *aliases: str, default: Any = None) -> Callable[[FC], FC]:
+    """``--NAME`` for the walk option ``name`` (a WalkConfig or Budget field, HTTP's and MCP's ``config.NAME``):
+    the field's choices or integer range, read from the field. ``None`` by default: the preset's value."""
+    field = WalkConfig.model_fields.get(name) or Budget.model_fields[name]
+    choices = get_args(field.annotation) if get_origin(field.annotation) is Literal else ()
+    kind: click.ParamType[Any] = click.Choice(choices) if choices else click.IntRange(*field_range(name))
+    flag = "--" + name.replace("_", "-")
     return click.option(
-        "--exclude",
-        "exclude_scope",
-        type=click.Choice(EXCLUDE_SCOPES),
-        default=default,
-        show_default=default is not None,
-        help=help_text,
+        flag, *aliases, name, type=kind, default=default, show_default=default is not None, help=help_text
     )
+
+
+def exclude_option(help_text: str, default: str | None = None) -> Callable[[FC], FC]:
+    """``--exclude-scope visited|start`` (``WalkConfig.exclude_scope``; ``--exclude`` is its former spelling):
+    ``None`` by default means the preset's rule."""
+    return config_option("exclude_scope", help_text, "--exclude", default=default)
+
+
+def _settings(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE, e.g. --set max_frontier=5000")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw  # a word: a choice such as beam or relation
+        head, _, sub = key.strip().partition(".")
+        if sub:  # budget.max_nodes_read=500000
+            options.setdefault(head, {})[sub] = value
+        else:
+            options[head] = value
+    return options
+
+
+set_option = click.option(
+    "--set",
+    "set_options",
+    multiple=True,
+    callback=_settings,
+    metavar="KEY=VALUE",
+    help="Any other walk option, named as in HTTP's and MCP's config (budget.* for the budget), e.g. --set "
+    "max_frontier=5000 --set budget.max_nodes_read=500000; repeatable. docs/surface.md lists them with limits.",
+)
 
 
 def check_graph_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str) -> str:

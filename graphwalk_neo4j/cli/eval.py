@@ -11,6 +11,7 @@ import click
 
 from graphwalk_neo4j.cli.common import (
     check_graph_name,
+    config_option,
     connected,
     emit_json,
     exclude_option,
@@ -26,7 +27,7 @@ from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.records import MetaQAOptions
 from graphwalk_neo4j.eval.report import SummaryRow, rich_table
 from graphwalk_neo4j.eval.runner import run_metaqa
-from graphwalk_neo4j.walk.config import field_range, preset_names
+from graphwalk_neo4j.walk.config import preset_names
 
 
 def _hops(value: str) -> list[int]:
@@ -64,9 +65,9 @@ def eval_group() -> None:
     show_default=True,
     help=f"Walk preset(s), comma-separated, one system each: {', '.join(preset_names())}.",
 )
-@click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None, help="Override.")
-@click.option("--beam-width", type=click.IntRange(*field_range("beam_width")), default=None, help="Override.")
-@click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None, help="Override.")
+@config_option("strategy", "Override.")
+@config_option("beam_width", "Override.")
+@config_option("hop_mode", "Override.")
 @exclude_option(
     "Override: later hops skip every visited node, or only the start entities. Default: a learned:DIR model's "
     "training rule, else visited."

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from graphwalk_neo4j.admission import walk_call
 from graphwalk_neo4j.cli.common import (
+    config_option,
     connected,
     emit_json,
     err,
@@ -18,64 +20,41 @@ from graphwalk_neo4j.cli.common import (
     load_settings,
     out,
     run,
+    set_option,
 )
 from graphwalk_neo4j.cli.render import styled
-from graphwalk_neo4j.walk.config import WalkConfig, field_range, preset_names
-from graphwalk_neo4j.walk.config import build_config as config_from
+from graphwalk_neo4j.walk.config import preset_names
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from rich.text import Text
 
+    from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 
-def build_config(
-    preset: str | None,
-    strategy: str | None,
-    beam_width: int | None,
-    hop_mode: str | None,
-    max_depth: int | None,
-    exclude_scope: str | None = None,
-) -> WalkConfig:
-    """A preset (default: ``relation`` for relation hops, else ``greedy``) with the command-line overrides."""
-    overrides: dict[str, Any] = {}
-    if exclude_scope:
-        overrides["exclude_scope"] = exclude_scope
-    if strategy:
-        overrides["strategy"] = strategy
-    if beam_width:
-        overrides["beam_width"] = beam_width
-    if hop_mode:
-        overrides["hop_mode"] = hop_mode
-    if max_depth:
-        overrides["budget"] = {"max_depth": max_depth}
-    return config_from(preset, overrides)
+def walk_options(set_options: Mapping[str, Any], **flags: Any) -> dict[str, Any]:
+    """The walk options the command line set: the flags given (``None``: not given) over ``--set``'s."""
+    return {**set_options, **{k: v for k, v in flags.items() if v is not None}}
 
 
-async def run_walk(
-    settings: Settings,
-    graph: str,
-    question: str,
-    config: WalkConfig,
-    start: list[str],
-    model: str | None,
-    choose_start: bool,
-) -> WalkOutcome:
+async def run_walk(settings: Settings, call: WalkCall) -> WalkOutcome:
+    """One walk of an admitted ``call`` (:func:`~graphwalk_neo4j.admission.walk_call`) on a fresh connection."""
     # The walk's machinery is imported here, not at the top, so `gw-neo4j walk --help` and a bad option answer at
     # once (docs/benchmarks.md, start-up).
     from graphwalk_neo4j.backends import resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
-    from graphwalk_neo4j.walk.service import WalkService, check_question
+    from graphwalk_neo4j.walk.service import WalkService
 
-    check_question(question)  # before anything is loaded: an over-long question is refused at once
     embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
-    backend = resolve_backend(settings, model, embedder_factory=lambda _s: embedder)  # checks the model name
+    backend = resolve_backend(settings, call.model, embedder_factory=lambda _s: embedder)  # checks the model name
     try:
         await backend.verify()  # Jev: the pinned model id must be listed by the provider before any walk
         async with connected(settings) as store:
-            service = WalkService(store, graph, backend, embedder=embedder)
-            return await service.walk(question, config, start=start or None, choose_start=choose_start)
+            service = WalkService(store, call.graph, backend, embedder=embedder)
+            return await service.walk(call.question, call.config, start=call.start, choose_start=call.choose_start)
     finally:
         await backend.aclose()
 
@@ -141,15 +120,16 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @graph_option
 @click.option("--start", "start", multiple=True, help="Start entity (name or id); repeatable. Default: linked.")
 @click.option("--preset", type=click.Choice(preset_names(aliases=True)), default=None, help="Named walk configuration.")
-@click.option("--strategy", type=click.Choice(["greedy", "beam", "sample"]), default=None)
-@click.option("--beam-width", type=click.IntRange(*field_range("beam_width")), default=None)
-@click.option("--hop-mode", type=click.Choice(["entity", "relation"]), default=None)
 @click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
-@click.option("--max-depth", type=click.IntRange(*field_range("max_depth")), default=None)
+@config_option("strategy", "Search strategy. Default: the preset's.")
+@config_option("beam_width", "Beams kept per depth (strategy beam). Default: the preset's.")
+@config_option("hop_mode", "Hop to one entity or along a relation to all its targets. Default: the preset's.")
+@config_option("max_depth", "Decision depths including the STOP. Default: the preset's.")
 @exclude_option(
     "Later hops skip every visited node or only the start entities. Default: a learned:DIR model's training "
     "rule, else visited."
 )
+@set_option
 @click.option("--choose-start", is_flag=True, help="Spend one decision call to choose among linking candidates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the context bundle as JSON.")
 @click.pass_context
@@ -160,19 +140,30 @@ def walk(
     graph: str,
     start: tuple[str, ...],
     preset: str | None,
+    model: str | None,
     strategy: str | None,
     beam_width: int | None,
     hop_mode: str | None,
-    model: str | None,
     max_depth: int | None,
     exclude_scope: str | None,
+    set_options: dict[str, Any],
     choose_start: bool,
     as_json: bool,
 ) -> None:
     """Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes."""
+    options = walk_options(
+        set_options,
+        strategy=strategy,
+        beam_width=beam_width,
+        hop_mode=hop_mode,
+        max_depth=max_depth,
+        exclude_scope=exclude_scope,
+    )
+    call = walk_call(
+        question, graph=graph, start=start, preset=preset, options=options, model=model, choose_start=choose_start
+    )
     settings = load_settings(ctx)
-    config = build_config(preset, strategy, beam_width, hop_mode, max_depth, exclude_scope)
-    outcome = run(run_walk(settings, graph, question, config, list(start), model, choose_start))
+    outcome = run(run_walk(settings, call))
     warning = outcome.configured.warning(outcome.result.model) if outcome.configured is not None else None
     if warning:
         err.print(warning)

@@ -25,8 +25,8 @@ from graphwalk_neo4j.errors import InputError, WalkFailedError
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.config import build_config
-from graphwalk_neo4j.walk.service import WalkOutcome, WalkService, check_question
+from graphwalk_neo4j.walk.config import build_config, check_question
+from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine, Sequence

@@ -21,9 +21,10 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
+from graphwalk_neo4j.admission import WalkCall, walk_call
 from graphwalk_neo4j.errors import DrainingError, GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
-from graphwalk_neo4j.service.context import ServiceContext, WalkCall
+from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.guard import Guard
 from graphwalk_neo4j.service.jobs import IngestJobs, IngestRequest, JobView
 from graphwalk_neo4j.service.logs import walk_id_var
@@ -50,7 +51,6 @@ from graphwalk_neo4j.service.problems import (
     retry_headers,
 )
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, browser_line, replay_snippet
-from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -164,26 +164,22 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         """Walk the graph toward the answer. The trace is committed in Neo4j before the answer is sent. With
         ``"stream": true`` (or ``Accept: text/event-stream``) the answer is a stream of Server-Sent Events: one
         ``depth`` event per depth, then one ``result`` event with this same response body (or ``error``)."""
-        config = build_config(body.preset, body.config)
-        call = WalkCall(
-            question=body.question,
+        call = walk_call(
+            body.question,
             graph=body.graph,
-            config=config,
-            start=body.start_list(),
+            start=body.start,
+            preset=body.preset,
+            options=body.config,
             model=body.model,
             choose_start=body.choose_start,
         )
-        await ctx.walker_for(body.graph)  # an unknown graph is a 404 before a slot is taken
+        await ctx.admit_walk(call)  # an unknown graph is a 404, a full service a 429, before any work
         walk_id = _new_walk_id()
         request.state.walk_id = walk_id
         walk_id_var.set(walk_id)
         stream = body.stream or "text/event-stream" in request.headers.get("accept", "")
-        ctx.admit()
         if not stream:
-            try:
-                outcome = await ctx.timed(ctx.walk(call, walk_id=walk_id))
-            finally:
-                ctx.release()
+            outcome = await ctx.run_admitted(call, walk_id=walk_id)
             # serialised once here (the response_model documents it; FastAPI need not validate it again)
             return Response(WalkResponse.of(body.graph, outcome).model_dump_json(), media_type="application/json")
         return StreamingResponse(
@@ -197,9 +193,8 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
 
         async def run() -> WalkOutcome:
             try:
-                return await ctx.timed(ctx.walk(call, walk_id=walk_id, on_depth=queue.put_nowait))
+                return await ctx.run_admitted(call, walk_id=walk_id, on_depth=queue.put_nowait)
             finally:
-                ctx.release()
                 queue.put_nowait(None)
 
         task = asyncio.ensure_future(run())

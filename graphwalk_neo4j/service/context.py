@@ -13,7 +13,6 @@ import asyncio
 import logging
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,33 +32,20 @@ from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import LIST_GRAPHS
 from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
-from graphwalk_neo4j.walk.config import build_config
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
+    from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.decide.base import DecisionBackend
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
-    from graphwalk_neo4j.walk.config import WalkConfig
     from graphwalk_neo4j.walk.engine import DepthObserver
     from graphwalk_neo4j.walk.result import DepthEvent
 
 T = TypeVar("T")
 log = logging.getLogger("graphwalk_neo4j.service")
-
-
-@dataclass
-class WalkCall:
-    """One walk as a caller asks for it (HTTP body, MCP arguments)."""
-
-    question: str
-    graph: str = "default"
-    config: WalkConfig | None = None
-    start: list[str] | None = None
-    model: str | None = None
-    choose_start: bool = False
 
 
 def _model_key(settings: Settings, model: str | None) -> tuple[str, str]:
@@ -249,6 +235,24 @@ class ServiceContext:
         self.walks_in_flight += 1
         self._idle.clear()
 
+    async def admit_walk(self, call: WalkCall) -> None:
+        """Admit ``call`` (already checked by :func:`~graphwalk_neo4j.admission.walk_call`) into this service:
+        :class:`NotFoundError` for an unknown graph, :class:`InputError` for a learned model outside the allowed
+        folders, then a walk slot (:meth:`admit`). The caller runs it with :meth:`run_admitted`, which gives
+        the slot back."""
+        await self.walker_for(call.graph)
+        check_caller_model(self.settings, call.model)
+        self.admit()
+
+    async def run_admitted(
+        self, call: WalkCall, *, walk_id: str | None = None, on_depth: DepthObserver | None = None
+    ) -> WalkOutcome:
+        """Run an admitted walk under the request timeout and give its slot back, however it ends."""
+        try:
+            return await self.timed(self.walk(call, walk_id=walk_id, on_depth=on_depth))
+        finally:
+            self.release()
+
     def release(self) -> None:
         self.walks_in_flight = max(0, self.walks_in_flight - 1)
         self._check_idle()
@@ -289,7 +293,7 @@ class ServiceContext:
         :meth:`release`). The trace is committed in Neo4j when this returns."""
         backend = await self.backend(call.model)
         walker = await self.walker_for(call.graph)
-        config = call.config or build_config(None)
+        config = call.config
         hooks = [*self.on_depth_done, *([on_depth] if on_depth is not None else [])]
 
         def observe(event: DepthEvent) -> None:

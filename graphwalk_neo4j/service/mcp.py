@@ -22,13 +22,13 @@ from pydantic import Field
 from starlette.routing import Route
 
 from graphwalk_neo4j import __version__
+from graphwalk_neo4j.admission import walk_call
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
-from graphwalk_neo4j.service.context import ServiceContext, WalkCall
+from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.models import Question, StartList, WalkResponse
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
-from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
@@ -67,24 +67,28 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         preset: str | None = None,
         model: str | None = None,
         config: dict[str, Any] | None = None,
+        choose_start: bool = False,
     ) -> dict[str, Any]:
         """Answer `question` by walking the graph: returns {walk_id, graph, status, answers, bundle}, where bundle
         is the context bundle (goal, answers, nodes with relevance, hop and via, hops, stopped, usage).
         `start` names start entities (default: linked from the question); `preset` is one of greedy, beam,
-        relation, relation-beam, sample, relation-v2, relation-beam-v2; `config` overrides WalkConfig fields
-        such as {"hop_mode": "relation", "max_depth": 3}."""
+        relation, relation-beam, sample, relation-hint, relation-beam-hint; `config` overrides walk options
+        such as {"hop_mode": "relation", "max_depth": 3}, each within its limit (beam_width 64, max_depth 8,
+        max_frontier 10000, ...); `choose_start` spends one decision call choosing among link candidates."""
 
         async def run() -> dict[str, Any]:
-            call = WalkCall(
-                question=question, graph=graph, config=build_config(preset, config), start=start, model=model
+            call = walk_call(
+                question,
+                graph=graph,
+                start=start,
+                preset=preset,
+                options=config,
+                model=model,
+                choose_start=choose_start,
             )
-            await ctx.walker_for(graph)
-            ctx.admit()
-            try:
-                outcome = await ctx.timed(ctx.walk(call))
-            finally:
-                ctx.release()
-            return WalkResponse.of(graph, outcome).model_dump(mode="json")
+            await ctx.admit_walk(call)
+            outcome = await ctx.run_admitted(call)
+            return WalkResponse.of(call.graph, outcome).model_dump(mode="json")
 
         return await _tool(run())
 

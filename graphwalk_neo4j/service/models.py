@@ -43,11 +43,6 @@ class WalkRequest(BaseModel):
     stream: bool = Field(default=False, description="Stream one Server-Sent Event per depth, then the result.")
     choose_start: bool = Field(default=False, description="Spend one decision call choosing among link candidates.")
 
-    def start_list(self) -> list[str] | None:
-        if self.start is None:
-            return None
-        return [self.start] if isinstance(self.start, str) else list(self.start)
-
 
 class AnswerOut(BaseModel):
     name: str

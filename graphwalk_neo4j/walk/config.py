@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from graphwalk_neo4j.errors import ConfigError, OptionValueError
+from graphwalk_neo4j.errors import ConfigError, InputError, OptionValueError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
 Strategy = Literal["greedy", "beam", "sample"]
 HopMode = Literal["entity", "relation"]
@@ -184,6 +184,36 @@ class WalkConfig(BaseModel):
             data["budget"] = budget
         data.update(changes)
         return WalkConfig.model_validate(data)
+
+
+def check_question(question: str) -> str:
+    """A question must be non-empty and at most :data:`MAX_QUESTION_CHARS` characters (:class:`InputError`)."""
+    if not question.strip():
+        raise InputError("the question is empty; ask something, e.g. 'which movies did Christopher Nolan direct'")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question is {len(question):,} characters long; the limit is "
+            f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself"
+        )
+    return question
+
+
+def check_starts(start: Sequence[str] | None) -> list[str] | None:
+    """Given start entities: at most :data:`MAX_START_ENTITIES`, each a non-empty name or id of at most
+    :data:`MAX_START_CHARS` characters (:class:`InputError`). ``None`` or empty: link from the question."""
+    if not start:
+        return None
+    if len(start) > MAX_START_ENTITIES:
+        raise InputError(
+            f"{len(start)} start entities given; the limit is {MAX_START_ENTITIES}. Name the few the question is about"
+        )
+    for name in start:
+        if not name.strip() or len(name) > MAX_START_CHARS:
+            raise InputError(
+                f"start entity {name[:40]!r} is empty or longer than {MAX_START_CHARS} characters; give an entity "
+                "name or id (see `gw-neo4j search`)"
+            )
+    return list(start)
 
 
 def field_range(name: str) -> tuple[int, int]:

@@ -12,16 +12,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.errors import InputError, LinkingError
+from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.walk.config import (
-    MAX_QUESTION_CHARS,
-    MAX_START_CHARS,
-    MAX_START_ENTITIES,
-    Configured,
-    with_backend_defaults,
-)
+from graphwalk_neo4j.walk.config import Configured, check_question, check_starts, with_backend_defaults
 from graphwalk_neo4j.walk.engine import DepthObserver, WalkEngine
 from graphwalk_neo4j.walk.entry import Linking, link_question, resolve_starts
 from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN, EmbeddingCache, Neo4jExpander
@@ -37,36 +31,6 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.walk.config import WalkConfig
     from graphwalk_neo4j.walk.ports import TraceSink
     from graphwalk_neo4j.walk.result import WalkResult
-
-
-def check_question(question: str) -> str:
-    """A question must be non-empty and at most :data:`MAX_QUESTION_CHARS` characters (:class:`InputError`)."""
-    if not question.strip():
-        raise InputError("the question is empty; ask something, e.g. 'which movies did Christopher Nolan direct'")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(
-            f"the question is {len(question):,} characters long; the limit is "
-            f"{MAX_QUESTION_CHARS:,}. Shorten it to the question itself"
-        )
-    return question
-
-
-def check_starts(start: Sequence[str] | None) -> list[str] | None:
-    """Given start entities: at most :data:`MAX_START_ENTITIES`, each a non-empty name or id of at most
-    :data:`MAX_START_CHARS` characters (:class:`InputError`). ``None`` or empty: link from the question."""
-    if not start:
-        return None
-    if len(start) > MAX_START_ENTITIES:
-        raise InputError(
-            f"{len(start)} start entities given; the limit is {MAX_START_ENTITIES}. Name the few the question is about"
-        )
-    for name in start:
-        if not name.strip() or len(name) > MAX_START_CHARS:
-            raise InputError(
-                f"start entity {name[:40]!r} is empty or longer than {MAX_START_CHARS} characters; give an entity "
-                "name or id (see `gw-neo4j search`)"
-            )
-    return list(start)
 
 
 @dataclass

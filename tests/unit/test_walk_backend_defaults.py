@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from graphwalk_neo4j.cli.walk import build_config
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.learned.artifact import trained_walk_defaults
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
-from graphwalk_neo4j.walk.config import WalkConfig, get_preset, with_backend_defaults
+from graphwalk_neo4j.walk.config import WalkConfig, build_config, get_preset, with_backend_defaults
 
 if TYPE_CHECKING:
     from typing import Any
@@ -54,7 +53,7 @@ def test_no_backend_defaults_leave_the_config_as_it_is() -> None:
 
 
 def test_the_backend_rule_applies_where_the_caller_chose_none() -> None:
-    configured = with_backend_defaults(build_config("relation", None, None, None, 3), TRAINED)
+    configured = with_backend_defaults(build_config("relation", {"max_depth": 3}), TRAINED)
     assert configured.config.exclude_scope == "start"
     assert configured.config.hop_mode == "relation"
     assert configured.config.budget.max_depth == 3
@@ -68,7 +67,7 @@ def test_the_backend_rule_applies_where_the_caller_chose_none() -> None:
 
 
 def test_an_explicit_choice_wins_and_is_reported() -> None:
-    chosen = build_config(None, None, None, "relation", None, "visited")
+    chosen = build_config(None, {"hop_mode": "relation", "exclude_scope": "visited"})
     configured = with_backend_defaults(chosen, TRAINED)
     assert configured.config.exclude_scope == "visited"
     assert configured.taken == {"exclude_visited": True}

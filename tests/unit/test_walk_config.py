@@ -13,11 +13,11 @@ from graphwalk_neo4j.walk.config import (
     Budget,
     WalkConfig,
     build_config,
+    check_starts,
     field_range,
     get_preset,
     preset_names,
 )
-from graphwalk_neo4j.walk.service import check_starts
 
 
 def test_defaults() -> None:
