@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwalk_neo4j.walk.expansion import EdgeDirection, NodeRef
+from graphwalk_neo4j.walk.notebook import walk_html
 from graphwalk_neo4j.walk.trace_records import DepthRecord, StepKind, StepRecord
 
 Status = Literal["ok", "budget", "error", "dead_end", "no_start", "interrupted"]
@@ -123,6 +124,10 @@ class WalkResult(BaseModel):
     @property
     def answer_names(self) -> list[str]:
         return [a.name for a in self.answers]
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: question, answers, the best path drawn, the options on demand."""
+        return walk_html(self)
 
     def context_bundle(self, max_nodes: int = 50) -> dict[str, Any]:
         """``{goal, answers, nodes: [{id, name, type, relevance, hop, via, properties}], hops, stopped, usage,

@@ -40,6 +40,10 @@ class WalkOutcome:
     round_trips: int
     configured: Configured | None = field(default=None, repr=False)  # the settings walked under, and why
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows an outcome as its walk (:meth:`WalkResult._repr_html_`)."""
+        return self.result._repr_html_()
+
     def bundle(self) -> dict[str, Any]:
         data = self.result.context_bundle()
         if self.configured is not None:
