@@ -43,7 +43,7 @@ PINNED_VERSION = "5.26.5"  # neo4j/pom.xml's default; tests/unit/test_localserve
 # the server jar of a release (neo4j-5.26.5.jar, neo4j-2026.09.0.jar) and the service file naming its main class
 _ENGINE_JAR = re.compile(r"^neo4j-(\d+\.\d+\.\d+)\.jar$")
 _ENTRY_POINT_SERVICE = "META-INF/services/org.neo4j.server.startup.EntryPoint"
-APOC_HTTP_READ_TIMEOUT_MS = 300_000  # apoc.load.jsonParams waits this long for the service (APOC's default: 60 s)
+APOC_HTTP_READ_TIMEOUT_MS = 300_000  # apoc.load.json waits this long for the service (APOC's default: 60 s)
 
 
 def default_home(version: str | None = None) -> Path:

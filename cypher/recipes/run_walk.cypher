@@ -1,16 +1,26 @@
-// Run a walk from one Cypher statement: POST $question to the running service (`gw-neo4j serve`) with
-// apoc.load.jsonParams, then return its answers and the walk drawn as `draw_walk` draws it, in the same statement.
-// Every write happens in the service, which commits the trace before it answers; this side only reads, so it holds
-// no lock the service could wait for. $service is the service's base URL (default http://127.0.0.1:8765); $graph
-// null means 'default', $preset null the service's default. APOC's HTTP read timeout (apoc.http.timeout.read in
-// apoc.conf, 60 s unless raised; the local server sets 600 s) bounds how long the walk may take.
-// Browser: :params {question: 'which movies did Christopher Nolan direct', graph: 'demo', preset: null, service: 'http://127.0.0.1:8765'}
+// Run a walk from one Cypher statement: ask the running service (`gw-neo4j serve`) for it with apoc.load.json
+// (GET /v1/walk?question=&graph=&preset=), then return its answers and the walk drawn as `draw_walk` draws it, in
+// the same statement. apoc.load.json is APOC Core and not deprecated; apoc.load.jsonParams, the one
+// APOC call that can POST, is moving to APOC Extended, so the recipe does not use it. Every write happens in the
+// service, which commits the trace before it answers; this side only reads, so it holds no lock the service could
+// wait for. $service is the service's base URL, default http://127.0.0.1:8765 when null or unset (an unset
+// parameter is an error in Neo4j: pass service: null for the default); $graph null means 'default', $preset null
+// the service's default. A service that is down or refuses the request (unknown graph, bad preset, busy) raises
+// an error naming the URL (apoc.util.validate) instead of returning no rows; a walk that ran but did not answer
+// comes back as a row with its status. APOC's HTTP read timeout (apoc.http.timeout.read in apoc.conf, 60 s unless raised;
+// the local server sets 600 s) bounds how long the walk may take. The service must not require a token (APOC's
+// GET sends no headers): serve it on loopback without GW_NEO4J_SERVICE_TOKEN for this recipe.
+// Browser: :params {question: 'which movies did Christopher Nolan direct', graph: 'demo', preset: null, service: null}
 // params: question, graph, preset, service
 // returns: walk_id, status, answers, walk, start, hops, answered
-CALL apoc.load.jsonParams($service + '/v1/walk',
-  {method: 'POST', `Content-Type`: 'application/json', Accept: 'application/json'},
-  apoc.convert.toJson({question: $question, graph: coalesce($graph, 'default'), preset: $preset}))
-YIELD value
+WITH coalesce($service, 'http://127.0.0.1:8765') AS service
+WITH service, service + '/v1/walk?question=' + apoc.text.urlencode($question)
+     + '&graph=' + apoc.text.urlencode(coalesce($graph, 'default'))
+     + CASE WHEN $preset IS NULL THEN '' ELSE '&preset=' + apoc.text.urlencode($preset) END AS url
+OPTIONAL CALL apoc.load.json(url, '', {failOnError: false}) YIELD value
+CALL apoc.util.validate(value IS NULL,
+  'no walk from the graphwalk service at %s: it is not running (start it: gw-neo4j serve) or it refused the request; GET %s to see why',
+  [service, url])
 OPTIONAL MATCH (w:Walk {id: value.walk_id})
 CALL (w) {
   MATCH (w)-[:HAS_STEP]->(s:Step)

@@ -51,6 +51,7 @@ from graphwalk_neo4j.service.problems import (
     retry_headers,
 )
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, browser_line, replay_snippet
+from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -187,6 +188,28 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+
+    @app.get("/v1/walk", response_model=WalkResponse, tags=["walks"], responses={403: PROBLEM_RESPONSES[400]})
+    async def walk_by_get(
+        request: Request,
+        question: str = Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question to answer."),
+        graph: str = Query("default", pattern=GRAPH_PATTERN, max_length=100),
+        preset: str | None = Query(None, description="A named walk configuration (see `gw-neo4j walk -h`)."),
+    ) -> Any:
+        """The same walk as ``POST /v1/walk`` with only ``question``, ``graph`` and ``preset``, for callers that can
+        only GET: the Cypher recipe ``recipes/run_walk`` calls it with ``apoc.load.json`` (APOC core on 5.26 and
+        2026.x; the POST-capable ``apoc.load.jsonParams`` is moving to APOC Extended). It writes the walk's trace
+        like the POST, so a browser's cross-site request (``Sec-Fetch-Site: cross-site`` or ``same-site``) is
+        refused with 403; APOC, curl and other non-browser callers send no such header."""
+        site = request.headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            raise StarletteHTTPException(
+                403,
+                f"GET /v1/walk from a {site} browser request is refused (it writes a trace); "
+                "POST /v1/walk with a JSON body instead",
+            )
+        body = WalkRequest(question=question, graph=graph, preset=preset)
+        return await walk(body, request)
 
     async def _stream(call: WalkCall, walk_id: str, request: Request) -> AsyncIterator[bytes]:
         queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()

@@ -189,7 +189,7 @@ def test_guide_runs_a_walk_and_replays_it_in_neo4j_browser(
 
     page.next_slide("Run a walk")
     page.run_block(":params")
-    frame = page.run_block("CALL apoc.load.jsonParams")
+    frame = page.run_block("WITH coalesce($service")
     assert page.errors() == []
     with neo4j.GraphDatabase.driver(
         neo4j_settings.uri, auth=(neo4j_settings.user, neo4j_settings.password.get_secret_value())

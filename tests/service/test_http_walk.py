@@ -67,6 +67,23 @@ def test_given_start_and_preset(client: httpx.Client, movie_graph: str) -> None:
     }
 
 
+def test_the_get_form_walks_like_the_post_and_refuses_cross_site_browsers(
+    client: httpx.Client, movie_graph: str
+) -> None:
+    params = {"question": "who starred in Titanic", "graph": movie_graph, "preset": "relation"}
+    got = client.get("/v1/walk", params=params)
+    assert got.status_code == 200, got.text
+    posted = client.post("/v1/walk", json={**params, "start": None})
+    assert posted.status_code == 200, posted.text
+    assert [a["name"] for a in got.json()["answers"]] == [a["name"] for a in posted.json()["answers"]]
+    assert got.json()["bundle"]["linking"]["start"] == ["Titanic"]
+    for site in ("cross-site", "same-site"):
+        refused = client.get("/v1/walk", params=params, headers={"Sec-Fetch-Site": site})
+        assert refused.status_code == 403
+        assert refused.json()["detail"].startswith(f"GET /v1/walk from a {site} browser request is refused")
+    assert client.get("/v1/walk", params={**params, "question": ""}).status_code == 422
+
+
 def test_probes(client: httpx.Client, served: ServedApp, movie_graph: str) -> None:
     health = client.get("/healthz")
     assert health.status_code == 200

@@ -1,11 +1,13 @@
 """The walk-from-one-Cypher-statement recipe (``cypher/recipes/run_walk.cypher``) against a real `gw-neo4j serve`
-process on a free port with the offline local decider: the statement POSTs through apoc.load.jsonParams, the
-service walks and commits the trace, and the same statement returns the answers and the drawn walk."""
+process on a free port with the offline local decider: the statement GETs /v1/walk through apoc.load.json (APOC
+core), the service walks and commits the trace, and the same statement returns the answers and the drawn walk. A
+service that is not there, or refuses the walk, is an error naming its URL, never an empty result."""
 
 from __future__ import annotations
 
 import os
 import re
+import uuid
 from typing import TYPE_CHECKING
 
 import pytest
@@ -74,3 +76,21 @@ def test_one_statement_walks_through_the_service_and_returns_answers_and_the_dra
     assert hop.relationships[0]["relation"] == "directed_by"
     assert 0 < hop.relationships[0]["p"] <= 1
     assert [p.end_node["name"] for p in row["answered"]] == ["Christopher Nolan"]
+
+
+def test_a_missing_or_refusing_service_is_an_error_naming_it(
+    neo4j_settings: Settings, movie_graph: str, service: str
+) -> None:
+    tmpl = template("recipes/run_walk")
+    nowhere = f"t_{uuid.uuid4().hex[:12]}"  # a graph no service has: 404 from any service on the default port
+    cases = [
+        ({"service": None, "graph": nowhere}, "http://127.0.0.1:8765"),  # the documented default
+        ({"service": service, "graph": nowhere}, service),  # running, but refuses
+        ({"service": "http://127.0.0.1:9", "graph": movie_graph}, "http://127.0.0.1:9"),  # nothing listening
+    ]
+    with driver(neo4j_settings) as d, d.session(database=neo4j_settings.database) as session:
+        for given, named in cases:
+            params = {"question": QUESTION, "preset": None, **given}
+            with pytest.raises(neo4j.exceptions.ClientError) as failed:
+                session.run(tmpl.body, params).consume()
+            assert f"no walk from the graphwalk service at {named}: it is not running" in str(failed.value.message)
