@@ -83,7 +83,7 @@ def test_a_missing_or_refusing_service_is_an_error_naming_it(
 ) -> None:
     tmpl = template("recipes/run_walk")
     nowhere = f"t_{uuid.uuid4().hex[:12]}"  # a graph no service has: 404 from any service on the default port
-    cases = [
+    cases: list[tuple[dict[str, str | None], str]] = [
         ({"service": None, "graph": nowhere}, "http://127.0.0.1:8765"),  # the documented default
         ({"service": service, "graph": nowhere}, service),  # running, but refuses
         ({"service": "http://127.0.0.1:9", "graph": movie_graph}, "http://127.0.0.1:9"),  # nothing listening
