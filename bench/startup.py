@@ -1,11 +1,11 @@
 """Start-up cost of the command line: ``python -m bench.startup [--runs N] [--walk-graph G --question Q]``.
 
 Each case is one fresh ``gw-neo4j`` process, timed from spawn to exit (wall seconds) with its peak RSS (from
-``wait4``); the cases run interleaved, ``--runs`` rounds, so a burst of load on a shared machine hits all of them
-alike. The yardstick is ``python -c 'import click, rich'`` (what any click + rich command line pays). With
-``--walk-graph`` one question is walked end to end as a user types it (linking, embedding, decisions, the trace
-write), which needs the graph loaded and embedded (``python -m bench.startup --prepare G`` loads the packaged demo
-movie graph under that name and embeds it with the configured embedder).
+``wait4``), after one uncounted warm-up round; the cases run interleaved, ``--runs`` rounds, so a burst of load
+on a shared machine hits all of them alike. The yardstick is ``python -c 'import click, rich'`` (what any
+click + rich command line pays). With ``--walk-graph`` one question is walked end to end as a user types it
+(linking, embedding, decisions, the trace write); the graph must be loaded and embedded first:
+``python -m bench.startup --prepare G`` loads the packaged demo movie graph as ``G`` and embeds it.
 
 Prints one JSON object: per case the minimum and median wall seconds, peak RSS in MiB, and the ratio of its
 median to the yardstick's (and, for the walk, to ``--help``'s).
@@ -34,10 +34,15 @@ def gw_neo4j() -> list[str]:
     return [script] if script else [sys.executable, "-m", "graphwalk_neo4j.cli"]
 
 
+# An installed package has its bytecode compiled (pip does it); a checkout run with PYTHONDONTWRITEBYTECODE would
+# compile every module on every start instead, which no user pays. The warm-up round writes the bytecode.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(argv: list[str]) -> tuple[float, float, int]:
     """Wall seconds, peak RSS in MiB and exit code of one process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -62,6 +67,8 @@ def measure(runs: int, graph: str | None, question: str) -> dict[str, object]:
     plan = cases(graph, question)
     walls: dict[str, list[float]] = {name: [] for name in plan}
     rss: dict[str, float] = dict.fromkeys(plan, 0.0)
+    for argv in plan.values():  # warm-up, not counted: bytecode, the ONNX export if missing, the OS page cache
+        timed(argv)
     for _ in range(runs):
         for name, argv in plan.items():
             wall, peak, code = timed(argv)

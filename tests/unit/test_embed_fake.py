@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.embed import Embedder, FakeEmbedder, MiniLMEmbedder, make_embedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.settings import Settings
 
@@ -37,5 +38,8 @@ def test_make_embedder_by_setting() -> None:
     assert minilm.batch_size == 32
     assert not minilm.loaded
     assert minilm.dimensions == 384
+    # the default is the same model on ONNX Runtime: a walk never imports torch for its question vector
+    assert Settings.model_fields["embedder"].default == "minilm-onnx"
+    assert isinstance(make_embedder(None), OnnxMiniLMEmbedder)
     with pytest.raises(ConfigError, match="unknown embedder 'bert'"):
         make_embedder(Settings(embedder="bert"))
