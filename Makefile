@@ -20,16 +20,26 @@ NEO4J_MVN_FLAGS := -Dapoc.version=$(APOC_VERSION) -Dgraphalgo.version=$(APOC_VER
 endif
 NEO4J_STAMP := $(NEO4J_DIR)/dist/.fetched
 
-.PHONY: setup venv neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval serve clean
+.PHONY: setup setup-base venv venv-base neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval serve clean
 
-setup: venv neo4j-up  ## virtualenv + dependencies + Neo4j artifacts + Neo4j started (NEO4J_VERSION=2026.09.0: that line)
+setup: venv neo4j-up  ## virtualenv + every extra and the test tools + Neo4j artifacts + Neo4j started (NEO4J_VERSION=2026.09.0: that line)
+
+setup-base: venv-base neo4j-up  ## what `make demo` needs: the base install (walk, search, embed, ingest files, serve)
 
 venv: $(BIN)/.installed
+
+venv-base: $(BIN)/.installed-base
 
 $(BIN)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip "setuptools>=77" wheel
 	$(BIN)/pip install -q -e '.[dev]'
+	@touch $@ $(BIN)/.installed-base
+
+$(BIN)/.installed-base: pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip "setuptools>=77" wheel
+	$(BIN)/pip install -q -e .
 	@touch $@
 
 neo4j-fetch: $(NEO4J_STAMP)
@@ -65,7 +75,7 @@ lint: venv  ## ruff (rules + format), import contracts, mypy: what CI and pre-co
 	$(BIN)/lint-imports
 	$(BIN)/mypy graphwalk_neo4j tests
 
-onnx: venv  ## export the packaged MiniLM to ONNX (for GW_NEO4J_EMBEDDER=minilm-onnx; needs the onnx extra)
+onnx: venv-base  ## export the packaged MiniLM to ONNX now (the default embedder does it on first use otherwise)
 	$(BIN)/python -m graphwalk_neo4j.embed.onnx export
 
 bench: setup  ## SCALE=100k,1m[,5m] adds the cost curves (own Neo4j on 7691, minutes to hours)
@@ -75,7 +85,7 @@ bench: setup  ## SCALE=100k,1m[,5m] adds the cost curves (own Neo4j on 7691, min
 bench-load: setup  ## MetaQA three ways (ours, neo4j-admin import, neo4j-graphrag); point GW_NEO4J_URI at your own Neo4j
 	$(BIN)/python -m bench.loadpath
 
-demo: setup  ## the README's first command
+demo: setup-base  ## the README's first command (the base install is enough)
 	$(BIN)/python -m graphwalk_neo4j.demo
 
 serve: setup  ## the HTTP + MCP service on 127.0.0.1:8765 (docs/service.md); HOST=/PORT= override

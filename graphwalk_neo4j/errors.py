@@ -3,7 +3,8 @@ cause kept (``raise X(...) from exc``).
 
     GraphwalkError
     ├── ConfigError                  bad settings or options (exit code 2 in the CLI)
-    │   └── OptionValueError         a walk option out of its range or unknown (HTTP 422, the limit named)
+    │   ├── OptionValueError         a walk option out of its range or unknown (HTTP 422, the limit named)
+    │   └── MissingExtraError        the command needs an optional extra that is not installed
     ├── InvalidIdentifierError       a label / relationship type / property key failed validation
     ├── InputError                   bad user input (files, lines, encodings); carries file and line
     ├── StoreError                   anything from Neo4j
@@ -57,6 +58,10 @@ class ConfigError(GraphwalkError):
 
 class OptionValueError(ConfigError):
     """A caller's walk option is unknown or outside its documented range; the message names the limit."""
+
+
+class MissingExtraError(ConfigError):
+    """What was asked for needs an optional extra (``pip install 'graphwalk-neo4j[NAME]'``); see extras.py."""
 
 
 class InvalidIdentifierError(GraphwalkError, ValueError):

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from graphwalk_neo4j.errors import LLMError
+from graphwalk_neo4j.extras import require_extra
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -34,16 +35,17 @@ REDACTED = "***"
 def litellm_module() -> ModuleType:
     """litellm, imported once with the package's settings (the import is slow, so it waits for the first call)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price list
-    import litellm  # deferred: importing litellm costs about a second
-
-    litellm.suppress_debug_info = True
+    # deferred: importing litellm costs about a second; it is the llm extra
+    litellm = require_extra("litellm", "llm", "an LLM model (decision backend or text extraction)")
+    litellm.suppress_debug_info = True  # type: ignore[attr-defined]  # litellm ships no stubs
     return litellm
 
 
 def provider_of(model: str) -> str | None:
     """The provider litellm routes ``model`` to, or ``None`` when it cannot tell (offline; no request is made)."""
+    litellm = litellm_module()  # without the llm extra: MissingExtraError, not "unknown model"
     try:
-        return str(litellm_module().get_llm_provider(model)[1])
+        return str(litellm.get_llm_provider(model)[1])
     except Exception:  # litellm raises its BadRequestError with a banner
         return None
 

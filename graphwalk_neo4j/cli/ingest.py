@@ -28,6 +28,7 @@ from graphwalk_neo4j.cli.data import embed_entities
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import GraphwalkError, InputError, Interrupted
 from graphwalk_neo4j.ingest.dispatch import choose_pipeline
+from graphwalk_neo4j.ingest.sql import need_sqlalchemy
 from graphwalk_neo4j.ingest.structured import FileResult, check_type_map, ingest_files
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.store.store import transient_retries
@@ -308,6 +309,8 @@ def render_report(report: dict[str, Any]) -> None:
 
 def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_json: bool, **opts: Any) -> None:
     """Text documents or a database: run the pipeline :mod:`graphwalk_neo4j.wiring` builds, render."""
+    if pipeline == "sql":
+        need_sqlalchemy()  # without the sql extra: one line, before Neo4j is touched
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:

@@ -19,6 +19,7 @@ import numpy as np
 
 from graphwalk_neo4j.embed.base import VectorCache, empty_matrix, l2_normalise, split_cached
 from graphwalk_neo4j.errors import EmbeddingError
+from graphwalk_neo4j.extras import require_extra
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -129,6 +130,7 @@ class MiniLMEmbedder(CachedMiniLM):
             path = self._model_path or packaged_model_path()
             if not path.is_dir():
                 raise EmbeddingError(f"MiniLM model directory not found: {path}")
+            require_extra("sentence_transformers", "train", "the torch embedder (GW_NEO4J_EMBEDDER=minilm)")
             try:
                 from sentence_transformers import SentenceTransformer
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import ConfigError, InputError, InvalidIdentifierError
+from graphwalk_neo4j.extras import require_extra
 from graphwalk_neo4j.graph.identity import canonical_json, content_hash, hashed_entity_id
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
@@ -108,7 +109,13 @@ def engine_url(url: str) -> str:
     return url
 
 
+def need_sqlalchemy() -> None:
+    """SQLAlchemy is the sql extra: a one-line MissingExtraError before anything is read or written."""
+    require_extra("sqlalchemy", "sql", "ingesting a SQL database (a sqlite:// or postgresql:// URL)")
+
+
 def safe_url(url: str) -> str:
+    need_sqlalchemy()
     from sqlalchemy.engine import make_url
 
     try:
@@ -118,6 +125,7 @@ def safe_url(url: str) -> str:
 
 
 def default_source(url: str) -> str:
+    need_sqlalchemy()
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
@@ -214,6 +222,7 @@ def entity_id_for(source: str, table: str, key: list[Any]) -> str:
 
 def read_tables(url: str, *, schema: str | None = None, tables: list[str] | None = None) -> list[TableData]:
     """Reflect the database and read every table (sorted by primary key). Blocking: run it in a thread."""
+    need_sqlalchemy()
     from sqlalchemy import MetaData, create_engine, select
     from sqlalchemy.exc import SQLAlchemyError
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import numpy as np
 
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
+from graphwalk_neo4j.extras import require_extra
 from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRICS_FILE, MODEL_FILE
 from graphwalk_neo4j.learned.augment import variants
 from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras
@@ -244,7 +245,7 @@ def _deterministic(fn: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, 
 
     @functools.wraps(fn)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        import torch
+        torch = require_extra("torch", "train", "training a learned decider")
 
         previous = torch.are_deterministic_algorithms_enabled()
         torch.use_deterministic_algorithms(True, warn_only=True)
