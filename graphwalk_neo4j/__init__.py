@@ -9,8 +9,9 @@ Python before the virtualenv has any dependency.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from graphwalk_neo4j.extras import exported
 
 __version__ = "0.1.0"
 
@@ -59,12 +60,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'graphwalk_neo4j' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return exported(__name__, _EXPORTS, globals(), name)
 
 
 def __dir__() -> list[str]:

@@ -1,4 +1,6 @@
-"""The optional extras and the one error a user sees when a command needs one that is not installed.
+"""The optional extras and the one error a user sees when a command needs one that is not installed; and the
+deferred re-exports of packages whose names would otherwise pull in heavy modules on import. Standard library only
+(the package's own ``__init__`` uses it, and ``localserver`` runs before any dependency is installed).
 
 The base install walks, searches, embeds, ingests files and serves (HTTP and MCP). What only some users need is
 an extra of ``pyproject.toml``; the code that needs it imports it through :func:`require_extra` when it first
@@ -10,11 +12,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import MissingExtraError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from types import ModuleType
 
 EXTRAS: dict[str, str] = {
@@ -44,3 +47,14 @@ def require_extra(module: str, extra: str, purpose: str) -> ModuleType:
 def has_module(module: str) -> bool:
     """Whether ``module`` can be imported, without importing it."""
     return importlib.util.find_spec(module) is not None
+
+
+def exported(package: str, exports: Mapping[str, str], namespace: dict[str, Any], name: str) -> Any:
+    """A package's module ``__getattr__``: import ``name`` from the module ``exports`` maps it to, once (it is
+    kept in the package's ``namespace``), so the package's own import stays cheap."""
+    module = exports.get(name)
+    if module is None:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    namespace[name] = value
+    return value

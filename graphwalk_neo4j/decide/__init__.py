@@ -7,7 +7,6 @@ read from this package. Pick a backend with :func:`graphwalk_neo4j.backends.reso
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.decide.base import (
@@ -22,6 +21,7 @@ from graphwalk_neo4j.decide.base import (
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.decide.normalize import check_request, make_result, normalize_distribution, top_label
+from graphwalk_neo4j.extras import exported
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.decide.jev import MAX_OPTIONS, PINNED_MODELS, JevBackend, estimate_tokens, plan_batches
@@ -58,9 +58,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _DEFERRED.get(name)
-    if module is None:
-        raise AttributeError(f"module 'graphwalk_neo4j.decide' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return exported(__name__, _DEFERRED, globals(), name)
