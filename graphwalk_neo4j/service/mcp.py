@@ -2,7 +2,10 @@
 ``FastMCP``): the same tools over stdio (``gw-neo4j mcp``) and over streamable HTTP at ``/mcp`` of the running
 service.
 
-Tools: ``walk`` (the context bundle and walk id), ``search``, ``get_walk``, ``list_walks``, ``graph_schema``.
+Tools: ``walk`` (the context bundle and walk id; a progress notification per depth when the request carries a
+progress token), ``walk_options`` (why: the options and probabilities at each depth of a stored walk),
+``draw_walk`` (a Cypher statement that draws a stored walk in Neo4j Browser), ``search``, ``get_walk``,
+``list_walks``, ``graph_schema``.
 Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``trace show --json``) and ``walks://{graph}`` (the
 newest stored walks). Every tool calls the same :class:`ServiceContext` method as the HTTP route; a project error
 comes back as a tool error carrying the CLI's message. The HTTP transport is stateless (no MCP session is kept
@@ -11,11 +14,13 @@ between requests), so any replica can answer any request.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
@@ -26,21 +31,27 @@ from graphwalk_neo4j.admission import walk_call
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
+from graphwalk_neo4j.service.browser import bound_recipe
 from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.models import Question, StartList, WalkResponse
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
+from graphwalk_neo4j.walk.config import build_config
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Awaitable, Callable
 
     from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.walk.result import DepthEvent
 
 T = TypeVar("T")
+log = logging.getLogger("graphwalk_neo4j.service")
 INSTRUCTIONS = (
     "graphwalk answers questions by walking a Neo4j knowledge graph hop by hop with a decision model. Call "
     "`graph_schema` to see a graph's entity and relation types, `search` to find entities, and `walk` to get a "
     "context bundle (answers, the nodes on the chosen paths with how they were reached) for a question. Every walk "
-    "is stored: `get_walk` / `list_walks` or the walk:// resources replay it."
+    "is stored: `get_walk` / `list_walks` or the walk:// resources replay it, `walk_options` shows the options and "
+    "probabilities at each depth (why it went where it went), and `draw_walk` gives a Cypher statement that draws "
+    "it in Neo4j Browser."
 )
 LOCAL_HOSTS = TransportSecuritySettings(
     enable_dns_rebinding_protection=True,
@@ -68,6 +79,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         model: str | None = None,
         config: dict[str, Any] | None = None,
         choose_start: bool = False,
+        context: Context | None = None,
     ) -> dict[str, Any]:
         """Answer `question` by walking the graph: returns {walk_id, graph, status, answers, bundle}, where bundle
         is the context bundle (goal, answers, nodes with relevance, hop and via, hops, stopped, usage).
@@ -87,8 +99,50 @@ def build_server(ctx: ServiceContext) -> MCPServer:
                 choose_start=choose_start,
             )
             await ctx.admit_walk(call)
-            outcome = await ctx.run_admitted(call)
+            walk_config = call.config or build_config(None)
+            progress = DepthProgress(context, walk_config.budget.max_depth)
+            try:
+                outcome = await ctx.run_admitted(call, on_depth=progress.heard)
+            finally:
+                await progress.flush()
             return WalkResponse.of(call.graph, outcome).model_dump(mode="json")
+
+        return await _tool(run())
+
+    @server.tool()
+    async def walk_options(walk_id: str, graph: str = "default") -> dict[str, Any]:
+        """Why a stored walk went where it went: for each depth, where each beam stood, every option it was
+        offered with the probability the decider gave it (most likely first, the chosen one marked) and what was
+        pruned before the decision. Returns {walk_id, graph, question, status, answers, depths}."""
+
+        async def run() -> dict[str, Any]:
+            found = await ctx.get_walk(graph, walk_id)
+            return {
+                "walk_id": found.id,
+                "graph": found.graph,
+                "question": found.question,
+                "status": found.status,
+                "answers": found.answer_names,
+                "depths": found.options_by_depth(),
+            }
+
+        return await _tool(run())
+
+    @server.tool()
+    async def draw_walk(walk_id: str, graph: str = "default") -> dict[str, Any]:
+        """A Cypher statement that draws a stored walk in Neo4j Browser (question, start, one captioned arrow per
+        hop, answers; nothing is written): paste `cypher` into the Browser editor and run it. Returns
+        {walk_id, graph, browser_url, cypher}."""
+
+        async def run() -> dict[str, Any]:
+            found = await ctx.get_walk(graph, walk_id)  # the id names a stored walk before it is quoted
+            cypher = bound_recipe("draw_walk", found.id) or replay_snippet(found.id)
+            return {
+                "walk_id": found.id,
+                "graph": found.graph,
+                "browser_url": ctx.settings.resolved_browser_url(),
+                "cypher": cypher,
+            }
 
         return await _tool(run())
 
@@ -141,6 +195,51 @@ def build_server(ctx: ServiceContext) -> MCPServer:
             raise ResourceError(str(exc)) from exc
 
     return server
+
+
+class DepthProgress:
+    """MCP progress for one ``walk`` call: each depth the walk finishes becomes one ``notifications/progress``
+    (progress = the depth, total = the walk's ``max_depth``, a message with the move taken and the answers so
+    far), sent in order by one task; a request without a progress token gets none (the SDK drops them)."""
+
+    def __init__(self, context: Context | None, total: int) -> None:
+        self.context, self.total = context, total
+        self.queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()
+        self.sender: asyncio.Task[None] | None = None
+
+    def heard(self, event: DepthEvent) -> None:
+        if self.context is None:
+            return
+        if self.sender is None:
+            self.sender = asyncio.ensure_future(self._send(self.context))
+        self.queue.put_nowait(event)
+
+    async def _send(self, context: Context) -> None:
+        while (event := await self.queue.get()) is not None:
+            try:
+                await context.report_progress(event.depth, self.total, depth_message(event))
+            except Exception:  # progress is best effort: a client that went away must not fail the walk
+                log.warning("sending MCP progress failed", exc_info=True)
+
+    async def flush(self) -> None:
+        """Every depth heard is sent before the tool's result."""
+        if self.sender is not None:
+            self.queue.put_nowait(None)
+            await self.sender
+
+
+def depth_message(event: DepthEvent) -> str:
+    """``depth 1: directed_by ← (p 0.91); answers so far: 0``: the kept moves of a depth in one line."""
+    moves = []
+    for step in event.record.steps:
+        if not step.kept or step.chosen is None:
+            continue
+        if step.is_stop:
+            moves.append("STOP" + (f" (p {step.p:.2f})" if step.p is not None else ""))
+        else:
+            arrow = "←" if step.chosen_direction == "in" else "→"
+            moves.append(f"{step.chosen_relation} {arrow}" + (f" (p {step.p:.2f})" if step.p is not None else ""))
+    return f"depth {event.depth}: {', '.join(moves) or 'no move'}; answers so far: {len(event.answers)}"
 
 
 async def _stored(ctx: ServiceContext, graph: str, walk_id: str) -> dict[str, Any]:

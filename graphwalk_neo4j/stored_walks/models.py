@@ -215,3 +215,39 @@ class StoredWalk(BaseModel):
         for step in self.steps:
             out.setdefault(step.depth, []).append(step)
         return out
+
+    def options_by_depth(self) -> list[dict[str, Any]]:
+        """Why the walk went where it went: per depth, each step's position (``at``), what was offered with the
+        probability the decider gave it (most likely first; ``chosen`` marks the option followed), and what the
+        expander pruned before the decision. JSON values only (the MCP ``walk_options`` tool returns this)."""
+        out = []
+        for depth, steps in sorted(self.depths().items()):
+            shown = []
+            for step in steps:
+                ranked = sorted(step.options, key=lambda o: -(o.p or 0.0))
+                shown.append(
+                    {
+                        "beam": step.beam,
+                        "kind": step.kind,
+                        "kept": step.kept,
+                        "at": step.node_names,
+                        "chosen": step.chosen,
+                        "p": step.p,
+                        "options": [
+                            {
+                                "label": o.label,
+                                "text": "STOP" if o.is_stop else o.description,
+                                "relation": o.relation,
+                                "direction": o.direction,
+                                "targets": o.target_names,
+                                "count": o.count,
+                                "p": o.p,
+                                "chosen": o.label == step.chosen,
+                            }
+                            for o in ranked
+                        ],
+                        "pruned": step.pruned,
+                    }
+                )
+            out.append({"depth": depth, "steps": shown})
+        return out

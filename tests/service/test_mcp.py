@@ -13,12 +13,14 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.types import TextContent, TextResourceContents
 
+from graphwalk_neo4j.store import GraphStore
+
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
     from tests.service.conftest import ServedApp
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"walk", "search", "get_walk", "list_walks", "graph_schema"}
+TOOLS = {"walk", "walk_options", "draw_walk", "search", "get_walk", "list_walks", "graph_schema"}
 
 
 def text_of(item: object) -> str:
@@ -100,3 +102,52 @@ async def test_mcp_over_stdio(neo4j_settings: Settings, movie_graph: str) -> Non
     )
     async with Client(params) as client:
         await exercise(client, movie_graph)
+
+
+async def test_walk_reports_progress_and_the_stored_walk_explains_and_draws_itself(
+    served: ServedApp, movie_graph: str, neo4j_settings: Settings
+) -> None:
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, total, message))
+
+    async with Client(f"{served.url}/mcp") as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        assert {"walk_options", "draw_walk"} <= tools
+        args = {"question": "who directed Memento", "graph": movie_graph, "preset": "relation"}
+        walked = structured(await client.call_tool("walk", args, progress_callback=on_progress))
+        walk_id = walked["walk_id"]
+        explained = structured(await client.call_tool("walk_options", {"walk_id": walk_id, "graph": movie_graph}))
+        drawn = structured(await client.call_tool("draw_walk", {"walk_id": walk_id, "graph": movie_graph}))
+        hostile = await client.call_tool("draw_walk", {"walk_id": "x' OR true //", "graph": movie_graph})
+    assert (explained["walk_id"], explained["question"]) == (walk_id, "who directed Memento")
+    assert explained["answers"] == [a["name"] for a in walked["answers"]]
+    depths = explained["depths"]
+    assert [d["depth"] for d in depths] == list(range(1, walked["bundle"]["hops"] + 1))
+    # one notification per depth, in order, out of the relation preset's max_depth, naming the move taken
+    assert [(value, total) for value, total, _ in heard] == [(d["depth"], 4) for d in depths]
+    for (_, _, message), depth in zip(heard, depths, strict=True):
+        [step] = depth["steps"]
+        [taken] = [o for o in step["options"] if o["chosen"]]
+        assert taken["label"] == step["chosen"]
+        arrow = "←" if taken["direction"] == "in" else "→"
+        move = "STOP" if taken["text"] == "STOP" else f"{taken['relation']} {arrow}"
+        assert message is not None
+        chance = f" (p {step['p']:.2f})" if step["p"] is not None else ""  # a forced move has no probability
+        assert message.startswith(f"depth {depth['depth']}: {move}{chance}; answers so far: ")
+        probabilities = [o["p"] for o in step["options"]]
+        if step["kind"] == "decision":
+            assert probabilities == sorted(probabilities, reverse=True)  # most likely first
+            assert abs(sum(probabilities) - 1) < 1e-6
+        else:  # a forced step asked no one
+            assert set(probabilities) == {None}, step
+    # the drawing is one statement with the id as a literal; run as pasted, it draws this walk
+    assert drawn["cypher"].count(f"'{walk_id}'") >= 1
+    assert "$walkId" not in drawn["cypher"]
+    async with GraphStore(neo4j_settings) as store:
+        [row] = await store.query(drawn["cypher"], {}, read=True)
+    assert row["walk"]["id"] == walk_id
+    assert row["answers"] == explained["answers"]
+    assert hostile.is_error
+    assert 'no stored walk "x\' OR true //"' in text_of(hostile.content[0])
