@@ -1,72 +1,10 @@
-"""``make demo``: load the small movie graph that ships with the package, embed it, and run three walks of one, two
-and three hops with the default decider (local unless a Jev key is configured), then say how to watch them in
-Neo4j Browser. Run with ``python -m graphwalk_neo4j.demo``.
-"""
+"""``make demo``: ``python -m graphwalk_neo4j.demo`` runs the same demo as ``gw-neo4j demo`` (cli/demo.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
-from graphwalk_neo4j.backends import describe_backends, resolve_backend
-from graphwalk_neo4j.cli.render import error_line, make_console, styled
-from graphwalk_neo4j.cli.trace import browser_hint
-from graphwalk_neo4j.cli.walk import render
-from graphwalk_neo4j.embed.factory import make_embedder
-from graphwalk_neo4j.errors import GraphwalkError
-from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.ingest.structured import ingest_file
-from graphwalk_neo4j.resources import data_file, metaqa_type_map
-from graphwalk_neo4j.schema import apply_schema
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
-from graphwalk_neo4j.walk.config import get_preset
-from graphwalk_neo4j.walk.service import WalkService
-
-GRAPH = "demo"
-QUESTIONS = [
-    ("1 hop", "which movies did Christopher Nolan direct", "relation"),
-    ("2 hops", "what genres are the films starring Keanu Reeves", "relation"),
-    ("3 hops", "what genres are the films whose director also directed Memento", "relation"),
-]
-console = make_console()
-
-
-async def main() -> int:
-    settings = Settings()
-    types = metaqa_type_map()
-    embedder = make_embedder(settings)
-    backend = resolve_backend(settings, None, embedder_factory=lambda _s: embedder)
-    info = describe_backends(settings)
-    async with GraphStore(settings) as store:
-        await apply_schema(store)
-        movies = data_file("demo_movies.txt")
-        loaded = await ingest_file(store, movies, graph=GRAPH, source="demo", type_map=types, root=movies.parent)
-        console.print(styled((f"graph {GRAPH!r}", "bold"), f": {loaded.rows} triples ({loaded.status})"))
-        emb = await embed_graph(store, embedder, GRAPH)
-        console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")
-        console.print(f"decider: {info['kind']} {info.get('model') or ''}\n")
-        service = WalkService(store, GRAPH, backend, embedder=embedder)
-        ids = []
-        for label, question, preset in QUESTIONS:
-            console.rule(f"{label}: {question}")
-            outcome = await service.walk(question, get_preset(preset))
-            render(outcome, settings)
-            ids.append(outcome.result.walk_id)
-    await backend.aclose()
-    console.rule("watch the walks in Neo4j Browser")
-    console.print(
-        f"log in as {settings.user} (password from GW_NEO4J_PASSWORD, default 'graphwalk-local'), start "
-        "`.venv/bin/gw-neo4j serve` and type the :guide command:"
-    )
-    console.print(browser_hint(ids[-1], settings))
-    console.print("all walks: .venv/bin/gw-neo4j trace list --graph demo")
-    return 0
-
+from graphwalk_neo4j.cli.demo import run_demo
 
 if __name__ == "__main__":
-    try:
-        sys.exit(asyncio.run(main()))
-    except GraphwalkError as exc:
-        console.print(error_line(exc))
-        sys.exit(exc.exit_code)
+    sys.exit(run_demo())

@@ -46,19 +46,35 @@ _ENTRY_POINT_SERVICE = "META-INF/services/org.neo4j.server.startup.EntryPoint"
 APOC_HTTP_READ_TIMEOUT_MS = 300_000  # apoc.load.json waits this long for the service (APOC's default: 60 s)
 
 
+def user_data_dir() -> Path:
+    """Where an installed package keeps the server it fetched: ``$XDG_DATA_HOME/graphwalk-neo4j`` (default
+    ``~/.local/share/graphwalk-neo4j``); ``~/Library/Application Support/graphwalk-neo4j`` on macOS."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "graphwalk-neo4j"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "graphwalk-neo4j"
+
+
 def default_home(version: str | None = None) -> Path:
     """Where the Neo4j distribution (``dist/``) and its run directory live.
 
     ``GW_NEO4J_HOME`` when set; else the source checkout's ``neo4j/`` when this package runs from one (an editable
-    install, or ``PYTHONPATH`` pointing at the checkout); else ``./neo4j`` under the working directory, which is
-    where ``make neo4j-fetch`` puts it when an installed (non-editable) package is driven from the project root.
-    A ``version`` other than :data:`PINNED_VERSION` gets its own ``<version>/`` folder below that.
+    install, or ``PYTHONPATH`` pointing at the checkout); else ``./neo4j`` when the working directory has one with
+    a ``dist/`` (``make neo4j-fetch`` run for an installed package from the project root); else ``neo4j/`` in the
+    user data dir (:func:`user_data_dir`), where ``gw-neo4j neo4j up`` fetches it. A ``version`` other than
+    :data:`PINNED_VERSION` gets its own ``<version>/`` folder below that.
     """
     raw = os.environ.get(HOME_ENV)
     if raw:
         return Path(raw).expanduser().resolve()
     checkout = Path(__file__).resolve().parent.parent / "neo4j"
-    base = checkout if (checkout / "pom.xml").is_file() else (Path.cwd() / "neo4j").resolve()
+    local = (Path.cwd() / "neo4j").resolve()
+    if (checkout / "pom.xml").is_file():
+        base = checkout
+    elif (local / "dist").is_dir():
+        base = local
+    else:
+        base = user_data_dir() / "neo4j"
     return base if version in (None, "", PINNED_VERSION) else base / str(version)
 
 

@@ -27,6 +27,11 @@ COMMANDS: dict[str, CommandRef] = {
         "doctor",
         "Check Neo4j, APOC, the vector index, the Browser, the embedder and the decision backends.",
     ),
+    "demo": CommandRef(
+        f"{_CLI}.demo",
+        "demo_command",
+        "Load the small movie graph that ships with the package and run three walks (one, two, three hops).",
+    ),
     "documents": CommandRef(
         f"{_CLI}.data", "documents", "List the ledger: every ingested document with its hash and state."
     ),
@@ -56,6 +61,11 @@ COMMANDS: dict[str, CommandRef] = {
         "mcp_command",
         "Serve the MCP tools (walk, search, get_walk, list_walks, graph_schema) over stdin/stdout for an agent "
         "that starts its tools as subprocesses; logs go to stderr as JSON lines.",
+    ),
+    "neo4j": CommandRef(
+        f"{_CLI}.neo4j_server",
+        "neo4j_group",
+        "Fetch (Maven Central, SHA-1 checked), start, stop and check a local Neo4j + APOC without Docker.",
     ),
     "retract": CommandRef(
         f"{_CLI}.data",
