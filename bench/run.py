@@ -140,24 +140,23 @@ async def bench_embed_one(
 
 
 async def bench_embed(
-    store: GraphStore, settings: Settings, limit: int | None = None, graph: str = GRAPH
+    store: GraphStore,
+    settings: Settings,
+    limit: int | None = None,
+    graph: str = GRAPH,
+    backends: frozenset[str] = frozenset({"torch", "onnx"}),
 ) -> dict[str, Any]:
-    """torch and ONNX Runtime MiniLM side by side in one run (the ONNX one when its extra is installed)."""
+    """torch and ONNX Runtime MiniLM side by side in one run (``backends`` picks; ``--embed-backends``)."""
     batch = settings.embed_batch_size
-    out: dict[str, Any] = {
-        "torch": await bench_embed_one(
-            store, lambda: MiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit, graph
-        )
+    makers = {
+        "torch": lambda: MiniLMEmbedder(batch_size=batch, cache_size=0),
+        "onnx": lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0),
     }
-    try:
-        import onnxruntime  # noqa: F401 - only probes for the onnx extra
-    except ImportError:
-        out["onnx"] = "skipped: onnxruntime is not installed (pip install 'graphwalk-neo4j[onnx]')"
-    else:
-        out["onnx"] = await bench_embed_one(
-            store, lambda: OnnxMiniLMEmbedder(batch_size=batch, cache_size=0), batch, limit, graph
-        )
-    return out
+    return {
+        name: await bench_embed_one(store, make, batch, limit, graph)
+        for name, make in makers.items()
+        if name in backends
+    }
 
 
 class TimedBackend(DecisionBackend):
@@ -378,8 +377,11 @@ def parse_args() -> tuple[argparse.Namespace, set[str], Path, Path]:
     parser.add_argument("--walks", type=int, default=150)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--embed-n", type=int, default=None, help="embed only this many nodes (default: all)")
+    parser.add_argument("--embed-backends", default="torch,onnx", help="embedders to time: torch, onnx or both")
     args = parser.parse_args()
     sections = set(args.only.split(","))
+    if not set(args.embed_backends.split(",")) <= {"torch", "onnx"} or not args.embed_backends:
+        parser.error("--embed-backends takes torch, onnx or torch,onnx")
     unknown = sections - {"ingest", "embed", "walk", "text"}
     if unknown:
         parser.error(f"unknown section in --only: {', '.join(sorted(unknown))}; choose from ingest, embed, walk, text")
@@ -399,7 +401,8 @@ async def main() -> None:
             results["ingest"] = await bench_ingest(store, kb)
             print("ingest", results["ingest"], flush=True)
         if "embed" in sections:
-            results["embed"] = await bench_embed(store, settings, args.embed_n)
+            backends = frozenset(args.embed_backends.split(","))
+            results["embed"] = await bench_embed(store, settings, args.embed_n, backends=backends)
             print("embed", results["embed"], flush=True)
         if "text" in sections:
             with tempfile.TemporaryDirectory() as tmp:
