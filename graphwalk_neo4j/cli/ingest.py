@@ -4,7 +4,6 @@ picked from the inputs), with progress, a report and a committed-so-far summary 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,7 @@ from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import GraphwalkError, InputError, Interrupted
 from graphwalk_neo4j.ingest.dispatch import choose_pipeline
 from graphwalk_neo4j.ingest.sql import need_sqlalchemy
-from graphwalk_neo4j.ingest.structured import FileResult, check_type_map, ingest_files
+from graphwalk_neo4j.ingest.structured import FileResult, ingest_files, read_type_map
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.store.store import transient_retries
 
@@ -38,22 +37,8 @@ if TYPE_CHECKING:
 
 
 def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] | None:
-    """A JSON object ``{relation: [subject_type, object_type]}`` giving labels to untyped data (MetaQA)."""
-    if path is None:
-        return None
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read the type map: {exc}", path=path) from exc
-    if not isinstance(raw, dict) or not all(isinstance(v, list) and len(v) == 2 for v in raw.values()):
-        raise InputError('type map must be {"relation": ["SubjectType", "ObjectType"], ...}', path=path)
-    if not all(isinstance(t, str | None) for v in raw.values() for t in v):
-        raise InputError(
-            'type map labels must be strings or null, as in {"directed_by": ["Movie", "Person"]}', path=path
-        )
-    type_map = {k: (v[0], v[1]) for k, v in raw.items()}
-    check_type_map(type_map, where=path)  # a bad label fails here, naming the file, before anything is written
-    return type_map
+    """``--type-map``: a JSON object ``{relation: [subject_type, object_type]}`` giving labels to untyped data."""
+    return None if path is None else read_type_map(path)
 
 
 async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -199,7 +200,13 @@ def sample(questions: Iterable[MetaQAQuestion], n: int, seed: int) -> list[MetaQ
 
 def qtype_path(qtype: str) -> tuple[PathStep, ...]:
     """The gold relation path of a question type, e.g. ``director_to_movie_to_actor`` ->
-    ``(directed_by, in), (starred_actors, out)``. Raises :class:`InputError` for a name it cannot map."""
+    ``(directed_by, in), (starred_actors, out)``. Raises :class:`InputError` for a name it cannot map.
+
+    A qtype that starts with ``[`` is the path itself, for question sets on other graphs (the dev sets in
+    ``graphwalk_neo4j/data/devsets/``): a JSON list of ``[relation, "out" | "in"]`` pairs, any relation name,
+    e.g. ``[["/people/person/employer", "out"], ["/organization/organization/headquarters", "out"]]``."""
+    if qtype.lstrip().startswith("["):
+        return explicit_path(qtype)
     kinds = qtype.strip().split("_to_")
     if len(kinds) < 2:
         raise InputError(f"question type {qtype!r} is not of the form kind_to_kind[_to_kind...]")
@@ -216,6 +223,28 @@ def qtype_path(qtype: str) -> tuple[PathStep, ...]:
                 f"'movie' and one of {known}"
             )
     return tuple(steps)
+
+
+def explicit_path(text: str) -> tuple[PathStep, ...]:
+    """A gold path written out as JSON (see :func:`qtype_path`)."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"question type {text[:60]!r} starts with '[' but is not JSON: {exc.msg}") from None
+    if not (
+        isinstance(raw, list)
+        and raw
+        and all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], str) and s[1] in ("out", "in") for s in raw)
+    ):
+        raise InputError(
+            f'question type {text[:60]!r}: a written-out path is a JSON list of [relation, "out" or "in"] pairs'
+        )
+    return tuple(PathStep(relation, direction) for relation, direction in raw)
+
+
+def path_qtype(path: Sequence[PathStep]) -> str:
+    """The qtype line that :func:`qtype_path` reads back as ``path``."""
+    return json.dumps([[step.relation, step.direction] for step in path], ensure_ascii=False)
 
 
 Adjacency = Mapping[str, Mapping[PathStep, Iterable[str]]]

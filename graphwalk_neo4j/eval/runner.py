@@ -34,7 +34,7 @@ from graphwalk_neo4j.eval.report import build_results, environment, render_markd
 from graphwalk_neo4j.eval.systems import build_systems
 from graphwalk_neo4j.graph.embeddings import embed_graph
 from graphwalk_neo4j.graph.profile import load_profile
-from graphwalk_neo4j.ingest.structured import ingest_file
+from graphwalk_neo4j.ingest.structured import ingest_file, read_type_map
 from graphwalk_neo4j.learned.artifact import read_artifact_config
 from graphwalk_neo4j.learned.qa import split_of
 from graphwalk_neo4j.progress import QUIET, Progress
@@ -223,11 +223,18 @@ def kb_file(data_dir: str | Path) -> Path:
     return path
 
 
+def kb_type_map(data_dir: Path) -> dict[str, tuple[str | None, str | None]]:
+    """``types.json`` of a question set's folder (``{relation: [subject type, object type]}``), else MetaQA's."""
+    path = data_dir / "types.json"
+    return read_type_map(path) if path.is_file() else metaqa_type_map()
+
+
 async def prepare_graph(
     store: GraphStore, data_dir: str | Path, graph: str, embedder: Embedder, progress: Progress = QUIET
 ) -> dict[str, Any]:
-    """Load ``kb.txt`` through the normal ingest path with the MetaQA type map (skipped when the ledger already
-    holds this exact file and map), then embed entities whose vector is missing or stale. An adopted graph (the
+    """Load ``kb.txt`` through the normal ingest path with the type map (``types.json`` beside it when there is
+    one, as in the dev sets, else MetaQA's; skipped when the ledger already holds this exact file and map), then
+    embed entities whose vector is missing or stale. An adopted graph (the
     KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
     await apply_schema(store)
     profile = await load_profile(store, graph)
@@ -241,7 +248,7 @@ async def prepare_graph(
         store,
         kb,
         graph=graph,
-        type_map=metaqa_type_map(),
+        type_map=kb_type_map(kb.parent),
         root=kb.parent,  # doc id: kb.txt
         progress=lambda _f, done, total: progress.advance("ingest", done, total),
     )

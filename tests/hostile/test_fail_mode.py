@@ -36,7 +36,7 @@ async def nothing_written(store: GraphStore, graph: str) -> None:
 async def test_a_bad_later_file_means_nothing_is_written(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text(GOOD)
-    bad.write_text(GOOD + "Film X|directed by|Nobody\n")
+    bad.write_text(GOOD + "Film X|STARTED_AT|Nobody\n")
     with pytest.raises(InputError, match=r"bad\.txt:41"):
         await ingest_files(store, [good, bad], graph=graph_name, root=tmp_path, batch_size=10)
     await nothing_written(store, graph_name)
@@ -48,12 +48,12 @@ def test_a_bad_type_map_label_is_found_before_writing_and_names_the_file(
     kb = tmp_path / "kb.txt"
     kb.write_text(GOOD)
     types = tmp_path / "types.json"
-    types.write_text(json.dumps({"directed_by": ["Movie", "Bad Label"]}))
+    types.write_text(json.dumps({"directed_by": ["Movie", "Walk"]}))
     env = {"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake"}
     result = CliRunner().invoke(main, ["ingest", str(kb), "--graph", graph_name, "--type-map", str(types)], env=env)
     assert result.exit_code == 2
     assert f"{types}: type map entry 'directed_by'" in result.stderr
-    assert "'Bad Label'" in result.stderr
+    assert "entity type label 'Walk' is reserved" in result.stderr
     listed = CliRunner().invoke(main, ["documents", "--graph", graph_name, "--json"], env=env)
     assert json.loads(listed.stdout) == []
 

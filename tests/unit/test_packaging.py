@@ -46,7 +46,9 @@ def test_wheel_built_from_the_sdist_carries_templates_data_and_marker(tmp_path: 
     }
     assert len(templates) > 100
     assert templates <= names, sorted(templates - names)[:5]
-    data = {f"graphwalk_neo4j/data/{p.name}" for p in (REPO_ROOT / "graphwalk_neo4j" / "data").iterdir()}
+    data = {
+        p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "graphwalk_neo4j" / "data").rglob("*") if p.is_file()
+    }
     assert data
     assert data <= names, sorted(data - names)
     assert "graphwalk_neo4j/py.typed" in names

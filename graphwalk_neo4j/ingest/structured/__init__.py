@@ -56,6 +56,7 @@ from graphwalk_neo4j.ingest.structured.plan import (
     content_hash_of,
     file_hash,
     plan_file,
+    read_type_map,
 )
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ __all__ = [
     "ingest_file",
     "ingest_files",
     "plan_file",
+    "read_type_map",
 ]
 
 

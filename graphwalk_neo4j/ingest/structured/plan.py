@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -149,6 +150,24 @@ def check_type_map(type_map: TypeMap | None, where: str | Path | None = None) ->
                     type_label(label)
         except InvalidIdentifierError as exc:
             raise InputError(f"type map entry {relation!r}: {exc}", path=where) from None
+
+
+def read_type_map(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
+    """A JSON file ``{relation: [subject_type, object_type]}`` giving labels to untyped data (MetaQA, the dev sets),
+    checked whole before anything is written; a bad file or label raises :class:`InputError` naming the file."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the type map: {exc}", path=path) from exc
+    if not isinstance(raw, dict) or not all(isinstance(v, list) and len(v) == 2 for v in raw.values()):
+        raise InputError('type map must be {"relation": ["SubjectType", "ObjectType"], ...}', path=path)
+    if not all(isinstance(t, str | None) for v in raw.values() for t in v):
+        raise InputError(
+            'type map labels must be strings or null, as in {"directed_by": ["Movie", "Person"]}', path=path
+        )
+    type_map = {k: (v[0], v[1]) for k, v in raw.items()}
+    check_type_map(type_map, where=path)
+    return type_map
 
 
 async def plan_file(
