@@ -208,28 +208,33 @@ def _db_hits(plan: dict[str, Any]) -> int:
     return int(plan.get("dbHits", 0)) + sum(_db_hits(c) for c in plan.get("children", []))
 
 
-async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, Any]:
-    """Neo4j-side cost of relation moves through the Drama hub, independent of machine load: db hits (PROFILE)
-    and the best of 5 wall times of ``walk/relation_moves`` for the three requests a hub walk makes."""
+async def profile_hub_moves(
+    store: GraphStore, graph: str = GRAPH, hub: str = "Drama", relation: str = "has_genre", direction: str = "in"
+) -> dict[str, Any]:
+    """Neo4j-side cost of the three depths of a relation walk through a hub, independent of machine load: db hits
+    (PROFILE) and the best of 5 wall times of ``walk/relation_moves`` for the moves out of the hub, following
+    ``relation`` (``direction``) into the hub's neighbours (the frontier cap of 2,000 taken in the query), and the
+    moves out of that 2,000-node frontier."""
     body = template("walk/relation_moves").body
-    drama = entity_id("Drama")
+    hub_id = entity_id(hub)
+    arrow = "<-[:$($relation)]-" if direction == "in" else "-[:$($relation)]->"
     rows = await store.query(
-        "MATCH (:Entity {uid: $uid})<-[:has_genre]-(m) RETURN m.id AS id ORDER BY m.name LIMIT 2000",
-        {"uid": entity_uid(graph, drama)},
+        f"MATCH (:Entity {{uid: $uid}}){arrow}(m) RETURN m.id AS id ORDER BY m.name LIMIT 2000",
+        {"uid": entity_uid(graph, hub_id), "relation": relation},
         read=True,
     )
     films = [r["id"] for r in rows]
     cases: dict[str, dict[str, Any]] = {
-        "moves_from_drama": {"node_keys": [entity_uid(graph, drama)], "follow": None, "exclude": [drama]},
-        "follow_drama_films": {
-            "node_keys": [entity_uid(graph, drama)],
-            "exclude": [drama],
-            "follow": {"relation": "has_genre", "direction": "in"},
+        "moves_from_hub": {"node_keys": [entity_uid(graph, hub_id)], "follow": None, "exclude": [hub_id]},
+        "follow_into_hub": {
+            "node_keys": [entity_uid(graph, hub_id)],
+            "exclude": [hub_id],
+            "follow": {"relation": relation, "direction": direction},
         },
-        "moves_from_2000_films": {
+        "moves_from_2000_targets": {
             "node_keys": [entity_uid(graph, f) for f in films],
             "follow": None,
-            "exclude": [drama, *films],
+            "exclude": [hub_id, *films],
         },
     }
     out: dict[str, Any] = {}
@@ -238,8 +243,9 @@ async def profile_hub_moves(store: GraphStore, graph: str = GRAPH) -> dict[str, 
             "graph": graph,
             "scan": RELATION_SCAN,
             "dense": DENSE_DEGREE,
-            "bookkeeping": BOOKKEEPING_TYPES,
+            "cap": 2001,
             "profile": ingested_profile(graph).cypher(),
+            "bookkeeping": BOOKKEEPING_TYPES,
             "requests": [{"beam_key": "b0", "max_frontier": 2000, "moves": True, **case}],
         }
         best = float("inf")

@@ -9,9 +9,10 @@ Per size it reports: ingest triples/s (``ingest_file``), embed nodes/s on a samp
 torch; the full embedding of millions of nodes takes hours on two cores), peak RSS of this process and of the
 Neo4j JVM (``VmHWM``), per-depth walk overhead p50/p95 in entity and relation mode with the zero-latency seeded
 decider (walks from random films and from the biggest hubs), the Cypher time per depth (expander wall time),
-and store/index sizes on disk. It needs a Neo4j of its own: ``--home`` is a Neo4j home whose ``run/`` this
-script owns (default /tmp/gw-scale-neo4j, ports 7691/7478); it starts it with the sizing rule of localserver.py
-and stops it at the end. Plots go to docs/img/scale_*.png when matplotlib is there.
+the db hits (PROFILE) of the three depths of a relation walk through ``Genre 0``, and store/index sizes on disk.
+It needs a Neo4j of its own: ``--home`` is a Neo4j home whose ``run/`` this script owns (default
+/tmp/gw-scale-neo4j, ports 7691/7478); it starts it with the sizing rule of localserver.py and stops it at the
+end. Plots go to docs/img/scale_*.png when matplotlib is there.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.run import TimedBackend, pct
+from bench.run import TimedBackend, pct, profile_hub_moves
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
@@ -225,6 +226,8 @@ async def measure_phases(
         hubs = [h for h, _ in gen["hubs"][:3]] * 2
         result["walk_load_avg_1m"] = round(os.getloadavg()[0], 2)
         result["walk"] = await walk_overheads(store, graph, names[:walks], hubs)
+        # db hits per depth of a relation walk through the biggest genre (load-independent, PROFILE)
+        result["walk_profile"] = await profile_hub_moves(store, graph, "Genre 0", "has_genre", "in")
         result["walk_date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
 
 

@@ -12,7 +12,7 @@ CALL () {
   WHERE s.caption IS NULL AND ($graph IS NULL OR s.graph = $graph)
   RETURN 'step' AS kind, s.id AS id,
          s {.depth, .beam, .kind, .kept, .chosen, .is_stop, .chosen_relation, .chosen_direction, .p, .probs,
-            .option_relations, .option_directions, .pruned} AS props
+            .option_relations, .option_directions, .pruned, .truncated, .total, .n_chosen_targets} AS props
   LIMIT $limit
 }
 RETURN kind, id, props

@@ -1,12 +1,19 @@
 // Relation hops, one round trip per depth for every beam: first the frontier, then the moves out of it.
-// The frontier is the nodes of req.node_keys (uids built by graph/identity.py, or adopted, element ids), or with req.follow = {relation, direction} the distinct targets of that move
-// from req.node_ids that are not in req.exclude, ordered by name then id and returned as `moved` [id, name, type]
-// rows. When it holds more than req.max_frontier nodes the moves are not built (the orchestrator caps it by
-// similarity and asks again without follow); with req.moves = false they are never built (resolve only).
+// The frontier is the nodes of req.node_keys (uids built by graph/identity.py, or adopted, element ids), or with
+// req.follow = {relation, direction} the distinct targets of that move from req.node_ids that are not in
+// req.exclude, returned as `moved` [id, name, type] rows ordered by name then id. The frontier cap is taken here:
+// targets are read lazily (DISTINCT, the visited check, then LIMIT $cap = the largest req.max_frontier + 1 of the
+// batch), so a move into a hub reads at most that many of its targets whatever the hub's degree; the first
+// req.max_frontier of them in the store's adjacency order are kept and `truncated` says that more were there. Then
+// `total` is the move's edge count from Neo4j's stored per-type degrees (apoc.node.degree.in/out, summed over the
+// start nodes: the number of targets, visited ones included, for one node of an ingested graph, whose writes
+// MERGE one relationship per pair and type; an upper bound otherwise); untruncated, `total` is the exact number
+// of distinct unvisited targets read. With req.moves = false the moves are not built (resolve only).
 // Moves come from per-(relation, direction) edge counts: dense nodes read their stored per-type degrees, sparse
 // ones count their relationship records. Far ends are read only until $scan distinct targets outside the
 // visited nodes (req.exclude and the frontier) are found, so a move with at most $scan edges is read whole
-// (exact), and a move whose targets are all visited is not offered.
+// (exact), and a move whose targets are all visited is not offered. The visited check `x IN list` is a hash
+// lookup (Neo4j caches a set per list), so it does not grow with the visited set.
 // Only data relationships count: trace and provenance links are skipped by type (and a followed move is always
 // a data relationship, so its far ends are entities); $bookkeeping lists those types (graph/writes.py).
 // The graph's profile ($profile, see walk/expand_entities) decides what is a node and a move: an ingested graph's
@@ -18,8 +25,8 @@
 // relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs (an
 // ingested entity's attributes all come from claims, so one without claims has none and its properties are not
 // read).
-// params: requests, graph, scan, dense, profile, bookkeeping
-// returns: beam_key, moved, total, moves, values
+// params: requests, graph, scan, dense, cap, profile, bookkeeping
+// returns: beam_key, moved, total, truncated, moves, values
 UNWIND $requests AS req
 CALL (req) {
   UNWIND req.node_keys AS nkey
@@ -32,7 +39,7 @@ CALL (req) {
 }
 CALL (req, start) {
   WITH req, start WHERE req.follow IS NULL
-  RETURN start AS frontier, null AS moved, size(start) AS total
+  RETURN start AS frontier, null AS moved, size(start) AS total, false AS truncated
   UNION ALL
   WITH req, start WHERE req.follow IS NOT NULL
   CALL (req, start) {
@@ -48,18 +55,28 @@ CALL (req, start) {
       RETURN m
     }
     WITH DISTINCT m
-    RETURN m
+    WITH m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid
+    WHERE NOT mid IN req.exclude AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+    WITH m, mid LIMIT $cap
+    RETURN collect([m, mid]) AS read
   }
-  WITH req, m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid
-  WHERE NOT mid IN req.exclude AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-  WITH req, m, mid, head([l IN coalesce($profile.ends[req.follow.relation][req.follow.direction], []) WHERE l IN labels(m)] + [l IN $profile.labels WHERE l IN labels(m)]) AS label
-  WITH req, m, mid, label, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
+  WITH req, start, read, size(read) > req.max_frontier AS truncated
+  UNWIND read[..req.max_frontier] AS pair
+  WITH req, start, truncated, pair[0] AS m, pair[1] AS mid
+  WITH req, start, truncated, m, mid, head([l IN coalesce($profile.ends[req.follow.relation][req.follow.direction], []) WHERE l IN labels(m)] + [l IN $profile.labels WHERE l IN labels(m)]) AS label
+  WITH req, start, truncated, m, mid, label, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
   ORDER BY name, mid
-  WITH req, collect(m) AS ms, collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END]) AS moved
-  RETURN CASE WHEN size(ms) <= req.max_frontier THEN ms ELSE [] END AS frontier, moved, size(ms) AS total
+  WITH req, start, truncated, collect(m) AS ms, collect([mid, name, CASE WHEN $profile.native THEN m.type ELSE $profile.types[label] END]) AS moved
+  RETURN ms AS frontier, moved,
+         CASE WHEN truncated
+              THEN reduce(edges = 0, n IN start | edges + CASE req.follow.direction
+                     WHEN 'out' THEN apoc.node.degree.out(n, req.follow.relation)
+                     ELSE apoc.node.degree.in(n, req.follow.relation) END)
+              ELSE size(ms) END AS total,
+         truncated
 }
-CALL (req, frontier, total) {
-  WITH req, frontier, total WHERE req.moves AND total <= req.max_frontier
+CALL (req, frontier) {
+  WITH req, frontier WHERE req.moves
   WITH frontier, req.exclude + [f IN frontier | CASE WHEN $profile.native THEN f.id ELSE elementId(f) END] AS excluded
   CALL (frontier, excluded) {
     UNWIND frontier AS n
@@ -108,8 +125,8 @@ CALL (req, frontier, total) {
   WHERE size(targets) > 0
   RETURN collect([relation, direction, edges, targets, props]) AS moves
 }
-CALL (req, frontier, total) {
-  WITH frontier, total WHERE req.moves AND total <= req.max_frontier
+CALL (req, frontier) {
+  WITH frontier WHERE req.moves
   UNWIND frontier AS n
   WITH n WHERE NOT $profile.native OR size(n.claims) > 0
   WITH n, CASE WHEN $profile.native THEN properties(n) END AS p
@@ -119,4 +136,4 @@ CALL (req, frontier, total) {
   WHERE v IS NOT NULL
   RETURN collect(DISTINCT [k, v]) AS values
 }
-RETURN req.beam_key AS beam_key, moved, total, moves, values
+RETURN req.beam_key AS beam_key, moved, total, truncated, moves, values

@@ -179,6 +179,7 @@ class RelationMovesRow(TypedDict):
     beam_key: str
     moved: list[list[Any]] | None  # [id, name, type]
     total: int
+    truncated: bool
     moves: list[list[Any]] | None  # [relation, direction, edges, targets, props]
     values: list[list[Any]] | None  # [key, value]
 

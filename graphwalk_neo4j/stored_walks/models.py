@@ -94,6 +94,8 @@ class StoredStep(BaseModel):
     chosen_direction: str | None = None
     chosen_target_ids: list[str] = Field(default_factory=list)  # at most 50 (see n_chosen_targets)
     n_chosen_targets: int = 0
+    truncated: bool = False  # the frontier cap dropped targets of the chosen move (absent on older traces)
+    total: int | None = None  # with truncated: the targets behind the chosen move
     p: float | None = None
     step_logp: float = 0.0
     cum_logp: float = 0.0

@@ -57,10 +57,12 @@ class Beam:
             floor=config.prob_floor,
         )
 
-    def settle(self, frontier: Sequence[NodeRef]) -> Beam:
+    def settle(self, frontier: Sequence[NodeRef], total: int | None = None, truncated: bool = False) -> Beam:
         """The beam after its pending move reached ``frontier``: that is where it stands, what it visited, and
-        the nodes of its last step."""
-        last = self.steps[-1].model_copy(update={"nodes": list(frontier)})
+        the nodes of its last step (with ``truncated``, ``total`` counts the targets the cap left out too)."""
+        last = self.steps[-1].model_copy(
+            update={"nodes": list(frontier), "truncated": truncated, "total": total if truncated else None}
+        )
         return replace(
             self,
             current=tuple(frontier),
@@ -122,6 +124,8 @@ class Candidate:
             from_ids=[n.id for n in parent.current],
             from_names=[n.name for n in parent.current],
             nodes=list(self.option.targets) if self.option else [],
+            truncated=bool(self.option and self.option.pruned_target_ids),
+            total=self.option.count if self.option and self.option.pruned_target_ids else None,
             p=self.p,
             step_logp=self.step_logp,
             cum_logp=self.cum_logp,

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import (
     ConfigError,
@@ -322,32 +322,35 @@ class _Walk:
             raise ExpanderContractError(
                 f"expander answered {len(expansions)} of {len(requests)} requests (missing beams: {missing})"
             )
-        settled: dict[str, list[str]] = {}
+        settled: dict[str, dict[str, Any]] = {}
         for i, key in keys.items():
             beam = pool[i]
             if beam.pending is None:
                 continue
-            frontier = by_key[key].frontier
+            reached = by_key[key]
+            frontier = reached.frontier
             if frontier is None:
                 raise ExpanderContractError(f"expander did not read the pending move of beam {key}")
-            pool[i] = beam.settle(frontier)
+            pool[i] = beam.settle(frontier, reached.frontier_total, reached.frontier_truncated)
             if beam.last_step_id is not None:
-                settled[beam.last_step_id] = [n.id for n in frontier]
+                settled[beam.last_step_id] = {
+                    "chosen_target_ids": [n.id for n in frontier],
+                    "chosen_truncated": reached.frontier_truncated,
+                    "chosen_total": reached.frontier_total if reached.frontier_truncated else None,
+                }
         if settled:
             self._settle_records(settled)
         self._flush()
         return by_key
 
-    def _settle_records(self, targets: Mapping[str, list[str]]) -> None:
-        """Put the targets the expander just read into the held depth record (and the walk's step list)."""
+    def _settle_records(self, targets: Mapping[str, Mapping[str, Any]]) -> None:
+        """Put the targets the expander just read (ids, and whether the cap truncated them) into the held depth
+        record (and the walk's step list)."""
         for index, record in enumerate(self.state.steps):
             if record.step_id in targets:
-                self.state.steps[index] = record.model_copy(update={"chosen_target_ids": targets[record.step_id]})
+                self.state.steps[index] = record.model_copy(update=targets[record.step_id])
         if self.held is not None:
-            steps = [
-                r.model_copy(update={"chosen_target_ids": targets[r.step_id]}) if r.step_id in targets else r
-                for r in self.held.steps
-            ]
+            steps = [r.model_copy(update=targets[r.step_id]) if r.step_id in targets else r for r in self.held.steps]
             self.held = self.held.model_copy(update={"steps": steps})
 
     def _flush(self) -> None:

@@ -106,5 +106,7 @@ class Expansion(BaseModel):
     pruned: tuple[PrunedOption, ...] = ()
     total_count: int = 0  # options before pruning
     frontier: tuple[NodeRef, ...] | None = None  # with ExpandRequest.follow: the frontier reached
-    frontier_total: int | None = None  # its distinct targets before the max_frontier cap
-    frontier_pruned_ids: tuple[str, ...] = ()  # the targets that cap dropped
+    # its targets: untruncated, the distinct unvisited ones read; truncated, the move's edge count (stored degrees)
+    frontier_total: int | None = None
+    frontier_pruned_ids: tuple[str, ...] = ()  # the targets the max_frontier cap dropped, where they were read
+    frontier_truncated: bool = False  # the max_frontier cap dropped targets (frontier_total counts them)

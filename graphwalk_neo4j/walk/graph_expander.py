@@ -9,8 +9,10 @@ per-(relation, direction) edge counts (stored per-type degrees on dense nodes) a
 targets. A move with at most ``scan`` edges is read whole and offered exactly as before (distinct unvisited
 targets, by name); a bigger one is offered unresolved (a sample of names, the edge count as an upper bound, see
 :mod:`.ports`), and when the walk takes it, the next depth's single round trip reads its targets and the moves
-out of them together. Only when those targets overflow ``max_frontier`` does the depth take a second round
-trip: the cap keeps the targets most similar to the question, which needs their cached embeddings here first.
+out of them together. The ``max_frontier`` cap of a followed move is taken inside that query (a ``LIMIT`` on
+the lazily read targets), so a move into a hub reads at most the cap's worth of targets whatever the hub's
+degree; the expansion then says ``frontier_truncated`` and gives the move's edge count from the stored degrees
+as ``frontier_total``.
 
 Those embeddings are kept in a process-wide :class:`EmbeddingCache` (filled from Neo4j on a miss, one extra round
 trip), because reading 4,000 384-float vectors inside Cypher for every pass through a hub such as ``Drama`` costs
@@ -151,11 +153,6 @@ def _group_pruned(rows: list[list[Any]]) -> tuple[PrunedOption, ...]:
         PrunedOption(relation=rel, direction=d, target_ids=tuple(ids), reason="prefilter")  # type: ignore[arg-type]
         for (rel, d), ids in groups.items()
     )
-
-
-def _no_moves(beam_key: str) -> RelationMovesRow:
-    """The ``relation_moves`` row of a frontier the server returned nothing for."""
-    return {"beam_key": beam_key, "moved": None, "total": 0, "moves": None, "values": None}
 
 
 # Relation moves with at most this many edges are read whole (exact); bigger ones are offered unresolved.
@@ -333,6 +330,7 @@ class Neo4jExpander:
             graph=self.graph,
             scan=self.scan,
             dense=self.dense,
+            cap=max(r.max_frontier for r in reqs) + 1,
             profile=self._profile_params,
             bookkeeping=BOOKKEEPING_TYPES,
             requests=[
@@ -353,8 +351,6 @@ class Neo4jExpander:
     async def _expand_relations(self, reqs: Sequence[ExpandRequest]) -> dict[str, Expansion]:
         rows = await self._relation_rows(reqs)
         out: dict[str, Expansion] = {}
-        capped: list[ExpandRequest] = []
-        frontiers: dict[str, tuple[tuple[NodeRef, ...], int, tuple[str, ...]]] = {}
         for req in reqs:
             row = rows.get(req.beam_key)
             if row is None:
@@ -362,31 +358,12 @@ class Neo4jExpander:
             if req.follow is None:
                 out[req.beam_key] = await self._relation_expansion(row, req, set(req.exclude_ids))
                 continue
-            moved, total = row["moved"] or [], row["total"]
-            kept, cut = moved, []
-            if total > req.max_frontier:
-                order = await self._order(req.query, [t[0] for t in moved])
-                kept = [moved[i] for i in order[: req.max_frontier]]
-                cut = [moved[i][0] for i in order[req.max_frontier :]]
-            frontier = tuple(self._ref(i, name, t) for i, name, t in kept)
-            frontiers[req.beam_key] = (frontier, total, tuple(cut))
-            if total > req.max_frontier and req.moves:
-                # Capped by similarity here, so the moves out of the kept targets take a second round trip.
-                capped.append(req.model_copy(update={"node_ids": tuple(n.id for n in frontier), "follow": None}))
-                continue
+            # The cap was taken in Cypher (the first max_frontier targets read); the moves out of them came along.
+            frontier = tuple(self._ref(i, name, t) for i, name, t in row["moved"] or [])
             excluded = set(req.exclude_ids) | {n.id for n in frontier}
-            out[req.beam_key] = await self._relation_expansion(row, req, excluded)
-        if capped:
-            again = await self._relation_rows(capped)
-            for req in capped:
-                excluded = set(req.exclude_ids) | set(req.node_ids)
-                out[req.beam_key] = await self._relation_expansion(
-                    again.get(req.beam_key) or _no_moves(req.beam_key), req, excluded
-                )
-        for key, (frontier, total, dropped) in frontiers.items():
-            found = out.get(key, Expansion(beam_key=key))
-            out[key] = found.model_copy(
-                update={"frontier": frontier, "frontier_total": total, "frontier_pruned_ids": dropped}
+            expansion = await self._relation_expansion(row, req, excluded)
+            out[req.beam_key] = expansion.model_copy(
+                update={"frontier": frontier, "frontier_total": row["total"], "frontier_truncated": row["truncated"]}
             )
         return out
 

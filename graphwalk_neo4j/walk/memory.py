@@ -82,6 +82,7 @@ class InMemoryExpander:
                 "frontier": frontier,
                 "frontier_total": len(distinct),
                 "frontier_pruned_ids": tuple(distinct[request.max_frontier :]),
+                "frontier_truncated": len(distinct) > request.max_frontier,
             }
         )
 

@@ -77,7 +77,8 @@ def step_captions(props: Mapping[str, Any]) -> dict[str, Any]:
 
     * ``caption``: ``d1 directed_by ← p .89`` (← : the walk followed the relationship against its direction; a
       beam other than ``b0`` is named, ``d2 b1 …``; a forced step says ``forced``; a step cut by the beam ends in
-      ``✗``);
+      ``✗``; a move whose targets the frontier cap truncated says how many it kept of how many,
+      ``d1 has_genre ← p .89 · 2,000 of 41,259``);
     * ``hop``: the move alone, ``directed_by ← .89``, or ``None`` when the step moved nowhere (STOP, dead end);
     * ``option_captions``: one per offered option, in option order (``written_by → .05``, ``STOP .10``; ``–``
       without a decision);
@@ -98,6 +99,8 @@ def step_captions(props: Mapping[str, Any]) -> dict[str, Any]:
         move = _move(props.get("chosen_relation"), props.get("chosen_direction"))
         hop = f"{move} {how.removeprefix('p ')}"
         caption = f"{where} {move} {how}"
+        if props.get("truncated"):
+            caption += f" · {props.get('n_chosen_targets', 0):,} of {props.get('total') or 0:,}"
     if props.get("kept") is False:
         caption += " ✗"
     probs = list(props.get("probs") or [])
@@ -207,6 +210,8 @@ def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
         "chosen_direction": step.chosen_direction,
         "chosen_target_ids": chose,
         "n_chosen_targets": len(step.chosen_target_ids),
+        "truncated": step.chosen_truncated,
+        "total": step.chosen_total,
         "p": step.p,
         "step_logp": step.step_logp,
         "cum_logp": step.cum_logp,

@@ -21,9 +21,10 @@ Expansion contract (the engine relies on it and checks the parts it can):
   a sample (possibly empty) and ``total_targets`` an upper bound (the edge count), because reading every target
   of every option through a hub costs more than the whole depth should. When the engine takes such an option it
   sends it back at the next depth as ``ExpandRequest.follow`` with ``node_ids`` = the frontier it was offered
-  from; the expander moves along it (distinct targets not in ``exclude_ids``, capped at ``max_frontier`` like a
-  resolved option) and returns the new frontier in ``Expansion.frontier`` together with the options out of it,
-  in the same call. ``moves=False`` asks for the frontier only (the walk has ended).
+  from; the expander moves along it (distinct targets not in ``exclude_ids``, capped at ``max_frontier``; the
+  Neo4j expander takes the cap in Cypher and keeps the first targets read) and returns the new frontier in
+  ``Expansion.frontier`` together with the options out of it, in the same call; ``frontier_truncated`` and
+  ``frontier_total`` say what the cap left out. ``moves=False`` asks for the frontier only (the walk has ended).
 * If there are at most ``limit`` options, offer them all; otherwise keep ``keep`` (by similarity to ``query``,
   else by importance) and list the rest in ``Expansion.pruned``. ``total_count`` counts options before
   pruning.

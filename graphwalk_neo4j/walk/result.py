@@ -36,6 +36,8 @@ class PathStep(BaseModel):
     from_ids: list[str] = Field(default_factory=list)
     from_names: list[str] = Field(default_factory=list)
     nodes: list[NodeRef] = Field(default_factory=list)
+    truncated: bool = False  # relation mode: the max_frontier cap dropped targets of this move
+    total: int | None = None  # with truncated: the targets behind the move (see Expansion.frontier_total)
     p: float | None = None
     step_logp: float = 0.0
     cum_logp: float = 0.0
@@ -131,10 +133,13 @@ class WalkResult(BaseModel):
 
     def context_bundle(self, max_nodes: int = 50) -> dict[str, Any]:
         """``{goal, answers, nodes: [{id, name, type, relevance, hop, via, properties}], hops, stopped, usage,
-        walk_id}``: answers first, then the other nodes on the kept paths by relevance (exp of the best score
-        of a path through the node, in (0, 1]).
+        walk_id, truncated, truncated_moves}``: answers first, then the other nodes on the kept paths by relevance
+        (exp of the best score of a path through the node, in (0, 1]). ``truncated`` is true when the frontier cap
+        cut a move on a kept path; ``truncated_moves`` lists those moves as ``{hop, relation, direction, kept,
+        total, truncated: true}`` (``kept`` targets of ``total``), so a reader knows the set is not complete.
         """
         nodes: dict[str, dict[str, Any]] = {}
+        cut: dict[str, dict[str, Any]] = {}
 
         def add(node: NodeRef, relevance: float, hop: int, via: str | None) -> None:
             seen = nodes.get(node.id)
@@ -163,6 +168,15 @@ class WalkResult(BaseModel):
                 if step.is_stop:
                     continue
                 hop += 1
+                if step.truncated and step.step_id not in cut:
+                    cut[step.step_id] = {
+                        "hop": hop,
+                        "relation": step.relation,
+                        "direction": step.direction,
+                        "kept": len(step.nodes),
+                        "total": step.total,
+                        "truncated": True,
+                    }
                 source = _names(step.from_names)
                 for node in step.nodes:
                     via = (
@@ -195,6 +209,8 @@ class WalkResult(BaseModel):
             "hops": self.totals.depths,
             "stopped": f"{self.status}: {self.stop_reason}",
             "usage": self.totals.model_dump(),
+            "truncated": bool(cut),
+            "truncated_moves": list(cut.values()),
         }
 
 

@@ -229,6 +229,8 @@ def step_record(
             "chosen_direction": option.direction if option else None,
             # an unresolved relation move's targets are filled in once the next expansion has read them
             "chosen_target_ids": list(option.target_ids) if option and option.resolved else [],
+            "chosen_truncated": bool(option and option.pruned_target_ids),
+            "chosen_total": option.count if option and option.pruned_target_ids else None,
             "p": cand.p,
             "step_logp": cand.step_logp,
             "cum_logp": cand.cum_logp,

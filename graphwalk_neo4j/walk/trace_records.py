@@ -85,6 +85,8 @@ class StepRecord(BaseModel):
     chosen_relation: str | None = None
     chosen_direction: EdgeDirection | None = None
     chosen_target_ids: list[str] = Field(default_factory=list)
+    chosen_truncated: bool = False  # relation mode: the max_frontier cap dropped targets of the chosen move
+    chosen_total: int | None = None  # the targets behind the chosen move (the kept ones are chosen_target_ids)
     p: float | None = None  # probability of the chosen label (1.0 for a forced STOP, None for a forced move)
     step_logp: float = 0.0
     cum_logp: float = 0.0

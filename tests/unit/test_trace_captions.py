@@ -47,6 +47,13 @@ def test_decision_step() -> None:
     }
 
 
+def test_a_move_truncated_by_the_frontier_cap_says_how_much_it_kept() -> None:
+    truncated = {**DECISION, "truncated": True, "n_chosen_targets": 2000, "total": 41259}
+    assert step_captions(truncated)["caption"] == "d1 directed_by ← p .89 · 2,000 of 41,259"
+    assert step_captions({**truncated, "kept": False})["caption"] == "d1 directed_by ← p .89 · 2,000 of 41,259 ✗"
+    assert step_captions({**truncated, "truncated": False})["caption"] == "d1 directed_by ← p .89"
+
+
 def test_other_kinds_of_step() -> None:
     forced_move = {**DECISION, "kind": "forced_move", "p": None, "chosen_direction": "out", "probs": [], "pruned": []}
     assert step_captions(forced_move)["caption"] == "d1 directed_by → forced"

@@ -86,3 +86,14 @@ async def test_lazy_move_frontier_is_capped_like_a_read_one() -> None:
     lazy, _, lazy_sink = await walk(1, labels, max_frontier=1)
     assert summary(lazy, lazy_sink) == summary(eager, eager_sink)
     assert [a.node_id for a in lazy.answers] == ["y2000"]
+    # both say the cap truncated the first move: 1 target kept of Nolan's 2 films, in the trace and the bundle
+    for result, sink in ((eager, eager_sink), (lazy, lazy_sink)):
+        first = sink.depths[0].steps[0]
+        assert (first.chosen_target_ids, first.chosen_truncated, first.chosen_total) == (["memento"], True, 2)
+        later = [s for d in sink.depths[1:] for s in d.steps]
+        assert [(s.chosen_truncated, s.chosen_total) for s in later] == [(False, None)] * len(later)
+        bundle = result.context_bundle()
+        assert bundle["truncated"] is True
+        assert bundle["truncated_moves"] == [
+            {"hop": 1, "relation": "directed_by", "direction": "in", "kept": 1, "total": 2, "truncated": True}
+        ]

@@ -268,6 +268,7 @@ async def test_context_bundle_entity_walk() -> None:
     assert bundle["stopped"] == "ok: stop: every kept walk stopped"
     assert bundle["usage"]["decision_calls"] == 2
     assert bundle["usage"]["input_tokens"] == 100
+    assert (bundle["truncated"], bundle["truncated_moves"]) == (False, [])
 
 
 async def test_context_bundle_relation_walk_reads_inverse_edges_and_caps_nodes() -> None:
