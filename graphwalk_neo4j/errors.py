@@ -9,6 +9,7 @@ cause kept (``raise X(...) from exc``).
     ├── InputError                   bad user input (files, lines, encodings); carries file and line
     ├── StoreError                   anything from Neo4j
     │   ├── StoreUnavailableError    not reachable (fix: `make neo4j-up` or GW_NEO4J_URI)
+    │   ├── StoreBusyError           no pooled connection came free in time (overload: retry; 503 in the service)
     │   ├── StoreAuthError           wrong user or password
     │   ├── CapabilityError          server too old, APOC missing, vector index unsupported
     │   └── QueryError               a Cypher statement failed
@@ -88,6 +89,10 @@ class StoreError(GraphwalkError):
 
 
 class StoreUnavailableError(StoreError):
+    pass
+
+
+class StoreBusyError(StoreError):
     pass
 
 

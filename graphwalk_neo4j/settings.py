@@ -6,12 +6,31 @@ API keys also accept the providers' conventional names (``TYPESAFE_API_KEY``, ``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graphwalk_neo4j.errors import ConfigError
+
+# The pool rule (docs/service.md, "Sizing"): an admitted walk holds at most this many connections at once (its
+# depth's round trip and its trace write, which runs in the background one at a time) ...
+CONNECTIONS_PER_WALK = 2
+# ... and this many more are kept for requests that are not walks (search, listings, readiness, ingest jobs).
+SPARE_CONNECTIONS = 8
+# A request waits for a connection at most this share of the request timeout, so a starved pool is answered
+# 503 (retry) well before the request would run into its 504.
+ACQUIRE_SHARE = 0.25
+MAX_ACQUIRE_S = 60.0
+
+
+class PoolPlan(NamedTuple):
+    """The driver pool and the admission limit, sized together (:meth:`Settings.pool_plan`)."""
+
+    max_walks: int  # walks admitted at once; more are answered 429 + Retry-After
+    max_connections: int  # the driver's pool: max_walks x CONNECTIONS_PER_WALK + SPARE_CONNECTIONS
+    acquire_timeout_s: float  # wait for a free connection before a 503 + Retry-After
+    request_timeout_s: float  # per request, 504 past it
 
 
 class Settings(BaseSettings):
@@ -25,6 +44,9 @@ class Settings(BaseSettings):
     http_port: int = 7474
     browser_url: str | None = None
     connect_timeout_s: float = 10.0
+    # the driver's pool; unset: sized by pool_plan() from the walk limit (set it only to test or to cap it)
+    pool_size: int | None = Field(default=None, ge=1, le=10_000)
+    pool_acquire_timeout_s: float | None = Field(default=None, gt=0, le=600)  # unset: from pool_plan()
 
     # Writes
     batch_size: int = Field(default=5000, ge=1, le=100_000)
@@ -52,8 +74,8 @@ class Settings(BaseSettings):
     service_host: str = "127.0.0.1"
     service_port: int = Field(default=8765, ge=0, le=65535)
     service_token: SecretStr | None = None  # GW_NEO4J_SERVICE_TOKEN: bearer token; required off loopback
-    service_max_walks: int = Field(default=64, ge=1)  # walks in flight; more are answered 429 + Retry-After
-    service_timeout_s: float = Field(default=120.0, gt=0)  # per request
+    service_max_walks: int = Field(default=64, ge=1, le=4096)  # walks in flight; more get 429 + Retry-After
+    service_timeout_s: float = Field(default=120.0, gt=0, le=3600)  # per request
     service_max_body_bytes: int = Field(default=1_000_000, ge=1024)
     service_graphs: str | None = None  # comma-separated graphs to warm at start (default: every graph found)
     service_drain_s: float = Field(default=60.0, ge=0)  # SIGTERM: how long in-flight work may take to finish
@@ -61,6 +83,19 @@ class Settings(BaseSettings):
     # (`"model": "learned:DIR"`); the service's own default model is always allowed. Unset: callers may not.
     service_learned_dirs: str | None = None
     service_ingest_sql: bool = False  # allow POST /v1/ingest to connect to a database URL the caller names
+
+    def pool_plan(self) -> PoolPlan:
+        """One rule for the pool, the admission limit and the timeouts: every admitted walk can hold its
+        connections at once with spares for the other requests, so walks never wait on the pool; a wait
+        (other work holding connections) is bounded by a quarter of the request timeout (at most 60 s) and
+        answered 503 + Retry-After. ``GW_NEO4J_POOL_SIZE`` / ``GW_NEO4J_POOL_ACQUIRE_TIMEOUT_S`` override it."""
+        walks = self.service_max_walks
+        return PoolPlan(
+            max_walks=walks,
+            max_connections=self.pool_size or walks * CONNECTIONS_PER_WALK + SPARE_CONNECTIONS,
+            acquire_timeout_s=self.pool_acquire_timeout_s or min(MAX_ACQUIRE_S, self.service_timeout_s * ACQUIRE_SHARE),
+            request_timeout_s=self.service_timeout_s,
+        )
 
     def resolved_service_url(self) -> str:
         """Where `gw-neo4j serve` answers (``0.0.0.0`` / ``::`` binds are reached on loopback)."""

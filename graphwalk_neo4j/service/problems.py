@@ -23,6 +23,7 @@ from graphwalk_neo4j.errors import (
     RequestTimeoutError,
     SaturatedError,
     StoreAuthError,
+    StoreBusyError,
     StoreUnavailableError,
 )
 
@@ -54,7 +55,7 @@ def status_for(exc: BaseException) -> int:
         return 404
     if isinstance(exc, SaturatedError):
         return 429
-    if isinstance(exc, (DrainingError, StoreUnavailableError, StoreAuthError)):
+    if isinstance(exc, (DrainingError, StoreUnavailableError, StoreAuthError, StoreBusyError)):
         return 503
     if isinstance(exc, DecisionError):
         return 502
@@ -90,7 +91,8 @@ def from_exception(exc: BaseException, *, instance: str | None, request_id: str 
     if isinstance(exc, GraphwalkError):
         detail = str(exc)
         if status >= 500 and not isinstance(
-            exc, (DrainingError, StoreUnavailableError, StoreAuthError, DecisionError, RequestTimeoutError)
+            exc,
+            (DrainingError, StoreUnavailableError, StoreAuthError, StoreBusyError, DecisionError, RequestTimeoutError),
         ):
             log.error("request failed", exc_info=exc)
     else:

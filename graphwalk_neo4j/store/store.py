@@ -24,6 +24,7 @@ from graphwalk_neo4j.errors import (
     CapabilityError,
     QueryError,
     StoreAuthError,
+    StoreBusyError,
     StoreError,
     StoreUnavailableError,
 )
@@ -134,6 +135,17 @@ def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
             f"Neo4j at {uri} rejected the credentials ({exc.message if hasattr(exc, 'message') else exc}). "
             "Check GW_NEO4J_USER / GW_NEO4J_PASSWORD (the local server's password is set on first `make neo4j-up`)."
         )
+    if isinstance(exc, nx.ConnectionAcquisitionTimeoutError):
+        return StoreBusyError(
+            f"Neo4j at {uri} is busy: no pooled connection came free in time ({exc}). Retry shortly; the pool and "
+            "the walk limit are sized together from GW_NEO4J_SERVICE_MAX_WALKS (docs/service.md, Sizing)"
+        )
+    if isinstance(exc, nx.TransientError):  # still failing after the driver's retries (memory pool, locks)
+        return StoreBusyError(
+            f"Neo4j at {uri} is overloaded: a transient error outlasted the driver's retries "
+            f"[{exc.code or 'Neo.TransientError'}]: {exc.message}. Retry shortly, or admit fewer walks at once "
+            "(GW_NEO4J_SERVICE_MAX_WALKS)"
+        )
     if isinstance(exc, (nx.ServiceUnavailable, nx.SessionExpired, OSError)):
         return StoreUnavailableError(
             f"Neo4j is not reachable at {uri} ({exc}). Start the local server with `make neo4j-up`, or point "
@@ -160,13 +172,15 @@ class GraphStore:
     # ---- lifecycle -------------------------------------------------------------------------------------------
     async def connect(self, *, require_apoc: bool = True) -> ServerInfo:
         s = self.settings
+        plan = s.pool_plan()
         quiet_driver_retries()
         try:
             self._driver = AsyncGraphDatabase.driver(
                 s.uri,
                 auth=(s.user, s.password.get_secret_value()),
                 connection_timeout=s.connect_timeout_s,
-                max_connection_pool_size=64,
+                max_connection_pool_size=plan.max_connections,
+                connection_acquisition_timeout=plan.acquire_timeout_s,
                 notifications_min_severity="OFF",
             )
             await self._driver.verify_connectivity()

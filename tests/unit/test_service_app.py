@@ -18,6 +18,7 @@ from graphwalk_neo4j.errors import (
     NotFoundError,
     RequestTimeoutError,
     SaturatedError,
+    StoreBusyError,
     StoreUnavailableError,
 )
 from graphwalk_neo4j.service.app import BROWSER_ROUTER, create_app
@@ -72,6 +73,7 @@ def test_error_statuses() -> None:
         (SaturatedError("x"), 429),
         (DrainingError("x"), 503),
         (StoreUnavailableError("x"), 503),
+        (StoreBusyError("x"), 503),
         (DecisionError("x"), 502),
         (RequestTimeoutError("x"), 504),
         (RuntimeError("secret detail"), 500),
