@@ -12,7 +12,8 @@ cause kept (``raise X(...) from exc``).
     │   ├── StoreBusyError           no pooled connection came free in time (overload: retry; 503 in the service)
     │   ├── StoreAuthError           wrong user or password
     │   ├── CapabilityError          server too old, APOC missing, vector index unsupported
-    │   └── QueryError               a Cypher statement failed
+    │   ├── QueryError               a Cypher statement failed
+    │   └── BookmarkError            a bookmark this database did not issue (also an InputError: the caller's)
     ├── TemplateError                a Cypher template is missing or malformed
     ├── EmbeddingError               the embedder could not load or encode
     ├── DecisionError                a decision backend failed (auth, rate limit, bad response, timeout)
@@ -106,6 +107,10 @@ class CapabilityError(StoreError):
 
 class QueryError(StoreError):
     pass
+
+
+class BookmarkError(StoreError, InputError):
+    """A caller's bookmark (``X-Graphwalk-Bookmark``) that the database refuses."""
 
 
 class TemplateError(GraphwalkError):

@@ -15,7 +15,7 @@ import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -62,6 +62,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("graphwalk_neo4j.service")
 BROWSER_ROUTER = "graphwalk_neo4j.service.browser"
+# A walk response carries the bookmarks of its trace write; a read on any replica that sends them back sees it.
+BOOKMARK_HEADER = "X-Graphwalk-Bookmark"
+MAX_BOOKMARK_HEADER = 4096
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {MEDIA_TYPE: {}}} for code in (400, 401, 404, 413, 422, 429, 502, 503, 504)
 }
@@ -182,7 +185,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         if not stream:
             outcome = await ctx.run_admitted(call, walk_id=walk_id)
             # serialised once here (the response_model documents it; FastAPI need not validate it again)
-            return Response(WalkResponse.of(body.graph, outcome).model_dump_json(), media_type="application/json")
+            return Response(
+                WalkResponse.of(body.graph, outcome).model_dump_json(),
+                media_type="application/json",
+                headers={BOOKMARK_HEADER: ",".join(await ctx.bookmarks())},
+            )
         return StreamingResponse(
             _stream(call, walk_id, request),
             media_type="text/event-stream",
@@ -241,16 +248,24 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         graph: str = Query("default", pattern=GRAPH_PATTERN),
         limit: int = Query(20, ge=1, le=MAX_LISTED_WALKS),
         status: str | None = Query(None),
+        bookmark: str | None = Header(None, alias=BOOKMARK_HEADER, max_length=MAX_BOOKMARK_HEADER),
     ) -> dict[str, Any]:
-        """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``)."""
-        found = await ctx.timed(ctx.list_walks(graph, limit=limit, status=status))
+        """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``); with the
+        ``X-Graphwalk-Bookmark`` a walk response carried, read once that walk's trace is applied here."""
+        found = await ctx.timed(ctx.list_walks(graph, limit=limit, status=status, after=bookmark_values(bookmark)))
         exclude = {"steps", "calls", "answers"}
         return {"graph": graph, "walks": [w.model_dump(mode="json", exclude=exclude) for w in found]}
 
     @app.get("/v1/walks/{walk_id}", tags=["walks"])
-    async def stored_walk(walk_id: str, graph: str = Query("default", pattern=GRAPH_PATTERN)) -> dict[str, Any]:
-        """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``."""
-        found = await ctx.timed(ctx.get_walk(graph, walk_id))
+    async def stored_walk(
+        walk_id: str,
+        graph: str = Query("default", pattern=GRAPH_PATTERN),
+        bookmark: str | None = Header(None, alias=BOOKMARK_HEADER, max_length=MAX_BOOKMARK_HEADER),
+    ) -> dict[str, Any]:
+        """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``; with
+        the ``X-Graphwalk-Bookmark`` of the walk's response, read once its trace is applied on this replica's
+        database server (a cluster follower may lag the leader)."""
+        found = await ctx.timed(ctx.get_walk(graph, walk_id, after=bookmark_values(bookmark)))
         replay = {
             "browser_url": settings.resolved_browser_url(),
             "guide": browser_line(found.id, settings.resolved_service_url()),
@@ -310,6 +325,11 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     _include_browser(app)
     app.add_middleware(Guard, ctx=ctx, metrics=metrics)
     return app
+
+
+def bookmark_values(header: str | None) -> list[str]:
+    """``X-Graphwalk-Bookmark: b1,b2`` -> ``["b1", "b2"]`` (Neo4j bookmarks hold no commas)."""
+    return [b.strip() for b in (header or "").split(",") if b.strip()]
 
 
 def _new_walk_id() -> str:

@@ -35,7 +35,7 @@ from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Sequence
 
     from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.decide.base import DecisionBackend
@@ -328,11 +328,20 @@ class ServiceContext:
         validate_identifier(graph, "graph name")
         return await search_entities(self.store, graph, text, k=k, embedder=self.embedder if vector else None)
 
-    async def list_walks(self, graph: str, limit: int = 20, status: str | None = None) -> list[StoredWalk]:
-        return await list_walks(self.store, graph, limit=limit, status=status)
+    async def list_walks(
+        self, graph: str, limit: int = 20, status: str | None = None, after: Sequence[str] = ()
+    ) -> list[StoredWalk]:
+        """Stored walks, read once Neo4j has applied the transactions the bookmarks ``after`` name (see
+        :meth:`bookmarks`)."""
+        return await list_walks(self.store.after(after), graph, limit=limit, status=status)
 
-    async def get_walk(self, graph: str, walk_id: str) -> StoredWalk:
-        return await get_walk(self.store, graph, walk_id)
+    async def get_walk(self, graph: str, walk_id: str, after: Sequence[str] = ()) -> StoredWalk:
+        return await get_walk(self.store.after(after), graph, walk_id)
+
+    async def bookmarks(self) -> list[str]:
+        """Bookmarks of this replica's latest writes (a walk's trace once :meth:`walk` returned): a read on any
+        replica given them sees those writes, on a cluster too (docs/service.md, "Beyond one machine")."""
+        return await self.store.bookmarks()
 
     async def graph_names(self) -> list[str]:
         return [r["graph"] for r in await self.store.read(LIST_GRAPHS)]

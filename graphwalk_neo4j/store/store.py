@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import threading
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import neo4j
 from graphwalk_neo4j.errors import (
+    BookmarkError,
     CapabilityError,
     QueryError,
     StoreAuthError,
@@ -31,11 +33,19 @@ from graphwalk_neo4j.errors import (
 from graphwalk_neo4j.store.counters import Counters
 from graphwalk_neo4j.store.queries import Query, QueryName
 from graphwalk_neo4j.store.registry import template
-from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import (
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    Bookmarks,
+    RoutingControl,
+)
 from neo4j import exceptions as nx
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Awaitable, Callable
+    from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+
+    from neo4j.api import AsyncBookmarkManager
 
     from graphwalk_neo4j.settings import Settings
 
@@ -151,6 +161,11 @@ def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
             f"Neo4j is not reachable at {uri} ({exc}). Start the local server with `make neo4j-up`, or point "
             "GW_NEO4J_URI at a running Neo4j 5.26."
         )
+    if isinstance(exc, nx.Neo4jError) and (exc.code or "").startswith("Neo.ClientError.Transaction.InvalidBookmark"):
+        return BookmarkError(
+            f"Neo4j at {uri} refused the bookmark it was given ({exc.message}); send the X-Graphwalk-Bookmark value "
+            "a response of this service returned, unchanged, or none"
+        )
     if isinstance(exc, nx.Neo4jError):
         code = exc.code or "Neo.Unknown"
         return QueryError(f"Neo4j {what} failed [{code}]: {exc.message}")
@@ -168,6 +183,7 @@ class GraphStore:
         self._driver: AsyncDriver | None = None
         self.info: ServerInfo | None = None
         self.metrics = StoreMetrics()
+        self._bookmark_manager: AsyncBookmarkManager | None = None  # a view's (after()); None: the driver's own
 
     # ---- lifecycle -------------------------------------------------------------------------------------------
     async def connect(self, *, require_apoc: bool = True) -> ServerInfo:
@@ -229,6 +245,30 @@ class GraphStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    # ---- causal consistency across processes -------------------------------------------------------------
+    async def bookmarks(self) -> list[str]:
+        """The bookmarks of this process's latest transactions (the driver's query bookmark manager): a reader
+        elsewhere that starts :meth:`after` them sees every write this process committed before the call."""
+        return sorted(await self.driver.execute_query_bookmark_manager.get_bookmarks())
+
+    def after(self, bookmarks: Sequence[str]) -> GraphStore:
+        """A view of this store (same driver and pool) whose queries wait until the database has applied the
+        transactions ``bookmarks`` name, e.g. a trace another replica wrote. Without bookmarks, this store."""
+        if not bookmarks:
+            return self
+        view = copy.copy(self)
+        view._bookmark_manager = AsyncGraphDatabase.bookmark_manager(
+            initial_bookmarks=Bookmarks.from_raw_values(bookmarks)
+        )
+        return view
+
+    def _session(self) -> neo4j.AsyncSession:
+        """A session chained to the same bookmarks as :meth:`_execute`'s queries (so :meth:`bookmarks` covers it)."""
+        return self.driver.session(database=self.database, bookmark_manager=self._manager())
+
+    def _manager(self) -> AsyncBookmarkManager:
+        return self._bookmark_manager or self.driver.execute_query_bookmark_manager
+
     @property
     def search_clause(self) -> bool:
         """True when the connected server has Cypher 25's ``SEARCH`` clause (see :func:`has_search_clause`)."""
@@ -271,6 +311,7 @@ class GraphStore:
                 params,
                 database_=self.database,
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
+                bookmark_manager_=self._manager(),
             )
         return [_row(r) for r in records], summary
 
@@ -313,7 +354,7 @@ class GraphStore:
     async def autocommit(self, query: Query[Any] | QueryName, **params: Any) -> list[Row]:
         """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
         name = _name(query)
-        async with self._measured(name), self.driver.session(database=self.database) as session:
+        async with self._measured(name), self._session() as session:
             result = await session.run(template(name).body, params)
             return [_row(r) async for r in result]
 
@@ -321,7 +362,7 @@ class GraphStore:
         """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only).
 
         Counted as one round trip in :attr:`metrics` (the statements inside run through :func:`run_template`)."""
-        async with self._measured(None), self.driver.session(database=self.database) as session:
+        async with self._measured(None), self._session() as session:
             return await session.execute_write(work)
 
 
