@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j.cli.common import handle_errors, load_settings, run
+from graphwalk_neo4j.stored_walks.read import settings_guide_line
 
 
 @click.command()
@@ -28,9 +29,11 @@ def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str
     from graphwalk_neo4j.service.server import serve as run_server
 
     settings = load_settings(ctx)
-    run_server(
-        settings, host or settings.service_host, settings.service_port if port is None else port, log_level=log_level
-    )
+    port = settings.service_port if port is None else port
+    if port:  # on stdout, never in the log: with a token the line carries a signed guide key
+        overview = settings.model_copy(update={"service_port": port})
+        click.echo(f"Neo4j Browser guide: {settings_guide_line(overview)}")
+    run_server(settings, host or settings.service_host, port, log_level=log_level)
 
 
 @click.command("mcp")

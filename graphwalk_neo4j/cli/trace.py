@@ -33,12 +33,11 @@ from graphwalk_neo4j.stored_walks import (
     StoredStep,
     StoredWalk,
     backfill_captions,
-    browser_line,
     get_walk,
     list_walks,
     replay_snippet,
 )
-from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS
+from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, settings_guide_line
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -139,7 +138,7 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
     walk = run(_get(settings, graph, walk_id))
     replay = {
         "browser_url": settings.resolved_browser_url(),
-        "guide": browser_line(walk.id, settings.resolved_service_url()),
+        "guide": settings_guide_line(settings, walk.id),
         "cypher": replay_snippet(walk.id),
     }
     if as_json:
@@ -158,11 +157,22 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
 
 def browser_hint(walk_id: str, settings: Settings) -> str:
     """The one line `walk`, `trace show` and the demo print: where the Browser is and the command to type."""
-    guide = browser_line(walk_id, settings.resolved_service_url())
+    guide = settings_guide_line(settings, walk_id)
     return (
         f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
         f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)"
     )
+
+
+@trace.command("guide")
+@click.argument("walk_id", required=False)
+@click.pass_context
+@handle_errors
+def guide_command(ctx: click.Context, walk_id: str | None) -> None:
+    """Print the `:guide` command to type in Neo4j Browser: the guide that draws WALK_ID, or the overview. With
+    GW_NEO4J_SERVICE_TOKEN set (as for the service), the link carries a signed guide key valid for 12 hours."""
+    settings = load_settings(ctx)
+    out.print(settings_guide_line(settings, walk_id), soft_wrap=True, highlight=False, markup=False)
 
 
 @trace.command("captions")

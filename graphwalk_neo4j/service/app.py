@@ -50,7 +50,7 @@ from graphwalk_neo4j.service.problems import (
     problem_body,
     retry_headers,
 )
-from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, browser_line, replay_snippet
+from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet, settings_guide_line
 from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS
 
 if TYPE_CHECKING:
@@ -268,7 +268,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         found = await ctx.timed(ctx.get_walk(graph, walk_id, after=bookmark_values(bookmark)))
         replay = {
             "browser_url": settings.resolved_browser_url(),
-            "guide": browser_line(found.id, settings.resolved_service_url()),
+            "guide": settings_guide_line(settings, found.id),
             "cypher": replay_snippet(found.id),
         }
         return {"walk": found.model_dump(mode="json"), "replay": replay}

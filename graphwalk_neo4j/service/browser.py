@@ -21,6 +21,7 @@ import re
 from html import escape
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
@@ -28,7 +29,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 from graphwalk_neo4j.service.models import GRAPH_PATTERN
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.stored_walks import StoredWalk, WalkNotFoundError, get_walk, guide_url, recent_walks
-from graphwalk_neo4j.stored_walks.read import browser_base
+from graphwalk_neo4j.stored_walks.read import browser_base, guide_key_valid
 
 router = APIRouter(tags=["browser"])
 
@@ -131,10 +132,17 @@ def run_blocks(service_url: str, graph: str) -> list[str]:
     ]
 
 
-def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = None) -> str:
+def style_line(service_url: str, key: str | None = None) -> str:
+    """The Browser command that loads the style; ``key`` (the guide key the page was opened with) goes along."""
+    url = f"{browser_base(service_url)}/style.grass"
+    return f":style {url}" if key is None else f":style {url}?key={quote(key, safe='')}"
+
+
+def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = None, key: str | None = None) -> str:
     """The overview guide: style, run a walk, replay the latest, options, recent walks, the graph recipes.
-    ``graph`` is the graph the run and recipe slides use (default: the newest walk's, else ``demo``)."""
-    style = f":style {browser_base(service_url)}/style.grass"
+    ``graph`` is the graph the run and recipe slides use (default: the newest walk's, else ``demo``); ``key`` is
+    the guide key the page was opened with (a token-protected service), carried into the style link."""
+    style = style_line(service_url, key)
     graph = graph or (walks[0].graph if walks else EXAMPLE_GRAPH)
     slides = [
         _slide(
@@ -195,14 +203,14 @@ def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = No
     return _page("graphwalk: walks in Neo4j Browser", slides)
 
 
-def walk_page(walk: StoredWalk, service_url: str) -> str:
+def walk_page(walk: StoredWalk, service_url: str, key: str | None = None) -> str:
     """The guide for one walk: draw it, then its options."""
     slides = [
         _slide(
             "Draw this walk",
             _walk_line(walk),
             *walk_blocks("draw_walk", walk.id),
-            _p(f"Style: :style {browser_base(service_url)}/style.grass · all walks: :guide {guide_url(service_url)}"),
+            _p(f"Style: {style_line(service_url, key)} · all walks: :guide {guide_url(service_url, key=key)}"),
         ),
         _slide(
             "What it did not take",
@@ -216,6 +224,15 @@ def walk_page(walk: StoredWalk, service_url: str) -> str:
 def _store(request: Request) -> GraphStore:
     store: GraphStore = request.app.state.ctx.store
     return store
+
+
+def _guide_key(request: Request) -> str | None:
+    """The valid guide key this page was opened with, to carry into its links (``None`` without a token)."""
+    token = request.app.state.ctx.settings.service_token
+    key = request.query_params.get("key")
+    if token is None or key is None or not guide_key_valid(token.get_secret_value(), key):
+        return None
+    return key
 
 
 def _service_url(request: Request) -> str:
@@ -249,7 +266,7 @@ async def guide(
 ) -> HTMLResponse:
     """``?graph=G``: the graph the run-a-walk and recipe slides use (default: the newest walk's graph)."""
     walks = await recent_walks(_store(request), RECENT)
-    return HTMLResponse(guide_page(walks, _service_url(request), graph), headers=CORS)
+    return HTMLResponse(guide_page(walks, _service_url(request), graph, _guide_key(request)), headers=CORS)
 
 
 @router.get("/guide/walk/{walk_id:path}", response_class=HTMLResponse, summary="Browser guide drawing one walk")
@@ -260,7 +277,7 @@ async def walk_guide(walk_id: str, request: Request) -> HTMLResponse:
         return HTMLResponse(
             _page("walk not found", [_slide("Walk not found", _p(str(exc)))]), status_code=404, headers=CORS
         )
-    return HTMLResponse(walk_page(walk, _service_url(request)), headers=CORS)
+    return HTMLResponse(walk_page(walk, _service_url(request), _guide_key(request)), headers=CORS)
 
 
 @router.get("/style.grass", response_class=PlainTextResponse, summary="GraSS style for walks (:style URL)")

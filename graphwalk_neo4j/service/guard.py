@@ -12,9 +12,11 @@ import re
 import time
 import uuid
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
 
 from graphwalk_neo4j.service.logs import request_id_var, walk_id_var
 from graphwalk_neo4j.service.problems import send_problem
+from graphwalk_neo4j.stored_walks.read import guide_key_valid
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.service.context import ServiceContext
@@ -24,6 +26,12 @@ log = logging.getLogger("graphwalk_neo4j.service.http")
 OPEN_PATHS = frozenset({"/healthz", "/readyz"})  # probes work without the token
 DRAIN_OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})  # answered while draining
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+GUIDE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})  # what a guide key allows, on the guide routes only
+
+
+def is_guide_path(path: str) -> bool:
+    """The routes Neo4j Browser fetches for a guide: ``/guide``, ``/guide/walk/ID`` and ``/style.grass``."""
+    return path in ("/guide", "/style.grass") or path.startswith("/guide/walk/")
 
 
 class BodyTooLargeError(Exception):
@@ -75,7 +83,7 @@ class Guard:
         if counted:
             self.ctx.enter_request()
         try:
-            refusal = self._refuse(path, headers)
+            refusal = self._refuse(path, headers, scope)
             if refusal is not None:
                 status, reason, detail, extra = refusal
                 self.metrics.rejected.labels(reason=reason).inc()
@@ -123,17 +131,28 @@ class Guard:
             "or ingest big files with `gw-neo4j ingest`"
         )
 
-    def _refuse(self, path: str, headers: dict[str, str]) -> tuple[int, str, str, dict[str, str]] | None:
+    def _guide_key_opens(self, path: str, scope: Any) -> bool:
+        """A signed guide key (``?key=``, see :func:`~graphwalk_neo4j.stored_walks.read.guide_key`) opens only
+        ``GET``/``HEAD``/``OPTIONS`` of the guide routes: Neo4j Browser fetches guides and styles with no way to
+        send a header. The key is read from the query string and never logged (the log line has the path only)."""
+        if self.token is None or scope.get("method") not in GUIDE_METHODS or not is_guide_path(path):
+            return False
+        keys = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("key", [])
+        return len(keys) == 1 and guide_key_valid(self.token.decode("utf-8"), keys[0])
+
+    def _refuse(self, path: str, headers: dict[str, str], scope: Any) -> tuple[int, str, str, dict[str, str]] | None:
         if self.token is not None and path not in OPEN_PATHS:
             auth = headers.get("authorization", "")
             scheme, _, value = auth.partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode("utf-8"), self.token):
-                return (
-                    401,
-                    "unauthorized",
-                    "missing or wrong bearer token: send `Authorization: Bearer $GW_NEO4J_SERVICE_TOKEN`",
-                    {"WWW-Authenticate": "Bearer"},
-                )
+            bearer = scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode("utf-8"), self.token)
+            if not bearer and not self._guide_key_opens(path, scope):
+                detail = "missing or wrong bearer token: send `Authorization: Bearer $GW_NEO4J_SERVICE_TOKEN`"
+                if is_guide_path(path):
+                    detail = (
+                        "missing, wrong or expired guide key: open the guide with the signed link "
+                        "`gw-neo4j trace guide` prints (it is valid for 12 hours)"
+                    )
+                return 401, "unauthorized", detail, {"WWW-Authenticate": "Bearer"}
         if self.ctx.draining and path not in DRAIN_OPEN_PATHS:
             return 503, "draining", "the service is shutting down and takes no new requests; retry shortly", {}
         return None

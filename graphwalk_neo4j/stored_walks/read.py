@@ -8,7 +8,11 @@ the service's guide for that walk). A missing walk raises :class:`~graphwalk_neo
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import time
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from graphwalk_neo4j.errors import WalkNotFoundError
@@ -16,9 +20,13 @@ from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.store.queries import GET_WALK, LIST_WALKS, RECENT_WALKS
 from graphwalk_neo4j.stored_walks.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
 
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+
 DRAW_RECIPE = "recipes/draw_walk"
 OPTIONS_RECIPE = "recipes/walk_options"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+GUIDE_KEY_TTL_S = 12 * 3600  # how long a signed guide link opens the guide of a token-protected service
 
 
 MAX_LISTED_WALKS = 1000  # the most walks one listing returns (every door's limit)
@@ -81,12 +89,46 @@ def browser_base(service_url: str) -> str:
     return urlunsplit(parts)
 
 
-def guide_url(service_url: str, walk_id: str | None = None) -> str:
-    """The service's Browser guide: the overview, or the guide that draws ``walk_id``."""
+def guide_key(token: str, now: float | None = None) -> str:
+    """A signed, short-lived key that opens the Browser guide of a service started with ``token``
+    (``GW_NEO4J_SERVICE_TOKEN``): ``EXPIRY.SIGNATURE``, the signature an HMAC-SHA256 of the expiry (unix seconds,
+    :data:`GUIDE_KEY_TTL_S` from ``now``) under the token. It proves the token's holder made the link without
+    carrying the token, and opens only the guide routes (``GET``/``OPTIONS`` of ``/guide``, ``/guide/walk/ID``,
+    ``/style.grass``), never the API."""
+    expiry = int((time.time() if now is None else now) + GUIDE_KEY_TTL_S)
+    return f"{expiry}.{_guide_signature(token, expiry)}"
+
+
+def _guide_signature(token: str, expiry: int) -> str:
+    return hmac.new(token.encode("utf-8"), f"graphwalk-guide|{expiry}".encode(), hashlib.sha256).hexdigest()
+
+
+def guide_key_valid(token: str, key: str, now: float | None = None) -> bool:
+    """Whether ``key`` was made by :func:`guide_key` under ``token`` and has not expired (signatures are
+    compared in constant time)."""
+    expiry_text, _, signature = key.partition(".")
+    if not expiry_text.isdigit() or len(expiry_text) > 12:
+        return False
+    expiry = int(expiry_text)
+    fresh = (time.time() if now is None else now) <= expiry
+    return hmac.compare_digest(signature.encode("ascii", "replace"), _guide_signature(token, expiry).encode()) and fresh
+
+
+def guide_url(service_url: str, walk_id: str | None = None, *, key: str | None = None) -> str:
+    """The service's Browser guide: the overview, or the guide that draws ``walk_id``; ``key`` (a
+    :func:`guide_key`) is added as ``?key=`` for a service that wants a token."""
     base = browser_base(service_url) + "/guide"
-    return base if walk_id is None else f"{base}/walk/{quote(walk_id, safe='')}"
+    url = base if walk_id is None else f"{base}/walk/{quote(walk_id, safe='')}"
+    return url if key is None else f"{url}?key={quote(key, safe='')}"
 
 
-def browser_line(walk_id: str, service_url: str) -> str:
-    """The one Browser command that draws ``walk_id``: the service's guide for it (``gw-neo4j serve`` running)."""
-    return f":guide {guide_url(service_url, walk_id)}"
+def browser_line(walk_id: str | None, service_url: str, token: str | None = None) -> str:
+    """The one Browser command that opens the service's guide (``gw-neo4j serve`` running): the one that draws
+    ``walk_id``, or the overview for ``None``. With the service's ``token`` the link carries a fresh guide key."""
+    return f":guide {guide_url(service_url, walk_id, key=guide_key(token) if token else None)}"
+
+
+def settings_guide_line(settings: Settings, walk_id: str | None = None) -> str:
+    """:func:`browser_line` for the service these settings describe (its URL, and its token when one is set)."""
+    token = settings.service_token.get_secret_value() if settings.service_token is not None else None
+    return browser_line(walk_id, settings.resolved_service_url(), token or None)

@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 import neo4j
 from tests.helpers import missing_service
-from tests.service.test_shutdown import ROOT, ServeProcess
+from tests.service.test_shutdown import ServeProcess, fake_service_env
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -45,14 +45,7 @@ WAIT_S = 90  # upper bound for the page to react; nothing is timed
 
 @pytest.fixture
 def service(neo4j_settings: Settings, movie_graph: str) -> Iterator[int]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "GW_NEO4J_URI": neo4j_settings.uri,
-        "GW_NEO4J_EMBEDDER": "fake",
-        "GW_NEO4J_MODEL": "fake",
-        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
-    }
+    env = fake_service_env(neo4j_settings, movie_graph)
     server = ServeProcess(env)
     try:
         server.wait_started()

@@ -4,7 +4,6 @@ real `gw-neo4j mcp` subprocess; both against the real Neo4j."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.types import TextContent, TextResourceContents
 
 from graphwalk_neo4j.store import GraphStore
+from tests.service.test_shutdown import fake_service_env
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -89,14 +89,7 @@ async def test_mcp_over_streamable_http(served: ServedApp, movie_graph: str) -> 
 
 
 async def test_mcp_over_stdio(neo4j_settings: Settings, movie_graph: str) -> None:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "GW_NEO4J_URI": neo4j_settings.uri,
-        "GW_NEO4J_EMBEDDER": "fake",
-        "GW_NEO4J_MODEL": "fake",
-        "GW_NEO4J_SERVICE_GRAPHS": movie_graph,
-    }
+    env = fake_service_env(neo4j_settings, movie_graph)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "graphwalk_neo4j.cli", "mcp"], env=env, cwd=str(ROOT)
     )

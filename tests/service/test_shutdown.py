@@ -27,6 +27,20 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
 
+def fake_service_env(settings: Settings, graph: str, **extra: str) -> dict[str, str]:
+    """The environment of a `gw-neo4j` subprocess on this checkout with the fake embedder and decider, warming only
+    ``graph`` (``extra``: more ``GW_NEO4J_*`` variables)."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "GW_NEO4J_URI": settings.uri,
+        "GW_NEO4J_EMBEDDER": "fake",
+        "GW_NEO4J_MODEL": "fake",
+        "GW_NEO4J_SERVICE_GRAPHS": graph,
+        **extra,
+    }
+
+
 class ServeProcess:
     """``python -m graphwalk_neo4j.cli serve --port 0``; the port is read from uvicorn's start line on stderr,
     every stderr line is kept in ``lines``."""
