@@ -139,7 +139,10 @@ class Server:
     """A real ``gw-neo4j serve --port 0`` subprocess at the default log level (one JSON line per request, as
     deployed); the port is read from uvicorn's start line."""
 
-    def __init__(self, settings: Settings, graph: str, log: Path | None = None) -> None:
+    def __init__(
+        self, settings: Settings, graph: str, log: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
+        """``env`` overrides the service's settings (default: the fake embedder and decider, 256 walk slots)."""
         self.log = log.open("w", encoding="utf-8") if log else None
         env = {
             **os.environ,
@@ -149,6 +152,7 @@ class Server:
             "GW_NEO4J_MODEL": "fake",
             "GW_NEO4J_SERVICE_GRAPHS": graph,
             "GW_NEO4J_SERVICE_MAX_WALKS": "256",
+            **(env or {}),
         }
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "graphwalk_neo4j.cli", "serve", "--port", "0"],

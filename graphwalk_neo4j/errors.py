@@ -34,7 +34,8 @@ cause kept (``raise X(...) from exc``).
     └── ServiceError                 the service refused or cut a request (HTTP status in docs/service.md)
         ├── SaturatedError           every walk slot taken (429 + Retry-After)
         ├── DrainingError            shutting down, no new work (503 + Retry-After)
-        └── RequestTimeoutError      past the per-request timeout (504)
+        ├── RequestTimeoutError      past the per-request timeout (504)
+        └── ClientGoneError          the caller disconnected mid-walk; the walk was cancelled (499, never sent)
 
 This module uses the standard library only: the launcher (``localserver``) imports it before any dependency is
 installed.
@@ -205,3 +206,7 @@ class DrainingError(ServiceError):
 
 class RequestTimeoutError(ServiceError):
     """A request ran past ``GW_NEO4J_SERVICE_TIMEOUT_S``."""
+
+
+class ClientGoneError(ServiceError):
+    """The HTTP caller disconnected before its walk ended; the walk was cancelled (stored as ``interrupted``)."""

@@ -183,7 +183,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         walk_id_var.set(walk_id)
         stream = body.stream or "text/event-stream" in request.headers.get("accept", "")
         if not stream:
-            outcome = await ctx.run_admitted(call, walk_id=walk_id)
+            outcome = await ctx.run_admitted(call, walk_id=walk_id, gone=request.is_disconnected)
             # serialised once here (the response_model documents it; FastAPI need not validate it again)
             return Response(
                 WalkResponse.of(body.graph, outcome).model_dump_json(),
@@ -228,11 +228,16 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
                 queue.put_nowait(None)
 
         task = asyncio.ensure_future(run())
-        background.add(task)  # finishes (and completes its trace) even if the client goes away
+        background.add(task)  # the server's shutdown waits for it (and its trace)
         task.add_done_callback(background.discard)
-        yield sse("start", {"walk_id": walk_id, "graph": call.graph})
-        while (event := await queue.get()) is not None:
-            yield sse("depth", depth_payload(call.graph, event))
+        try:
+            yield sse("start", {"walk_id": walk_id, "graph": call.graph})
+            while (event := await queue.get()) is not None:
+                yield sse("depth", depth_payload(call.graph, event))
+        finally:
+            if not task.done():  # the client went away mid-stream: the walk stops within a depth
+                ctx.walks_cancelled["disconnected"] += 1
+                task.cancel()
         try:
             outcome = await task
         except BaseException as exc:  # reported to the client as an error event

@@ -10,6 +10,8 @@ state that another replica would need: every walk, trace and document lives in N
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import time
 import uuid
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from graphwalk_neo4j.backends import resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import (
+    ClientGoneError,
     DrainingError,
     GraphwalkError,
     InputError,
@@ -75,6 +78,24 @@ def check_caller_model(settings: Settings, model: str | None) -> None:
         )
 
 
+DISCONNECT_POLL_S = 0.25  # how often a running walk asks whether its HTTP caller is still there
+
+
+def _malloc_trim() -> None:
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return
+    libc = ctypes.CDLL(libc_name)
+    if hasattr(libc, "malloc_trim"):  # glibc; elsewhere the allocator keeps its own policy
+        libc.malloc_trim(0)
+
+
+async def return_memory() -> None:
+    """Hand the heap's free pages back to the system once no walk runs (glibc keeps freed arenas mapped; a burst of
+    big walks would otherwise leave the process at its peak RSS). In a worker thread: the trim walks every arena."""
+    await asyncio.to_thread(_malloc_trim)
+
+
 class ServiceContext:
     """Owns process lifetime: :meth:`start` once, :meth:`close` once; safe for concurrent walks in between."""
 
@@ -100,6 +121,7 @@ class ServiceContext:
         self._walkers: dict[str, WalkService] = {}
         self._warming: dict[str, asyncio.Task[None]] = {}
         self.walks_in_flight = 0
+        self.walks_cancelled: dict[str, int] = {"timeout": 0, "disconnected": 0}
         self.requests_in_flight = 0  # HTTP requests other than probes and metrics (the guard counts them)
         self.draining = False
         self.started_at: float | None = None
@@ -245,13 +267,43 @@ class ServiceContext:
         self.admit()
 
     async def run_admitted(
-        self, call: WalkCall, *, walk_id: str | None = None, on_depth: DepthObserver | None = None
+        self,
+        call: WalkCall,
+        *,
+        walk_id: str | None = None,
+        on_depth: DepthObserver | None = None,
+        gone: Callable[[], Awaitable[bool]] | None = None,
     ) -> WalkOutcome:
-        """Run an admitted walk under the request timeout and give its slot back, however it ends."""
+        """Run an admitted walk under the request timeout and give its slot back, however it ends. ``gone``
+        (the HTTP request's ``is_disconnected``) is asked every :data:`DISCONNECT_POLL_S`: when the caller has
+        gone the walk is cancelled, so it stops within a depth and is stored as ``interrupted``
+        (:class:`ClientGoneError`). Cut walks are counted in ``walks_cancelled`` by reason."""
+        work = asyncio.ensure_future(self.walk(call, walk_id=walk_id, on_depth=on_depth))
         try:
-            return await self.timed(self.walk(call, walk_id=walk_id, on_depth=on_depth))
+            return await self.timed(self._unless_gone(work, gone))
+        except RequestTimeoutError:
+            self.walks_cancelled["timeout"] += 1
+            raise
+        except ClientGoneError:
+            self.walks_cancelled["disconnected"] += 1
+            raise
         finally:
+            if not work.done():
+                work.cancel()
+                await asyncio.wait([work])
             self.release()
+            if self.walks_in_flight == 0:
+                await return_memory()
+
+    @staticmethod
+    async def _unless_gone(work: asyncio.Future[T], gone: Callable[[], Awaitable[bool]] | None) -> T:
+        while gone is not None and not work.done():
+            await asyncio.wait([work], timeout=DISCONNECT_POLL_S)
+            if not work.done() and await gone():
+                work.cancel()
+                await asyncio.wait([work])
+                raise ClientGoneError("the client went away; the walk was cancelled")
+        return await work
 
     def release(self) -> None:
         self.walks_in_flight = max(0, self.walks_in_flight - 1)

@@ -45,6 +45,14 @@ class _ContextCollector(Collector):
         cached.add_metric(["vectors"], sum(c.vector_entries for c in caches))
         cached.add_metric(["node_refs"], sum(c.ref_entries for c in caches))
         yield cached
+        cancelled = CounterMetricFamily(
+            "gw_walks_cancelled",
+            "Walks cut before their end: the request timed out or the client went away.",
+            labels=["reason"],
+        )
+        for reason, count in sorted(self.ctx.walks_cancelled.items()):
+            cancelled.add_metric([reason], count)
+        yield cancelled
         draining = GaugeMetricFamily("gw_service_draining", "1 while shutting down (new work is refused).")
         draining.add_metric([], 1.0 if self.ctx.draining else 0.0)
         yield draining

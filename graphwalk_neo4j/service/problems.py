@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from graphwalk_neo4j.errors import (
+    ClientGoneError,
     ConfigError,
     DecisionError,
     DrainingError,
@@ -43,6 +44,7 @@ TITLES = {
     502: "Bad Gateway",
     503: "Service Unavailable",
     504: "Gateway Timeout",
+    499: "Client Closed Request",
 }
 
 
@@ -61,6 +63,8 @@ def status_for(exc: BaseException) -> int:
         return 502
     if isinstance(exc, RequestTimeoutError):
         return 504
+    if isinstance(exc, ClientGoneError):
+        return 499  # nginx's "client closed request": nobody reads it, but it is no server error
     return 500
 
 

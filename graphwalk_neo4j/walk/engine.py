@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphwalk_neo4j.errors import (
     ConfigError,
@@ -65,6 +65,22 @@ if TYPE_CHECKING:
 DepthObserver = Callable[[DepthEvent], None]
 WORK_BUDGET = ("max_nodes_read", "max_memory_mb")  # the stop reasons of the work budget
 INTERRUPT_WRITE_S = 5.0  # how long an interrupted walk may take to store its `interrupted` status
+
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """Run ``work`` (a walk's CPU-heavy pure step: planning a depth's questions, building the decision request,
+    ranking the answers) in a worker thread, so that a big walk does not hold the event loop for seconds and a
+    service sharing the loop keeps answering (its probes, other walks). A cancellation waits for the step to end
+    (one step, well under a depth) before it goes on, so nothing else touches the walk's state meanwhile."""
+    future = asyncio.ensure_future(asyncio.to_thread(work, *args))
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        await asyncio.wait([future])
+        raise
 
 
 class WalkEngine:
@@ -186,7 +202,8 @@ class _Walk:
                     if status != "error":
                         status, reason = "error", f"expander_error: {exc}"
             self._flush()
-            result = self.state.result(self.question, status, reason, time.perf_counter() - t0)
+            wall = time.perf_counter() - t0
+            result = await off_loop(self.state.result, self.question, status, reason, wall)
             await self.writer.finish(result)
             return result
         except (asyncio.CancelledError, KeyboardInterrupt) as exc:
@@ -258,7 +275,7 @@ class _Walk:
             work = state.work_reason()
             if work:
                 return "budget", work
-            plans = [self._plan(i, keys[i], expansions[keys[i]]) for i in active]
+            plans = await off_loop(self._plan_depth, active, keys, expansions)
             call: CallInfo | None = None
             questions = [p.question for p in plans if p.question is not None]
             if questions:
@@ -386,6 +403,11 @@ class _Walk:
                 )
         return legal
 
+    def _plan_depth(
+        self, active: list[int], keys: Mapping[int, str], expansions: Mapping[str, Expansion]
+    ) -> list[Plan]:
+        return [self._plan(i, keys[i], expansions[keys[i]]) for i in active]
+
     def _plan(self, index: int, key: str, expansion: Expansion) -> Plan:
         cfg, beam = self.config, self.state.pool[index]
         options = self._legal(beam, expansion)
@@ -423,7 +445,8 @@ class _Walk:
         if self.answer_type_q is not None:
             questions = [self.answer_type_q, *questions]
             self.answer_type_q = None  # asked once, in the first call
-        response: DecisionResponse = await backend.decide(prompts.build_request(self.question, questions))
+        request = await off_loop(prompts.build_request, self.question, questions)
+        response: DecisionResponse = await backend.decide(request)
         call = state.record_call(response, len(questions))
         for plan in plans:
             if plan.question is None:

@@ -1,0 +1,144 @@
+"""A burst of worst-case walks against a real ``gw-neo4j serve`` (issue 21): does the service stay responsive, cut
+what runs too long, and give its memory back?
+
+``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120]``
+
+* Server: a ``gw-neo4j serve`` subprocess on the running Neo4j, warming ``--graph`` (the MetaQA KB, embedded with
+  MiniLM), the seeded fake decider (zero latency: the CPU is the walk's own), the request timeout ``--timeout-s``.
+* Requests: ``--requests`` concurrent ``POST /v1/walk`` from the graph's biggest hub (``--hub``), every knob at
+  its maximum (walk/config.py): beam search, beam width, depth, options per question, frontier, sample names,
+  every budget field; half in entity hops, half in relation hops.
+* Measured: each request's status and wall time, ``/healthz`` latency sampled every 50 ms from before the burst
+  to after its last answer, and the server's RSS before the burst (after one small warm-up walk), at its peak and
+  10 s after the last answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+from bench.run import machine, pct
+from bench.service import Server
+from graphwalk_neo4j.settings import Settings
+from graphwalk_neo4j.walk import config as limits
+
+
+def worst_case(hop_mode: str) -> dict[str, Any]:
+    """A walk config with every knob at the maximum the service accepts."""
+    return {
+        "strategy": "beam",
+        "hop_mode": hop_mode,
+        "beam_width": limits.MAX_BEAM_WIDTH,
+        "max_neighbors": limits.MAX_NEIGHBORS,
+        "prefilter_keep": limits.MAX_NEIGHBORS,
+        "max_frontier": limits.MAX_FRONTIER,
+        "sample_names": limits.MAX_SAMPLE_NAMES,
+        "budget": {
+            "max_depth": limits.MAX_DEPTH,
+            "max_decision_calls": limits.MAX_DECISION_CALLS,
+            "max_input_tokens": limits.MAX_INPUT_TOKENS,
+            "max_nodes_read": limits.MAX_NODES_READ,
+            "max_memory_mb": limits.MAX_MEMORY_MB,
+        },
+    }
+
+
+async def sample_health(url: str, stop: asyncio.Event, out: list[float]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        while not stop.is_set():
+            started = time.perf_counter()
+            r = await http.get("/healthz")
+            r.raise_for_status()
+            out.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)
+
+
+async def one(http: httpx.AsyncClient, graph: str, hub: str, hop_mode: str) -> dict[str, Any]:
+    body = {
+        "question": f"which films are like {hub} ones",
+        "graph": graph,
+        "start": hub,
+        "config": worst_case(hop_mode),
+    }
+    started = time.perf_counter()
+    r = await http.post("/v1/walk", json=body)
+    seconds = round(time.perf_counter() - started, 1)
+    status = r.json().get("status") if r.status_code == 200 else None
+    return {"http": r.status_code, "walk_status": status, "seconds": seconds, "hop_mode": hop_mode}
+
+
+async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_s: float) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url, timeout=timeout_s + 60) as http:
+        warm = await http.post("/v1/walk", json={"question": f"what is {hub}", "graph": graph, "start": hub})
+        warm.raise_for_status()
+        await asyncio.sleep(2)
+        rss_before = server.rss_mb()
+        health: list[float] = []
+        peak = [rss_before]
+        stop = asyncio.Event()
+
+        async def watch_rss() -> None:
+            while not stop.is_set():
+                peak.append(server.rss_mb())
+                await asyncio.sleep(0.5)
+
+        sampler = asyncio.ensure_future(sample_health(url, stop, health))
+        watcher = asyncio.ensure_future(watch_rss())
+        await asyncio.sleep(1)
+        started = time.perf_counter()
+        results = await asyncio.gather(*(one(http, graph, hub, ("entity", "relation")[i % 2]) for i in range(n)))
+        wall = time.perf_counter() - started
+        await asyncio.sleep(1)
+        stop.set()
+        await asyncio.gather(sampler, watcher)
+        await asyncio.sleep(10)
+        rss_after = server.rss_mb()
+    return {
+        "requests": n,
+        "wall_s": round(wall, 1),
+        "http_statuses": sorted({r["http"] for r in results}),
+        "walk_statuses": sorted({str(r["walk_status"]) for r in results}),
+        "slowest_request_s": max(r["seconds"] for r in results),
+        "per_request": results,
+        "healthz_samples": len(health),
+        "healthz_ms_p50": round(pct(health, 50) * 1000, 1),
+        "healthz_ms_p95": round(pct(health, 95) * 1000, 1),
+        "healthz_ms_max": round(max(health) * 1000, 1),
+        "rss_mb_before": round(rss_before),
+        "rss_mb_peak": round(max(peak)),
+        "rss_mb_after": round(rss_after),
+        "rss_after_vs_before": round(rss_after / rss_before, 3),
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--graph", default="metaqa")
+    parser.add_argument("--hub", default="Drama")
+    parser.add_argument("--requests", type=int, default=16)
+    parser.add_argument("--timeout-s", type=float, default=120.0)
+    args = parser.parse_args()
+    env = {
+        "GW_NEO4J_EMBEDDER": "minilm",
+        "GW_NEO4J_MODEL": "fake",
+        "GW_NEO4J_SERVICE_TIMEOUT_S": str(args.timeout_s),
+    }
+    server = Server(Settings(), args.graph, env=env)
+    try:
+        result = await burst(server.url(), server, args.graph, args.hub, args.requests, args.timeout_s)
+    finally:
+        server.stop()
+    result["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    result["machine"] = machine()
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
