@@ -60,6 +60,9 @@ RUNNING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
 
 
 def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``; NaN when none finished (e.g. every walk ran past the window)."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
