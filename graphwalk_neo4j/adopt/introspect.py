@@ -164,7 +164,9 @@ async def introspect(store: GraphStore, *, labels: list[str] | None = None, samp
             rs.count += int(r["n"])
             rs.pairs.append((_user_labels(r["from_labels"]), _user_labels(r["to_labels"]), int(r["n"])))
     if rels:
-        for r in await store.read("adopt/introspect_rel_properties", types=list(rels), sample=sample):
+        for r in await store.read(
+            "adopt/introspect_rel_properties", types=list(rels), labels=names, managed=managed, sample=sample
+        ):
             if r["sampled"]:
                 rels[r["type"]].props[r["key"]] = int(r["filled"]) / int(r["sampled"])
     ordered = sorted(rels.values(), key=lambda rs: (-rs.count, rs.type))

@@ -83,6 +83,21 @@ async def test_profile_proposal_reads_the_users_schema(store: GraphStore, graph_
         propose(await introspect(store, labels=movies.labels), graph_name, labels=["Nope"])
 
 
+async def test_relationship_properties_are_read_from_the_adopted_labels_only(
+    store: GraphStore, graph_name: str, movies: MoviesGraph
+) -> None:
+    """Another graph in the same database uses the same relationship type with other properties; the sample that
+    says which properties a move shows must come from the adopted labels' relationships, not from theirs."""
+    other = await create_movies(store, graph_name + "_other")
+    try:
+        await store.query(f"MATCH (:{other.person})-[r:ACTED_IN]->() SET r.stunt_double = true, r.roles = null", {})
+        intro = await introspect(store, labels=movies.labels)
+        acted = next(rs for rs in intro.rels if rs.type == "ACTED_IN")
+        assert acted.props == {"roles": 1.0}
+    finally:
+        await drop_movies(store, other)
+
+
 async def test_adopt_is_additive_idempotent_and_undo_restores_everything(
     store: GraphStore, graph_name: str, movies: MoviesGraph
 ) -> None:
