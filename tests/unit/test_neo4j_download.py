@@ -51,7 +51,14 @@ def test_the_package_locks_both_release_lines() -> None:
         assert next(j.name for j in jars if j.folder == "plugins") == "apoc-core-5.26.5-core.jar"
         assert all(len(j.sha1) == 40 and int(j.sha1, 16) >= 0 for j in jars)
     plugins = {j.name for j in read_lock("2026.09.0") if j.folder == "plugins"}
-    assert plugins == {"apoc-core-5.26.5-core.jar", "neo4j-graph-algo-5.26.5.jar"}  # docs/neo4j.md, APOC
+    assert plugins == {  # docs/neo4j.md, APOC
+        "apoc-core-5.26.5-core.jar",
+        "neo4j-graph-algo-5.26.5.jar",
+        "woodstox-core-5.4.0.jar",
+        "stax2-api-4.2.1.jar",
+        "commons-collections4-4.4.jar",
+        "hadoop-shaded-guava-1.5.0.jar",
+    }
 
 
 @pytest.mark.parametrize("version", ["5.26.5", "2026.09.0"])
