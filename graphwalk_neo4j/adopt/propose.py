@@ -7,13 +7,18 @@ Rules (every one overridable from the command line):
   search), and of the kind its move reaches when a walk reaches it (see **Moves**).
 * **Name**: ``--name LABEL=prop,...`` if given; else the string property with the best score, where a well-known
   name key (``name``, ``title``, ...) scores first, then a uniqueness constraint, then fill rate x distinct ratio
-  (at least half the sampled nodes must have it). A label without any candidate still walks; its nodes are shown
+  (at least half the sampled nodes must have it); without a string, a number distinct on every node (a
+  ``:Year {value: 1999}``) names it. A label without any candidate still walks; its nodes are shown
   as ``<Label without name #id>`` and the table says so.
 * **Text** (describes the node; embedded with the name): string properties other than the name whose values
   average at least :data:`TEXT_MIN_LEN` characters.
 * **Answers**: every other property filled on at least :data:`ANSWER_MIN_FILL` of the sample, except keys that
   look like identifiers (``id``, ``uuid``, ``*_id``, ``*Id``, ``key``) and values longer than
   :data:`ANSWER_MAX_LEN` characters on average.
+* **Left out altogether** (neither text nor answer): provenance keys (``source``, ``dataset``, ``provenance``,
+  ``origin``, ``imported_at``, ``loaded_from``, ...: where the data came from, not what a node is) and constant
+  properties (one value on every sampled node, at least :data:`CONSTANT_MIN_NODES` of them, such as
+  ``dataset = 'metaqa-user'`` on every node: an answer that fits every question and tells no node from another).
 * **Moves**: every relationship type joining two profile labels, unless ``--exclude-rels`` drops it; its words are
   the type in lower case (``ACTED_IN`` -> ``acted in``); properties filled on the sample are shown in option
   descriptions; the labels at each end are ordered by how many of its relationships reach them (a ``:Movie:Year``
@@ -56,6 +61,14 @@ NAME_KEYS = (
 )
 TEXT_MIN_LEN = 20
 ADOPT_FIX = "leave it out with --exclude-labels / --exclude-rels"
+CONSTANT_MIN_NODES = 20
+NUMBER_NAME_DISTINCT = 0.95
+# Keys that say where a node came from rather than what it is: never answers, never text.
+_PROVENANCE_KEY = re.compile(
+    r"^(source|sources|data_?source|dataset|data_?set|provenance|origin|lineage)$"
+    r"|^(imported|loaded|ingested|import|load|ingest|etl)_?(at|by|from|on|run|batch|job|id|source|time)?$",
+    re.IGNORECASE,
+)
 ANSWER_MIN_FILL = 0.05
 ANSWER_MAX_LEN = 200
 NAME_MIN_FILL = 0.5
@@ -72,13 +85,25 @@ def _checked(name: str, kind: str, skipped: list[Skipped], what: str) -> bool:
 
 
 def name_candidates(ls: LabelStats) -> list[PropStats]:
-    """String properties that could name the label's nodes, best first."""
+    """String properties that could name the label's nodes, best first; without any, a number that tells every
+    node apart (``(:Year {value: 1999})``: distinct on at least :data:`NUMBER_NAME_DISTINCT` of the filled
+    sample, and not identifier-like)."""
 
     def rank(p: PropStats) -> tuple[int, int, float, str]:
         known = NAME_KEYS.index(p.key.lower()) if p.key.lower() in NAME_KEYS else len(NAME_KEYS)
         return (known, 0 if p.unique else 1, -(p.fill * p.distinct_ratio), p.key)
 
     usable = [p for p in ls.props.values() if p.is_string and not p.is_list and p.fill >= NAME_MIN_FILL]
+    if not usable:
+        usable = [
+            p
+            for p in ls.props.values()
+            if any(t.startswith(("INTEGER", "FLOAT")) for t in p.types)
+            and not p.is_list
+            and p.fill >= NAME_MIN_FILL
+            and p.distinct_ratio >= NUMBER_NAME_DISTINCT
+            and not _ID_KEY.search(p.key)
+        ]
     return sorted(usable, key=rank)
 
 
@@ -100,6 +125,24 @@ def _label_profile(ls: LabelStats, names: list[str] | None, type_: str | None, s
     text_props, answer_props = [], []
     for p in sorted(ls.props.values(), key=lambda p: p.key):
         if p.key in name_props or not _checked(p.key, "property key", skipped, "property"):
+            continue
+        if _PROVENANCE_KEY.search(p.key):
+            skipped.append(
+                Skipped(
+                    kind="property",
+                    name=f"{ls.label}.{p.key}",
+                    reason="provenance (where the data came from), not a fact about the node",
+                )
+            )
+            continue
+        if p.filled == p.sampled >= CONSTANT_MIN_NODES and p.distinct == 1:
+            skipped.append(
+                Skipped(
+                    kind="property",
+                    name=f"{ls.label}.{p.key}",
+                    reason=f"one value on every sampled node ({p.sampled}); it tells no node from another",
+                )
+            )
             continue
         if p.is_string and not p.is_list and (p.avg_len or 0) >= TEXT_MIN_LEN:
             text_props.append(p.key)

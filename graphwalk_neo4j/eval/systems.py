@@ -82,13 +82,17 @@ class GraphwalkSystem:
 
     async def answer(self, question: Mapping[str, str]) -> SystemAnswer:
         text = question["text_without_brackets"]
-        # Gold linking starts from the bracketed topic by its entity id (ids are the canonical name's hash, so
-        # "Kismet" the film never resolves to "kismet" the tag); a topic missing from the graph falls back to
-        # a name lookup inside the service, whose failure is a linking miss.
-        start = [entity_id(question["topic"])] if self.linking == "gold" else None
+        # Gold linking starts from the bracketed topic by its entity id on an ingested graph (ids are the
+        # canonical name's hash, so "Kismet" the film never resolves to "kismet" the tag); a topic missing from
+        # the graph falls back to a name lookup inside the service, whose failure is a linking miss. An adopted
+        # graph's nodes have no such ids, so there the topic is looked up by name at once (one round trip,
+        # where trying the id first cost a failed look-up, a search for suggestions and a second walk).
+        adopted = (await self.service.profile()).adopted
+        topic = question["topic"]
+        start = ([topic] if adopted else [entity_id(topic)]) if self.linking == "gold" else None
         outcome = await self.service.walk(text, self.config, start=start)
         result = outcome.result
-        if start is not None and result.status == "no_start":
+        if start is not None and not adopted and result.status == "no_start":
             outcome = await self.service.walk(text, self.config, start=[question["topic"]])
             result = outcome.result
         linking = outcome.linking

@@ -115,6 +115,9 @@ def _ref(row: DegreeRow) -> NodeRef:
     return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
 
 
+_ELEMENT_ID = re.compile(r"\d+:[0-9a-fA-F-]+:\d+")
+
+
 def _names_query(profile: GraphProfile) -> Query[SpanDegreeRow]:
     return ADOPTED_EXACT_NAMES if profile.adopted else EXACT_NAMES
 
@@ -126,7 +129,10 @@ async def resolve_starts(
     given, then the one of highest degree). Unknown ones raise with suggestions."""
     profile = profile or ingested_profile(graph)
     if profile.adopted:
-        rows = await store.read(ADOPTED_BY_ID, graph=graph, ids=list(starts))
+        # An adopted node's id is its element id ('4:<database uuid>:17'); names are looked up below without
+        # a round trip spent on ids that cannot be one.
+        ids = [s for s in starts if _ELEMENT_ID.fullmatch(s)]
+        rows = await store.read(ADOPTED_BY_ID, graph=graph, ids=ids) if ids else []
     else:
         rows = await store.read(
             ENTITIES_BY_ID, uids=[entity_uid(graph, s) for s in starts], bookkeeping=BOOKKEEPING_TYPES

@@ -191,12 +191,15 @@ def value_ref(key: str, value: Any) -> NodeRef:
 
 def value_options(pairs: Sequence[Sequence[Any]], excluded: set[str], relation_mode: bool) -> list[Option]:
     """Entity mode: one option per (property, value) of the node; relation mode: one per property over the
-    whole frontier, its targets the distinct values (sorted by text). Capped at :data:`MAX_VALUE_OPTIONS`."""
+    whole frontier, its targets the distinct values (sorted by text). A list property (``released: [1999, 2003]``)
+    is one value per element, as a node with two such relationships would be. Capped at
+    :data:`MAX_VALUE_OPTIONS`."""
     by_key: dict[str, list[NodeRef]] = {}
     for key, value in pairs:
-        ref = value_ref(key, value)
-        if ref.id not in excluded:
-            by_key.setdefault(key, []).append(ref)
+        for element in value if isinstance(value, list | tuple) else (value,):
+            ref = value_ref(key, element)
+            if ref.id not in excluded:
+                by_key.setdefault(key, []).append(ref)
     options: list[Option] = []
     for key in sorted(by_key):
         refs = list({r.id: r for r in by_key[key]}.values())

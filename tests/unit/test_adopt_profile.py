@@ -176,6 +176,10 @@ def test_values_are_nodes_of_their_own() -> None:
     frontier = value_options([["released", 2003], ["released", 1999], ["released", 2003]], set(), relation_mode=True)
     assert [[t.name for t in o.targets] for o in frontier] == [["1999", "2003"]]
     assert value_options([["born", 1964]], {"val:born:1964"}, relation_mode=False) == []
+    listed = value_options([["released", [2003, 1999]], ["released", 1999]], set(), relation_mode=True)
+    assert [[(t.id, t.value) for t in o.targets] for o in listed] == [
+        [("val:released:1999", 1999), ("val:released:2003", 2003)]
+    ]
     assert props_text([["roles", ["Neo", "Thomas Anderson"]], ["rating", 92]]) == (
         "roles: Neo, Thomas Anderson, rating: 92"
     )
@@ -229,3 +233,45 @@ def test_move_ends_are_ordered_by_how_many_relationships_reach_each_label() -> N
     assert (move.from_labels, move.to_labels) == (["Film", "Year"], ["Year", "Film"])
     assert profile.cypher()["ends"] == {"RELEASED_IN": {"out": ["Year", "Film"], "in": ["Film", "Year"]}}
     assert ingested_profile("g").cypher()["ends"] == {}
+
+
+def test_constant_and_provenance_properties_are_left_out_and_listed_why() -> None:
+    intro = movies_intro()
+    person = intro.labels[0]
+    person.props["dataset"] = prop("dataset", 100, 1, ["STRING NOT NULL"], 11.0)  # 'metaqa-user' everywhere
+    person.props["kind"] = prop("kind", 100, 1, ["STRING NOT NULL"], 6.0)  # constant, whatever its name
+    person.props["imported_at"] = prop("imported_at", 100, 7, ["STRING NOT NULL"], 25.0)
+    person.props["origin"] = prop("origin", 50, 2, ["STRING NOT NULL"], 30.0)
+    tag = intro.labels[3]
+    tag.props["level"] = prop("level", 5, 1, ["INTEGER NOT NULL"], sampled=5)  # too few nodes to tell
+    profile = propose(intro, "movies")
+    person_profile, _movie, tag_profile = profile.labels
+    assert (person_profile.text_props, person_profile.answer_props) == ([], ["born"])
+    assert tag_profile.answer_props == ["level", "weight"]
+    reasons = {s.name: s.reason for s in profile.skipped}
+    assert reasons["Person.dataset"] == "provenance (where the data came from), not a fact about the node"
+    assert reasons["Person.imported_at"] == reasons["Person.dataset"]
+    assert reasons["Person.origin"] == reasons["Person.dataset"]
+    assert reasons["Person.kind"] == "one value on every sampled node (100); it tells no node from another"
+
+
+def test_a_label_with_only_a_distinct_number_is_named_by_it() -> None:
+    intro = movies_intro()
+    year = LabelStats(
+        label="Year",
+        count=60,
+        sampled=60,
+        props={
+            "value": prop("value", 60, 60, ["INTEGER NOT NULL"], sampled=60),
+            "yearId": prop("yearId", 60, 60, ["INTEGER NOT NULL"], sampled=60),
+            "decade": prop("decade", 60, 7, ["INTEGER NOT NULL"], sampled=60),
+        },
+    )
+    intro.labels.append(year)
+    profile = propose(intro, "movies")
+    year_profile = profile.label("Year")
+    assert year_profile is not None
+    assert (year_profile.name_props, year_profile.answer_props) == (["value"], ["decade"])
+    tag = profile.label("Tag")
+    assert tag is not None
+    assert tag.name_props == []  # weight repeats (3 values on 5 nodes): no name
