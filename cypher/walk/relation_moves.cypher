@@ -114,8 +114,9 @@ CALL (req, frontier) {
   CALL (relation, direction, samples, excluded) {
     UNWIND samples AS sample
     UNWIND sample AS m
+    WITH DISTINCT m
     WITH m WHERE CASE WHEN $profile.native THEN m:Entity ELSE (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph) END AND NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded
-    WITH DISTINCT m LIMIT $scan
+    WITH m LIMIT $scan
     WITH m, CASE WHEN $profile.native THEN m.id ELSE elementId(m) END AS mid, head([l IN coalesce($profile.ends[relation][direction], []) WHERE l IN labels(m)] + [l IN $profile.labels WHERE l IN labels(m)]) AS label
     WITH m, mid, label, CASE WHEN $profile.native THEN m.name ELSE head([k IN coalesce($profile.names[label], []) + coalesce($profile.names[head([l IN $profile.labels WHERE l IN labels(m)])], []) WHERE m[k] IS NOT NULL | toString(m[k])]) END AS name
     ORDER BY name, mid
