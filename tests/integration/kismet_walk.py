@@ -85,7 +85,7 @@ async def run_walk(
         Neo4jExpander(store, graph),
         ScriptedBackend(script, fail_on=fail_on),
         sink or Neo4jTraceSink(store, graph),
-        config or WalkConfig(),
+        config or WalkConfig(hop_mode="entity"),
     )
     starts = [node(s) if s in KIND else NodeRef(id=s, name=s) for s in start]
     return await engine.run(question, starts, walk_id=walk_id)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from graphwalk_neo4j.admission import walk_call
 from graphwalk_neo4j.adopt.apply import adopt_graph, undo_graph
 from graphwalk_neo4j.adopt.introspect import introspect
 from graphwalk_neo4j.adopt.propose import propose
@@ -195,6 +196,10 @@ async def test_acceptance_walks_with_the_local_decider(store: GraphStore, graph_
     directed = await service.walk("who directed The Matrix", get_preset("relation"))
     assert directed.result.status == "ok"
     assert sorted(directed.result.answer_names) == ["Lana Wachowski", "Lilly Wachowski"]
+    # the default walk (what every door runs with no options) answers both as well
+    asked = walk_call("who directed The Matrix", graph=graph_name)
+    default = await service.walk(asked.question, asked.config)
+    assert sorted(default.result.answer_names) == ["Lana Wachowski", "Lilly Wachowski"]
     for preset in ("greedy", "relation"):
         born = await service.walk("when was Keanu Reeves born", get_preset(preset))
         top = born.result.answers[0]

@@ -48,7 +48,7 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
     assert (walk.id, walk.graph, walk.question, walk.status) == (wid, graph_name, QUESTION, "ok")
     assert walk.stop_reason == "stop: every kept walk stopped"
     assert (walk.strategy, walk.hop_mode, walk.model) == ("greedy", "entity", "scripted-1")
-    assert walk.config == WalkConfig().model_dump(mode="json")
+    assert walk.config == WalkConfig(hop_mode="entity").model_dump(mode="json")
     assert walk.start_ids == [ID["Kismet"]]
     assert walk.start_names == ["Kismet"]
     assert walk.answer_names == ["The Blue Angel"]
@@ -196,7 +196,9 @@ async def test_greedy_walk_is_stored_exactly(store: GraphStore, graph_name: str,
 async def test_beam_walk_stores_sibling_steps(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     wid = f"{graph_name}-beam"
-    result = await run_walk(store, graph_name, walk_id=wid, config=WalkConfig(strategy="beam", beam_width=2))
+    result = await run_walk(
+        store, graph_name, walk_id=wid, config=WalkConfig(hop_mode="entity", strategy="beam", beam_width=2)
+    )
     assert result.answer_names == ["The Blue Angel", "Marlene Dietrich"]
     walk = await get_walk(store, graph_name, wid)
     assert walk.strategy == "beam"
@@ -268,7 +270,7 @@ async def test_relation_hops_store_frontiers(store: GraphStore, graph_name: str,
 async def test_sampled_walks_store_what_the_engine_recorded(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     wid = f"{graph_name}-sample"
-    config = WalkConfig(strategy="sample", n_samples=3, temperature=0.7, seed=7)
+    config = WalkConfig(hop_mode="entity", strategy="sample", n_samples=3, temperature=0.7, seed=7)
     result = await run_walk(store, graph_name, walk_id=wid, config=config)
     walk = await get_walk(store, graph_name, wid)
     assert {s.beam for s in walk.steps} == {"s0", "s1", "s2"}

@@ -46,7 +46,7 @@ async def walks(store: GraphStore, graph: str, tmp_path: Path) -> dict[str, Stor
         "nowhere": {"start": ["no-such-node"]},
         "forced": {"start": ["William Dieterle"], "script": FORCED},
         "unsure": {"script": UNSURE},
-        "pruned": {"script": PRUNED, "config": WalkConfig(max_neighbors=2, prefilter_keep=2)},
+        "pruned": {"script": PRUNED, "config": WalkConfig(hop_mode="entity", max_neighbors=2, prefilter_keep=2)},
     }
     out = {}
     for name, kw in specs.items():
@@ -108,7 +108,10 @@ async def test_replay_walk(store: GraphStore, graph_name: str, tmp_path: Path) -
 async def test_replay_walk_draws_every_beam_step(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     result = await run_walk(
-        store, graph_name, walk_id=f"{graph_name}-beam", config=WalkConfig(strategy="beam", beam_width=2)
+        store,
+        graph_name,
+        walk_id=f"{graph_name}-beam",
+        config=WalkConfig(hop_mode="entity", strategy="beam", beam_width=2),
     )
     rows = await recipe(store, "replay_walk", walkId=result.walk_id)
     assert [(r["depth"], r["beam"], r["kept"]) for r in rows] == [
@@ -181,7 +184,10 @@ async def test_draw_walk(store: GraphStore, graph_name: str, tmp_path: Path) -> 
 async def test_draw_walk_leaves_out_beam_cuts(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     await load_kb(store, graph_name, tmp_path)
     result = await run_walk(
-        store, graph_name, walk_id=f"{graph_name}-beam", config=WalkConfig(strategy="beam", beam_width=2)
+        store,
+        graph_name,
+        walk_id=f"{graph_name}-beam",
+        config=WalkConfig(hop_mode="entity", strategy="beam", beam_width=2),
     )
     [row] = await recipe(store, "draw_walk", walkId=result.walk_id)
     # both kept depth-1 moves and the kept depth-2 move; the cut beam b1 at depth 2 is not drawn

@@ -30,7 +30,7 @@ def test_a_call_carries_the_checked_request() -> None:
     )
     assert walk_call("q").start is None
     assert walk_call("q", start=()).start is None
-    assert walk_call("q").config == get_preset("greedy")
+    assert walk_call("q").config == get_preset("relation")  # the default walk
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from graphwalk_neo4j.walk.config import (
 def test_defaults() -> None:
     config = WalkConfig()
     assert config.strategy == "greedy"
-    assert config.hop_mode == "entity"
+    assert config.hop_mode == "relation"  # the mode that answers best (docs/eval.md)
     assert config.direction == "both"
     assert config.exclude_visited is True
     assert config.allow_stop_at_start is False
@@ -167,3 +167,11 @@ def test_start_entities_are_bounded() -> None:
         check_starts(["x"] * 17)
     with pytest.raises(InputError, match="is empty or longer than 200 characters"):
         check_starts(["x" * 201])
+
+
+def test_the_default_walk_is_relation_greedy_and_entity_hops_mean_the_greedy_preset() -> None:
+    assert build_config(None) == get_preset("relation")
+    assert build_config(None).model_dump() == WalkConfig().model_dump()
+    assert build_config(None, {"hop_mode": "entity"}).model_dump() == get_preset("greedy").model_dump()
+    beam = build_config(None, {"strategy": "beam"})
+    assert (beam.hop_mode, beam.strategy, beam.beam_width) == ("relation", "beam", 3)

@@ -67,7 +67,7 @@ def engine(
     expander = InMemoryExpander(NODES, EDGES)
     backend = ScriptedBackend(script, **backend_kw)  # type: ignore[arg-type]
     sink = sink or RecordingTraceSink()
-    return WalkEngine(expander, backend, sink, config or WalkConfig()), expander, backend, sink
+    return WalkEngine(expander, backend, sink, config or WalkConfig(hop_mode="entity")), expander, backend, sink
 
 
 # --- greedy ------------------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ async def test_isolated_start_is_a_dead_end_unless_stop_at_start_is_allowed() ->
     assert result.steps[0].kind == "dead_end"
     assert result.steps[0].kept is False
 
-    walker, *_ = engine({}, WalkConfig(allow_stop_at_start=True))
+    walker, *_ = engine({}, WalkConfig(hop_mode="entity", allow_stop_at_start=True))
     result = await walker.run("q", start("lonely"))
     assert result.status == "ok"
     assert [(a.node_id, a.score) for a in result.answers] == [("lonely", L(FLOOR))]
@@ -220,7 +220,7 @@ async def test_isolated_start_is_a_dead_end_unless_stop_at_start_is_allowed() ->
 
 async def test_stop_at_start_is_offered_when_allowed() -> None:
     script = {"Memento (film)": {"STOP": 0.6, "Christopher Nolan": 0.4}}
-    walker, _, backend, _ = engine(script, WalkConfig(allow_stop_at_start=True))
+    walker, _, backend, _ = engine(script, WalkConfig(hop_mode="entity", allow_stop_at_start=True))
     result = await walker.run("q", start("memento"))
     assert list(backend.requests[0].questions[0].options)[-1] == "STOP"
     assert [(a.node_id, a.score) for a in result.answers] == [("memento", L(0.6))]
@@ -244,7 +244,8 @@ FILM_YEAR = {
 
 async def test_beam_keeps_finished_beams_competing_until_all_finish() -> None:
     walker, expander, backend, sink = engine(
-        FILM_YEAR, WalkConfig.model_validate({"strategy": "beam", "beam_width": 2, "max_depth": 5})
+        FILM_YEAR,
+        WalkConfig.model_validate({"hop_mode": "entity", "strategy": "beam", "beam_width": 2, "max_depth": 5}),
     )
     result = await walker.run("When was Nolan's other film released?", start("memento"), walk_id="w")
     assert result.status == "ok"
@@ -276,7 +277,7 @@ async def test_beam_ranks_forced_stop_alongside_chosen_stop_and_ties_by_offer_or
         "Memento (film)": {"Christopher Nolan": 0.5, "Jonathan Nolan": 0.5},
         "Christopher Nolan (person)": {"STOP": 0.6, "Inception": 0.4},
     }
-    walker, *_ = engine(script, WalkConfig(strategy="beam", beam_width=2))
+    walker, *_ = engine(script, WalkConfig(hop_mode="entity", strategy="beam", beam_width=2))
     result = await walker.run("q", start("memento"))
     # Jonathan Nolan: (log .5 + 0) / 2 ranks above Christopher Nolan: (log .5 + log .6) / 2
     assert [(a.node_id, a.score) for a in result.answers] == [
@@ -286,7 +287,7 @@ async def test_beam_ranks_forced_stop_alongside_chosen_stop_and_ties_by_offer_or
 
 
 async def test_length_alpha_zero_uses_plain_sum() -> None:
-    walker, *_ = engine(WHO_DIRECTED, WalkConfig(length_alpha=0.0))
+    walker, *_ = engine(WHO_DIRECTED, WalkConfig(hop_mode="entity", length_alpha=0.0))
     result = await walker.run("q", start("memento"))
     assert result.answers[0].score == L(0.9) + L(0.8)
 
@@ -295,7 +296,7 @@ async def test_length_alpha_zero_uses_plain_sum() -> None:
 
 
 async def test_decision_call_budget_aborts_with_partial_answer() -> None:
-    walker, _, backend, sink = engine(WHO_DIRECTED, WalkConfig(budget=Budget(max_decision_calls=1)))
+    walker, _, backend, sink = engine(WHO_DIRECTED, WalkConfig(hop_mode="entity", budget=Budget(max_decision_calls=1)))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason == "max_decision_calls: 1 decision calls made, limit 1"
@@ -312,11 +313,14 @@ async def test_split_requests_count_every_wire_call() -> None:
             response = await super().decide(request)
             return response.model_copy(update={"calls": 2})
 
-    walker = WalkEngine(InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig())
+    walker = WalkEngine(InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(hop_mode="entity"))
     result = await walker.run("q", start("memento"))
     assert (result.totals.decision_requests, result.totals.decision_calls) == (2, 4)
     walker = WalkEngine(
-        InMemoryExpander(NODES, EDGES), Splitting(WHO_DIRECTED), None, WalkConfig(budget=Budget(max_decision_calls=2))
+        InMemoryExpander(NODES, EDGES),
+        Splitting(WHO_DIRECTED),
+        None,
+        WalkConfig(hop_mode="entity", budget=Budget(max_decision_calls=2)),
     )
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
@@ -324,7 +328,7 @@ async def test_split_requests_count_every_wire_call() -> None:
 
 
 async def test_input_token_budget_is_checked_before_the_next_call() -> None:
-    walker, _, backend, _ = engine(WHO_DIRECTED, WalkConfig(budget=Budget(max_input_tokens=100)))
+    walker, _, backend, _ = engine(WHO_DIRECTED, WalkConfig(hop_mode="entity", budget=Budget(max_input_tokens=100)))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason == "max_input_tokens: 100 input tokens used, limit 100"
@@ -333,13 +337,16 @@ async def test_input_token_budget_is_checked_before_the_next_call() -> None:
 
 
 async def test_max_depth_reports_open_walks_after_finished_ones() -> None:
-    walker, *_ = engine(WHO_DIRECTED, WalkConfig.model_validate({"max_depth": 1}))
+    walker, *_ = engine(WHO_DIRECTED, WalkConfig.model_validate({"hop_mode": "entity", "max_depth": 1}))
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     assert result.stop_reason.startswith("max_depth: 1 decision depths reached")
     assert [(a.node_id, a.terminated_by) for a in result.answers] == [("nolan", "max_depth")]
 
-    walker, *_ = engine(FILM_YEAR, WalkConfig.model_validate({"strategy": "beam", "beam_width": 2, "max_depth": 3}))
+    walker, *_ = engine(
+        FILM_YEAR,
+        WalkConfig.model_validate({"hop_mode": "entity", "strategy": "beam", "beam_width": 2, "max_depth": 3}),
+    )
     result = await walker.run("q", start("memento"))
     assert result.status == "budget"
     # the open 2010 beam scores higher but ranks after the beam that stopped on its own
@@ -382,7 +389,7 @@ class BrokenExpander(InMemoryExpander):
 
 
 async def test_store_error_returns_error_status() -> None:
-    walker = WalkEngine(BrokenExpander(NODES, EDGES), ScriptedBackend({}), None, WalkConfig())
+    walker = WalkEngine(BrokenExpander(NODES, EDGES), ScriptedBackend({}), None, WalkConfig(hop_mode="entity"))
     result = await walker.run("q", start("memento"))
     assert (result.status, result.stop_reason) == ("error", "expander_error: connection refused")
 
@@ -403,7 +410,7 @@ async def test_too_many_options_for_the_backend_raises_clearly() -> None:
         UncappedExpander(NODES, EDGES),
         ScriptedBackend({}, max_options=3),
         None,
-        WalkConfig(max_neighbors=2, prefilter_keep=2),
+        WalkConfig(hop_mode="entity", max_neighbors=2, prefilter_keep=2),
     )
     with pytest.raises(ExpanderContractError, match="offered 4 options for beam b0"):
         await walker.run("q", start("memento"))
@@ -415,19 +422,23 @@ class ForgetfulExpander(InMemoryExpander):
 
 
 async def test_missing_expansion_raises() -> None:
-    walker = WalkEngine(ForgetfulExpander(NODES, EDGES), ScriptedBackend({}), None, WalkConfig())
+    walker = WalkEngine(ForgetfulExpander(NODES, EDGES), ScriptedBackend({}), None, WalkConfig(hop_mode="entity"))
     with pytest.raises(ExpanderContractError, match="missing beams"):
         await walker.run("q", start("memento"))
 
 
 def test_prefilter_keep_must_fit_the_backend() -> None:
     with pytest.raises(ConfigError, match="prefilter_keep=30"):
-        WalkEngine(InMemoryExpander(NODES, EDGES), ScriptedBackend({}, max_options=10), None, WalkConfig())
+        WalkEngine(
+            InMemoryExpander(NODES, EDGES), ScriptedBackend({}, max_options=10), None, WalkConfig(hop_mode="entity")
+        )
 
 
 async def test_limit_passed_to_expander_is_capped_by_backend_and_pruned_options_are_traced() -> None:
     script = {"Memento (film)": {"Christopher Nolan": 1.0}, "Christopher Nolan (person)": {"STOP": 1.0}}
-    walker, expander, _, sink = engine(script, WalkConfig(max_neighbors=3, prefilter_keep=2), max_options=10)
+    walker, expander, _, sink = engine(
+        script, WalkConfig(hop_mode="entity", max_neighbors=3, prefilter_keep=2), max_options=10
+    )
     await walker.run("q", start("memento"))
     assert (expander.requests[0][0].limit, expander.requests[0][0].keep) == (3, 2)
     first = sink.depths[0].steps[0]
@@ -443,7 +454,7 @@ async def test_limit_passed_to_expander_is_capped_by_backend_and_pruned_options_
 
 
 async def test_direction_out_from_a_person_is_a_dead_end() -> None:
-    walker, expander, *_ = engine({}, WalkConfig(direction="out"))
+    walker, expander, *_ = engine({}, WalkConfig(hop_mode="entity", direction="out"))
     result = await walker.run("q", start("nolan"))
     assert result.status == "dead_end"
     assert expander.requests[0][0].direction == "out"
@@ -451,7 +462,7 @@ async def test_direction_out_from_a_person_is_a_dead_end() -> None:
 
 async def test_exclude_visited_off_offers_the_way_back() -> None:
     script = {"Memento (film)": {"Christopher Nolan": 1.0}, "Christopher Nolan (person)": {"STOP": 1.0}}
-    walker, expander, backend, _ = engine(script, WalkConfig(exclude_visited=False))
+    walker, expander, backend, _ = engine(script, WalkConfig(hop_mode="entity", exclude_visited=False))
     await walker.run("q", start("memento"))
     assert expander.requests[1][0].exclude_ids == ()
     descriptions = list(backend.requests[1].questions[0].options.values())
@@ -489,7 +500,9 @@ class OpeningBackend(ScriptedBackend):
 
 async def test_trace_writes_run_in_the_background_in_order() -> None:
     sink = GatedSink()
-    walker = WalkEngine(InMemoryExpander(NODES, EDGES), OpeningBackend(WHO_DIRECTED, sink), sink, WalkConfig())
+    walker = WalkEngine(
+        InMemoryExpander(NODES, EDGES), OpeningBackend(WHO_DIRECTED, sink), sink, WalkConfig(hop_mode="entity")
+    )
     result = await asyncio.wait_for(walker.run("q", start("memento"), walk_id="w"), timeout=5)
     assert result.status == "ok"
     assert sink.events == [("start", "w", None), ("depth", "w", 1), ("depth", "w", 2), ("finish", "w", None)]
@@ -514,7 +527,7 @@ async def test_unknown_label_from_backend_is_an_error_status() -> None:
             return response.model_copy(update={"results": {"b0": bad}})
 
     script = {"Memento (film)": {"Christopher Nolan": 1.0}}
-    walker = WalkEngine(InMemoryExpander(NODES, EDGES), Confused(script), None, WalkConfig())
+    walker = WalkEngine(InMemoryExpander(NODES, EDGES), Confused(script), None, WalkConfig(hop_mode="entity"))
     result = await walker.run("q", start("memento"))
     assert result.status == "error"
     assert "not offered" in result.stop_reason

@@ -139,7 +139,7 @@ QUESTION = "Who wrote or directed Memento?"
 
 
 async def test_sampled_walks_vote_with_their_own_seeded_generators() -> None:
-    config = WalkConfig(strategy="sample", n_samples=5, seed=0)
+    config = WalkConfig(hop_mode="entity", strategy="sample", n_samples=5, seed=0)
     walker, _, backend, _ = engine(WROTE_OR_DIRECTED, config)
     result = await walker.run(QUESTION, [BY_ID["memento"]])
     draws = ["nolan" if walk_rng(0, QUESTION, i).random() < 0.5 else "jnolan" for i in range(5)]
@@ -163,7 +163,7 @@ async def test_sampling_with_top_p_and_temperature_records_used_distribution() -
         "Memento (film)": {"Christopher Nolan": 0.6, "Jonathan Nolan": 0.4},
         "Christopher Nolan (person)": {"STOP": 1.0},
     }
-    walker, _, _, sink = engine(script, WalkConfig(strategy="sample", n_samples=3, top_p=0.5))
+    walker, _, _, sink = engine(script, WalkConfig(hop_mode="entity", strategy="sample", n_samples=3, top_p=0.5))
     result = await walker.run(QUESTION, [BY_ID["memento"]])
     assert [(a.node_id, a.votes) for a in result.answers] == [("nolan", 3)]
     step = sink.depths[0].steps[0]
@@ -172,7 +172,7 @@ async def test_sampling_with_top_p_and_temperature_records_used_distribution() -
     assert step.p == 0.6
     assert step.step_logp == L(0.6)
 
-    walker, _, _, sink = engine(script, WalkConfig(strategy="sample", n_samples=1, temperature=0.5))
+    walker, _, _, sink = engine(script, WalkConfig(hop_mode="entity", strategy="sample", n_samples=1, temperature=0.5))
     await walker.run(QUESTION, [BY_ID["memento"]])
     used = sink.depths[0].steps[0].used_distribution
     assert used == pytest.approx({"o1": 0.36 / 0.52, "o2": 0.16 / 0.52, "o3": 0.0, "o4": 0.0}, rel=1e-12)
@@ -183,7 +183,7 @@ async def test_sampling_at_temperature_zero_is_greedy_for_every_walk() -> None:
         "Memento (film)": {"Christopher Nolan": 0.4, "Jonathan Nolan": 0.6},
         "Christopher Nolan (person)": {"STOP": 1.0},
     }
-    walker, *_ = engine(script, WalkConfig(strategy="sample", n_samples=4, temperature=0.0))
+    walker, *_ = engine(script, WalkConfig(hop_mode="entity", strategy="sample", n_samples=4, temperature=0.0))
     result = await walker.run(QUESTION, [BY_ID["memento"]])
     assert [(a.node_id, a.votes) for a in result.answers] == [("jnolan", 4)]
 
@@ -197,7 +197,7 @@ async def test_answer_type_question_rides_in_the_first_call_and_hints_later_ques
         "Memento (film)": {"Christopher Nolan": 1.0},
         "Christopher Nolan (person)": {"STOP": 1.0},
     }
-    walker, _, backend, sink = engine(script, WalkConfig(answer_type="hint"))
+    walker, _, backend, sink = engine(script, WalkConfig(hop_mode="entity", answer_type="hint"))
     result = await walker.run("Who directed Memento?", [BY_ID["memento"]], answer_types=["film", "person", "year"])
     first, second = backend.requests
     assert [q.key for q in first.questions] == ["answer_type", "b0"]
@@ -212,9 +212,9 @@ async def test_answer_type_question_rides_in_the_first_call_and_hints_later_ques
 
 async def test_answer_type_hint_is_off_by_default_and_needs_two_types() -> None:
     script = {"Memento (film)": {"Christopher Nolan": 1.0}, "Christopher Nolan (person)": {"STOP": 1.0}}
-    walker, _, backend, _ = engine(script, WalkConfig())
+    walker, _, backend, _ = engine(script, WalkConfig(hop_mode="entity"))
     await walker.run("q", [BY_ID["memento"]], answer_types=["film", "person"])
-    walker2, _, backend2, _ = engine(script, WalkConfig(answer_type="hint"))
+    walker2, _, backend2, _ = engine(script, WalkConfig(hop_mode="entity", answer_type="hint"))
     await walker2.run("q", [BY_ID["memento"]], answer_types=["film"])
     assert [q.key for r in backend.requests + backend2.requests for q in r.questions] == ["b0"] * 4
 
@@ -227,7 +227,7 @@ async def test_context_bundle_entity_walk() -> None:
         "Memento (film)": {"Christopher Nolan": 0.9, "Jonathan Nolan": 0.1},
         "Christopher Nolan (person)": {"STOP": 0.8, "Inception": 0.2},
     }
-    walker, *_ = engine(script, WalkConfig())
+    walker, *_ = engine(script, WalkConfig(hop_mode="entity"))
     result = await walker.run("Who directed Memento?", [BY_ID["memento"]], walk_id="w")
     score = (L(0.9) + L(0.8)) / 2
     bundle = result.context_bundle()

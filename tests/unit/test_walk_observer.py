@@ -22,7 +22,9 @@ WHO_DIRECTED = {
 
 async def test_observer_hears_each_depth_with_its_record_and_the_answers_so_far() -> None:
     sink = RecordingTraceSink()
-    engine = WalkEngine(InMemoryExpander(FILM_NODES, FILM_EDGES), ScriptedBackend(WHO_DIRECTED), sink, WalkConfig())
+    engine = WalkEngine(
+        InMemoryExpander(FILM_NODES, FILM_EDGES), ScriptedBackend(WHO_DIRECTED), sink, WalkConfig(hop_mode="entity")
+    )
     events: list[DepthEvent] = []
     memento = next(n for n in FILM_NODES if n.id == "memento")
     result = await engine.run("Who directed Memento?", [memento], walk_id="w", on_depth=events.append)

@@ -71,7 +71,7 @@ def test_relation_gloss_in_reads_inverse() -> None:
 
 def test_short_labels_follow_offer_order() -> None:
     options = [Option(relation="r", direction="out", targets=(n,)) for n in (MEMENTO, INCEPTION, LONDON)]
-    assert option_labels(options, WalkConfig()) == ["o1", "o2", "o3"]
+    assert option_labels(options, WalkConfig(hop_mode="entity")) == ["o1", "o2", "o3"]
 
 
 def test_readable_labels_are_unique_and_never_stop() -> None:
@@ -82,7 +82,7 @@ def test_readable_labels_are_unique_and_never_stop() -> None:
         Option(relation="born_in", direction="out", targets=(LONDON,)),
         Option(relation="STOP", direction="out", targets=(stop_node,)),
     ]
-    entity = WalkConfig(labels="readable")
+    entity = WalkConfig(hop_mode="entity", labels="readable")
     assert option_labels(options, entity) == [
         "directed_by (inverse): Memento",
         "directed_by (inverse): Memento #2",
@@ -121,7 +121,7 @@ def test_entity_question_exact() -> None:
         steps=[step],
         options=options,
         stop_allowed=True,
-        config=WalkConfig(),
+        config=WalkConfig(hop_mode="entity"),
     )
     assert question.key == "b0"
     assert question.instructions == {
@@ -167,7 +167,7 @@ def test_entity_option_shows_target_summary_and_can_hide_types_and_glosses() -> 
         steps=[],
         options=options,
         stop_allowed=False,
-        config=WalkConfig(show_types=False, relation_glosses=False),
+        config=WalkConfig(hop_mode="entity", show_types=False, relation_glosses=False),
     )
     assert question.options == {
         "o1": "Christopher Nolan — edge: Memento --directed_by--> Christopher Nolan; British-American director; "
@@ -239,7 +239,7 @@ def test_path_lines_in_relation_mode_count_nodes() -> None:
     assert path_lines(
         [MEMENTO],
         [step.model_copy(update={"direction": "out", "nodes": [NOLAN], "from_names": ["Memento"]})],
-        WalkConfig(),
+        WalkConfig(hop_mode="entity"),
     ) == ["Memento --directed_by--> Christopher Nolan"]
     hops = path_hops([NOLAN], [step, stop])
     assert [(h.relation, h.direction, h.source_type, h.target_type, h.count, h.from_count) for h in hops] == [
@@ -256,9 +256,12 @@ def test_hop_text_and_count_text() -> None:
     assert count_text([NOLAN]) == "1 person"
     assert count_text([NodeRef(id="x", name="x"), NodeRef(id="y", name="y")]) == "2 nodes"
     assert count_text([MEMENTO], show_types=False) == "1 node"
-    assert start_names([MEMENTO, NOLAN], WalkConfig()) == ["Memento (film)", "Christopher Nolan (person)"]
+    assert start_names([MEMENTO, NOLAN], WalkConfig(hop_mode="entity")) == [
+        "Memento (film)",
+        "Christopher Nolan (person)",
+    ]
     many = [NodeRef(id=str(i), name=f"n{i}") for i in range(12)]
-    assert start_names(many, WalkConfig(), limit=2) == ["n0", "n1", "(+10 more)"]
+    assert start_names(many, WalkConfig(hop_mode="entity"), limit=2) == ["n0", "n1", "(+10 more)"]
 
 
 def test_names_text_and_common_type() -> None:
@@ -293,7 +296,7 @@ def test_request_state_is_the_question_only() -> None:
         steps=[],
         options=[Option(relation="directed_by", direction="out", targets=(NOLAN,))],
         stop_allowed=True,
-        config=WalkConfig(),
+        config=WalkConfig(hop_mode="entity"),
     )
     request = build_request("Who directed Memento?", [question])
     assert request.state == {"query": "Who directed Memento?"}
