@@ -17,7 +17,8 @@ import unicodedata
 
 from graphwalk_neo4j.errors import InvalidIdentifierError
 
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+MAX_IDENTIFIER_CHARS = 64  # graph names, and the identifiers of our own schema
+_IDENT = re.compile(rf"[A-Za-z][A-Za-z0-9_]{{0,{MAX_IDENTIFIER_CHARS - 1}}}")
 RESERVED_LABELS = frozenset(
     {
         "Entity",
@@ -65,7 +66,7 @@ def validate_identifier(name: object, kind: str = "identifier") -> str:
 
 
 def _first_bad_char(name: str) -> str:
-    if len(name) > 64:
+    if len(name) > MAX_IDENTIFIER_CHARS:
         return f"it is {len(name)} characters long"
     if name[0].isascii() and not name[0].isalpha():
         return f"it starts with {name[0]!r}"

@@ -48,6 +48,9 @@ COMMANDS: dict[str, CommandRef] = {
     "eval": CommandRef(
         f"{_CLI}.eval", "eval_group", "Evaluate graphwalk against baselines on question-answering datasets."
     ),
+    "graphs": CommandRef(
+        f"{_CLI}.graphs", "graphs", "List the graphs in the database with their entity and relationship counts."
+    ),
     "ingest": CommandRef(
         f"{_CLI}.ingest",
         "ingest",
@@ -59,8 +62,9 @@ COMMANDS: dict[str, CommandRef] = {
     "mcp": CommandRef(
         f"{_CLI}.serve",
         "mcp_command",
-        "Serve the MCP tools (walk, search, get_walk, list_walks, graph_schema) over stdin/stdout for an agent "
-        "that starts its tools as subprocesses; logs go to stderr as JSON lines.",
+        "Serve the MCP tools (walk, walk_options, draw_walk, search, get_walk, list_walks, list_graphs, "
+        "graph_schema) over stdin/stdout for an agent that starts its tools as subprocesses; logs go to stderr "
+        "as JSON lines.",
     ),
     "neo4j": CommandRef(
         f"{_CLI}.neo4j_server",
@@ -71,6 +75,11 @@ COMMANDS: dict[str, CommandRef] = {
         f"{_CLI}.data",
         "retract",
         "Remove what documents (their ids as `documents` lists them, or their paths) contributed and forget them.",
+    ),
+    "schema": CommandRef(
+        f"{_CLI}.graphs",
+        "schema",
+        "Show a graph's entity types and relation types with their counts: what a walk can move along.",
     ),
     "search": CommandRef(
         f"{_CLI}.data",

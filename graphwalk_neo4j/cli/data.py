@@ -68,15 +68,23 @@ async def _search(settings: Settings, graph: str, text: str, k: int, vector: boo
 @click.command()
 @click.argument("text")
 @graph_option
-@click.option("--k", type=click.IntRange(1, MAX_SEARCH_HITS), default=10, show_default=True)
+@click.option(
+    "--limit",
+    "--k",
+    "limit",
+    type=click.IntRange(1, MAX_SEARCH_HITS),
+    default=10,
+    show_default=True,
+    help="Hits (--k: its former name).",
+)
 @click.option("--no-vector", is_flag=True, help="Skip vector candidates (no embedder needed).")
 @json_option
 @click.pass_context
 @handle_errors
-def search(ctx: click.Context, text: str, graph: str, k: int, no_vector: bool, as_json: bool) -> None:
+def search(ctx: click.Context, text: str, graph: str, limit: int, no_vector: bool, as_json: bool) -> None:
     """Find entities by exact name/alias, fulltext and vector similarity, with the reason for each hit."""
     settings = load_settings(ctx)
-    hits = run(_search(settings, graph, text, k, not no_vector))
+    hits = run(_search(settings, graph, text, limit, not no_vector))
     if as_json:
         emit_json({"query": text, "graph": graph, "hits": hits})
         if not hits:  # same exit code as without --json

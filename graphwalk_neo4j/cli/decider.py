@@ -80,6 +80,7 @@ def decider_group() -> None:
     help="Independently seeded fits whose scores are averaged (more: steadier, slower to train).",
 )
 @click.option(
+    "--batch-size",
     "--batch",
     "batch_size",
     type=click.IntRange(1, 1024),

@@ -55,7 +55,14 @@ def eval_group() -> None:
 )
 @click.option("--split", default="dev", show_default=True, help="Question split (dev, test, ...).")
 @click.option("--hops", default="1,2,3", show_default=True, help="Hop counts to evaluate, comma-separated.")
-@click.option("--n", type=click.IntRange(1), default=None, help="Seeded sample of N questions per hop (default all).")
+@click.option(
+    "--limit",
+    "--n",
+    "n",
+    type=click.IntRange(1),
+    default=None,
+    help="Seeded sample of N questions per hop (default all; --n is its former name).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
 @click.option("--system", type=click.Choice(["graphwalk", "vector", "all"]), default="graphwalk", show_default=True)
 @click.option("--model", default=None, help="Decision model: local, jev, jev-<version>, typesafe/<id> or litellm name.")

@@ -253,6 +253,15 @@ async def graph_counts(store: GraphStore, graph: str, profile: GraphProfile | No
     return {"entities": int(rows[0]["entities"]), "relationships": int(rows[0]["relationships"])}
 
 
+async def list_graphs(store: GraphStore) -> list[dict[str, Any]]:
+    """Every graph in the database with its counts as walks see them (:func:`graph_counts`):
+    ``[{graph, entities, relationships}]``, the same for ``gw-neo4j graphs``, ``GET /v1/graphs`` and MCP."""
+    out = []
+    for row in await store.read("graph/list_graphs"):
+        out.append({"graph": row["graph"], **await graph_counts(store, row["graph"])})
+    return out
+
+
 async def delete_profile(store: GraphStore, graph: str) -> int:
     rows = await store.write("adopt/delete_profile", graph=graph)
     return int(rows[0]["deleted"]) if rows else 0

@@ -15,7 +15,7 @@ import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -283,7 +283,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     async def search(body: SearchRequest) -> SearchResponse:
         """Entities by exact name or alias, fulltext and vector similarity, with the reason for each hit (as
         ``gw-neo4j search --json``)."""
-        hits = await ctx.timed(ctx.search(body.graph, body.text, k=body.k, vector=body.vector))
+        hits = await ctx.timed(ctx.search(body.graph, body.text, k=body.limit, vector=body.vector))
         return SearchResponse(
             query=body.text,
             graph=body.graph,
@@ -299,6 +299,12 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
                 for h in hits
             ],
         )
+
+    @app.get("/v1/graphs/{graph}/schema", tags=["graphs"])
+    async def schema(graph: str = Path(pattern=GRAPH_PATTERN, max_length=100)) -> dict[str, Any]:
+        """A graph's entity types and relation types with their counts (as ``gw-neo4j schema --json`` and the MCP
+        ``graph_schema`` tool)."""
+        return await ctx.timed(ctx.schema(graph))
 
     @app.get("/v1/graphs", response_model=GraphsResponse, tags=["graphs"])
     async def graphs() -> GraphsResponse:

@@ -29,7 +29,7 @@ from graphwalk_neo4j.errors import (
     RequestTimeoutError,
     SaturatedError,
 )
-from graphwalk_neo4j.graph.profile import graph_counts, graph_schema
+from graphwalk_neo4j.graph.profile import graph_schema, list_graphs
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
@@ -399,19 +399,9 @@ class ServiceContext:
         return [r["graph"] for r in await self.store.read(LIST_GRAPHS)]
 
     async def graphs(self) -> list[dict[str, Any]]:
-        rows = await self.store.read(LIST_GRAPHS)
-        out = []
-        for r in rows:
-            counts = await graph_counts(self.store, r["graph"])
-            out.append(
-                {
-                    "graph": r["graph"],
-                    "entities": counts["entities"],
-                    "relationships": counts["relationships"],
-                    "warm": self.warm_state().get(r["graph"], False),
-                }
-            )
-        return out
+        """:func:`list_graphs`, each with whether this process holds it warm."""
+        warm = self.warm_state()
+        return [{**g, "warm": warm.get(g["graph"], False)} for g in await list_graphs(self.store)]
 
     async def schema(self, graph: str) -> dict[str, Any]:
         validate_identifier(graph, "graph name")

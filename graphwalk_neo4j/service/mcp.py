@@ -5,7 +5,7 @@ service.
 Tools: ``walk`` (the context bundle and walk id; a progress notification per depth when the request carries a
 progress token), ``walk_options`` (why: the options and probabilities at each depth of a stored walk),
 ``draw_walk`` (a Cypher statement that draws a stored walk in Neo4j Browser), ``search``, ``get_walk``,
-``list_walks``, ``graph_schema``.
+``list_walks``, ``list_graphs``, ``graph_schema``.
 Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``trace show --json``) and ``walks://{graph}`` (the
 newest stored walks). Every tool calls the same :class:`ServiceContext` method as the HTTP route; a project error
 comes back as a tool error carrying the CLI's message. The HTTP transport is stateless (no MCP session is kept
@@ -33,7 +33,7 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.service.browser import bound_recipe
 from graphwalk_neo4j.service.context import ServiceContext
-from graphwalk_neo4j.service.models import Question, StartList, WalkResponse
+from graphwalk_neo4j.service.models import GraphName, Question, StartList, WalkResponse
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
@@ -73,7 +73,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
     @server.tool()
     async def walk(
         question: Question,
-        graph: str = "default",
+        graph: GraphName = "default",
         start: StartList | None = None,
         preset: str | None = None,
         model: str | None = None,
@@ -148,11 +148,11 @@ def build_server(ctx: ServiceContext) -> MCPServer:
 
     @server.tool()
     async def search(
-        text: str, graph: str = "default", k: Annotated[int, Field(ge=1, le=MAX_SEARCH_HITS)] = 10
+        text: str, graph: str = "default", limit: Annotated[int, Field(ge=1, le=MAX_SEARCH_HITS)] = 10
     ) -> dict[str, Any]:
         """Find entities by exact name or alias, fulltext and vector similarity; each hit has a score and the
-        reasons it matched."""
-        hits = await _tool(ctx.search(graph, text, k=k))
+        reasons it matched (at most `limit` hits)."""
+        hits = await _tool(ctx.search(graph, text, k=limit))
         return {"query": text, "graph": graph, "hits": [{**h.as_dict(), "uid": entity_uid(graph, h.id)} for h in hits]}
 
     @server.tool()
@@ -168,6 +168,11 @@ def build_server(ctx: ServiceContext) -> MCPServer:
         """The stored walks of a graph, newest first (optionally only one status: ok, budget, error, dead_end,
         no_start, running)."""
         return await _tool(_listed(ctx, graph, limit, status))
+
+    @server.tool()
+    async def list_graphs() -> dict[str, Any]:
+        """Every graph in the database with its entity and relationship counts (as GET /v1/graphs)."""
+        return {"graphs": await _tool(ctx.graphs())}
 
     @server.tool()
     async def graph_schema(graph: str = "default") -> dict[str, Any]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
+from graphwalk_neo4j.identifiers import MAX_IDENTIFIER_CHARS
 from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS, MAX_START_CHARS, MAX_START_ENTITIES
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 GRAPH_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 # The walk's own arguments, with the limits walk/config.py owns (HTTP bodies and MCP tools use these types).
 Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question to answer.")]
+GraphName = Annotated[str, Field(pattern=GRAPH_PATTERN, max_length=MAX_IDENTIFIER_CHARS)]
 StartName = Annotated[str, Field(min_length=1, max_length=MAX_START_CHARS)]
 StartList = Annotated[list[StartName], Field(max_length=MAX_START_ENTITIES)]
 
@@ -31,7 +33,7 @@ class WalkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: Question
-    graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
+    graph: GraphName = "default"
     start: StartName | StartList | None = Field(
         default=None, description="Start entity name(s) or id(s); default: linked from the question."
     )
@@ -118,9 +120,17 @@ class SearchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(min_length=1, max_length=1000)
-    graph: str = Field(default="default", pattern=GRAPH_PATTERN, max_length=100)
-    k: int = Field(default=10, ge=1, le=MAX_SEARCH_HITS)
+    graph: GraphName = "default"
+    limit: int = Field(default=10, ge=1, le=MAX_SEARCH_HITS, description="Hits to return (`k`: its former name).")
     vector: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_k(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "k" in data and "limit" not in data:
+            data = {**data, "limit": data["k"]}
+            del data["k"]
+        return data
 
 
 class SearchHit(BaseModel):

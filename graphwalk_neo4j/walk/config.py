@@ -9,8 +9,8 @@ evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(ma
 
 Every knob a caller can set has a maximum here, and nowhere else: the fields below carry it (``le=``), the CLI's
 ranges, the HTTP schema and the MCP tools read it from them, and docs/surface.md lists them with their reasons.
-The maxima are what a demanding walk needs (MetaQA's longest questions take three hops plus STOP; the widest
-useful beam in docs/eval.md is 5), with room to spare; beyond them a request is refused with the limit named.
+The maxima are what a demanding walk needs (MetaQA's longest questions take three hops plus STOP; the beams in
+docs/eval.md are 3 wide), with room to spare; beyond them a request is refused with the limit named.
 The work budget (``Budget.max_nodes_read``, ``Budget.max_memory_mb``) cuts a walk whose allowed options still
 add up to too much work, with a partial answer and ``status="budget"`` like the other budgets.
 """
@@ -48,6 +48,20 @@ MAX_MEMORY_MB = 1024  # Budget.max_memory_mb's ceiling (its default is 256)
 MAX_TEMPERATURE = 10.0
 MAX_LENGTH_ALPHA = 4.0
 MAX_SEED = 2**32 - 1
+
+# Why each maximum is what it is (docs/surface.md shows these beside the options).
+LIMIT_REASONS: dict[str, str] = {
+    "beam_width": "a decision request carries one question per kept beam; docs/eval.md's beams are 3 wide",
+    "n_samples": "as the beam width: one question per sampled walk and depth",
+    "max_depth": "MetaQA's longest questions take 3 hops plus STOP; 8 allows 7 hops",
+    "max_neighbors": "options per question; Jev takes 255, the local decider slows past a few hundred",
+    "prefilter_keep": "as max_neighbors",
+    "max_frontier": "targets one option keeps; a MetaQA hub such as Drama has thousands",
+    "sample_names": "names per option in a question; more only costs tokens",
+    "max_decision_calls": "21 times the default; the work budget cuts earlier",
+    "max_nodes_read": "about 92 MB of recorded ids at the ceiling; the default is over what beam 3 reads in 4 depths",
+    "max_memory_mb": "one walk may not take more than this of the service's memory, by the estimate",
+}
 
 # What the memory estimate counts (measured with tracemalloc on MetaQA-like names): a NodeRef the walk holds
 # (name, type, id) and an entity id string kept in the step records.
@@ -96,46 +110,53 @@ class WalkConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strategy: Strategy = "greedy"
+    strategy: Strategy = Field(default="greedy", description="greedy (one path), beam (the best k), sample (votes).")
     beam_width: int = Field(default=3, ge=1, le=MAX_BEAM_WIDTH, description="Beams kept per depth (strategy beam).")
     # relation hops answer best (docs/eval.md, MetaQA dev, local decider: F1 0.639 against entity's 0.364): a
     # relation move reaches all its targets, so "who directed The Matrix" answers both Wachowskis
-    hop_mode: HopMode = "relation"
-    direction: Direction = "both"
-    exclude_visited: bool = True
-    # what exclude_visited leaves out of later hops: every node the walk has visited, or only its start entities
+    hop_mode: HopMode = Field(
+        default="relation", description="relation: a move reaches all its targets; entity: one node per move."
+    )
+    direction: Direction = Field(default="both", description="Which way relationships may be followed.")
+    exclude_visited: bool = Field(default=True, description="Later hops skip nodes per exclude_scope.")
     # (MetaQA's rule: "movies whose directors also directed [X]" excludes X, but a director who also wrote the
     # films is still their writer)
-    exclude_scope: Literal["visited", "start"] = "visited"
-    allow_stop_at_start: bool = False
+    exclude_scope: Literal["visited", "start"] = Field(
+        default="visited", description="What later hops skip: every visited node, or only the start entities."
+    )
+    allow_stop_at_start: bool = Field(default=False, description="May the walk STOP before its first hop.")
 
     # scoring: score = sum(log max(p, prob_floor)) / L ** length_alpha
-    prob_floor: float = Field(default=1e-3, gt=0.0, lt=1.0)
-    length_alpha: float = Field(default=1.0, ge=0.0, le=MAX_LENGTH_ALPHA)
+    prob_floor: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Smallest probability a step scores.")
+    length_alpha: float = Field(
+        default=1.0, ge=0.0, le=MAX_LENGTH_ALPHA, description="Length normalisation of a path's score."
+    )
 
     # sampling (strategy="sample" only; applied client-side to the returned distribution)
-    temperature: float = Field(default=1.0, ge=0.0, le=MAX_TEMPERATURE)
-    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
+    temperature: float = Field(default=1.0, ge=0.0, le=MAX_TEMPERATURE, description="Sampling temperature.")
+    top_p: float = Field(default=1.0, gt=0.0, le=1.0, description="Sampling nucleus.")
     n_samples: int = Field(default=1, ge=1, le=MAX_SAMPLES, description="Walks sampled (strategy sample).")
-    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    seed: int = Field(default=0, ge=0, le=MAX_SEED, description="Seed of the sampled walks.")
 
     # expansion limits (the expander applies them; the engine checks them)
-    max_neighbors: int = Field(  # offer all options when there are at most this many
+    max_neighbors: int = Field(
         default=50, ge=1, le=MAX_NEIGHBORS, description="Offer every option when there are at most this many."
     )
-    prefilter_keep: int = Field(  # otherwise keep this many (by query similarity)
+    prefilter_keep: int = Field(
         default=30, ge=1, le=MAX_NEIGHBORS, description="Otherwise keep this many, the most similar to the question."
     )
-    max_frontier: int = Field(  # relation mode: targets kept per option
+    max_frontier: int = Field(
         default=2000, ge=1, le=MAX_FRONTIER, description="Relation hops: targets kept per option."
     )
 
     # prompt layout
-    labels: Literal["short", "readable"] = "short"
-    show_types: bool = True
-    relation_glosses: bool = True
-    sample_names: int = Field(default=5, ge=0, le=MAX_SAMPLE_NAMES)  # relation mode: names shown per option / frontier
-    answer_type: Literal["off", "hint"] = "off"
+    labels: Literal["short", "readable"] = Field(default="short", description="How options are labelled.")
+    show_types: bool = Field(default=True, description="Show node types in questions.")
+    relation_glosses: bool = Field(default=True, description="Show relations as words (directed by).")
+    sample_names: int = Field(
+        default=5, ge=0, le=MAX_SAMPLE_NAMES, description="Relation hops: names shown per option."
+    )
+    answer_type: Literal["off", "hint"] = Field(default="off", description="Ask for the answer's type first.")
 
     budget: Budget = Field(default_factory=Budget)
 

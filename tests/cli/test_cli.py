@@ -99,3 +99,26 @@ def test_ingest_search_and_bad_input(neo4j_settings: Settings, graph_name: str, 
         assert "graph name" in result.stderr
     finally:
         invoke(["drop-graph", graph_name, "--yes"], neo4j_settings)
+
+
+def test_graphs_and_schema_list_what_the_service_lists(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb.txt"
+    kb.write_text("Kismet|directed_by|William Dieterle\nKismet|starred_actors|Marlene Dietrich\n")
+    try:
+        assert invoke(["ingest", str(kb), "--graph", graph_name], neo4j_settings).exit_code == 0
+        listed = invoke(["graphs", "--json"], neo4j_settings)
+        assert listed.exit_code == 0, listed.output
+        mine = [g for g in json.loads(listed.stdout)["graphs"] if g["graph"] == graph_name]
+        assert mine == [{"graph": graph_name, "entities": 3, "relationships": 2}]
+        shown = invoke(["schema", "--graph", graph_name, "--json"], neo4j_settings)
+        assert shown.exit_code == 0, shown.output
+        schema = json.loads(shown.stdout)
+        assert schema["graph"] == graph_name
+        assert {r["relation"]: r["count"] for r in schema["relation_types"]} == {"directed_by": 1, "starred_actors": 1}
+        table = invoke(["schema", "--graph", graph_name], neo4j_settings)
+        assert "starred_actors" in table.stdout
+        assert graph_name in invoke(["graphs"], neo4j_settings).stdout
+    finally:
+        invoke(["drop-graph", graph_name, "--yes"], neo4j_settings)

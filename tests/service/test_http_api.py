@@ -72,14 +72,24 @@ def test_stored_walks_list_and_show(client: httpx.Client, movie_graph: str) -> N
 
 
 def test_search_and_graphs(client: httpx.Client, movie_graph: str) -> None:
-    found = client.post("/v1/search", json={"text": "Christopher Nolan", "graph": movie_graph, "k": 3})
+    found = client.post("/v1/search", json={"text": "Christopher Nolan", "graph": movie_graph, "limit": 3})
     assert found.status_code == 200, found.text
+    former = client.post("/v1/search", json={"text": "Christopher Nolan", "graph": movie_graph, "k": 3})
+    assert former.json()["hits"] == found.json()["hits"]  # `k`, its former name, still works
     hits = found.json()["hits"]
     assert hits[0]["name"] == "Christopher Nolan"
     assert "exact name" in hits[0]["reasons"]
     assert hits[0]["uid"] == f"{movie_graph}:{hits[0]['id']}"
     graphs = {g["graph"]: g for g in client.get("/v1/graphs").json()["graphs"]}
     assert graphs[movie_graph] == {"graph": movie_graph, "entities": 7, "relationships": 6, "warm": True}
+    schema = client.get(f"/v1/graphs/{movie_graph}/schema")
+    assert schema.status_code == 200, schema.text
+    assert {r["relation"]: r["count"] for r in schema.json()["relation_types"]} == {
+        "directed_by": 2,
+        "starred_actors": 2,
+        "release_year": 2,
+    }
+    assert client.get("/v1/graphs/no%20such/schema").status_code == 422
 
 
 def test_metrics_count_walks_depths_calls_and_round_trips(

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from tests.service.conftest import ServedApp
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"walk", "walk_options", "draw_walk", "search", "get_walk", "list_walks", "graph_schema"}
+TOOLS = {"walk", "walk_options", "draw_walk", "search", "get_walk", "list_walks", "list_graphs", "graph_schema"}
 
 
 def text_of(item: object) -> str:
@@ -54,8 +54,10 @@ async def exercise(client: Client, graph: str) -> None:
     assert shown["walk"]["status"] == walked["status"]
     listed = structured(await client.call_tool("list_walks", {"graph": graph}))
     assert walk_id in [w["id"] for w in listed["walks"]]
-    found = structured(await client.call_tool("search", {"text": "Christopher Nolan", "graph": graph, "k": 2}))
+    found = structured(await client.call_tool("search", {"text": "Christopher Nolan", "graph": graph, "limit": 2}))
     assert found["hits"][0]["name"] == "Christopher Nolan"
+    listed_graphs = structured(await client.call_tool("list_graphs", {}))
+    assert graph in [g["graph"] for g in listed_graphs["graphs"]]
     schema = structured(await client.call_tool("graph_schema", {"graph": graph}))
     assert {r["relation"]: r["count"] for r in schema["relation_types"]} == {
         "directed_by": 2,

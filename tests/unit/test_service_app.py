@@ -35,6 +35,7 @@ API = {
     "/v1/walks/{walk_id}",
     "/v1/search",
     "/v1/graphs",
+    "/v1/graphs/{graph}/schema",
     "/v1/ingest",
     "/v1/jobs/{job_id}",
     "/healthz",
