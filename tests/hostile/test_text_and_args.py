@@ -94,7 +94,7 @@ def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, g
     assert "[/] nobody" in missing.stderr
     (tmp_path / "[red]bad[").mkdir()
     bad = tmp_path / "[red]bad[" / "red].txt"  # the path reads ".../[red]bad[/red].txt"
-    bad.write_text("a|has{x}|b\n")
+    bad.write_text("a|has\x07x|b\n")
     failed = invoke(neo4j_settings, ["ingest", str(bad), "--graph", graph_name])
     no_traceback(failed)
     assert failed.exit_code == 2
@@ -182,7 +182,7 @@ def test_skip_mode_with_every_line_bad_fails_and_writes_nothing(
     neo4j_settings: Settings, graph_name: str, tmp_path: Path
 ) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("a|has space|b\nno separators here\nc|x`y|d\n")
+    bad.write_text("a|has\x07bell|b\nno separators here\nc|x\x1by|d\n")  # control characters, no separators
     result = invoke(neo4j_settings, ["ingest", str(bad), "--graph", graph_name, "--on-error", "skip"])
     assert result.exit_code == 2
     assert "none of its 3 records could be read" in result.stderr
