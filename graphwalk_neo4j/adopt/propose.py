@@ -84,8 +84,18 @@ def _checked(name: str, kind: str, skipped: list[Skipped], what: str) -> bool:
     return True
 
 
+def _left_out(p: PropStats) -> str | None:
+    """Why a property is neither a name, nor text, nor an answer (provenance or one value everywhere), else None."""
+    if _PROVENANCE_KEY.search(p.key):
+        return "provenance (where the data came from), not a fact about the node"
+    if p.filled == p.sampled >= CONSTANT_MIN_NODES and p.distinct == 1:
+        return f"one value on every sampled node ({p.sampled}); it tells no node from another"
+    return None
+
+
 def name_candidates(ls: LabelStats) -> list[PropStats]:
-    """String properties that could name the label's nodes, best first; without any, a number that tells every
+    """String properties that could name the label's nodes, best first (never a provenance or constant one);
+    without any, a number that tells every
     node apart (``(:Year {value: 1999})``: distinct on at least :data:`NUMBER_NAME_DISTINCT` of the filled
     sample, and not identifier-like)."""
 
@@ -93,7 +103,9 @@ def name_candidates(ls: LabelStats) -> list[PropStats]:
         known = NAME_KEYS.index(p.key.lower()) if p.key.lower() in NAME_KEYS else len(NAME_KEYS)
         return (known, 0 if p.unique else 1, -(p.fill * p.distinct_ratio), p.key)
 
-    usable = [p for p in ls.props.values() if p.is_string and not p.is_list and p.fill >= NAME_MIN_FILL]
+    usable = [
+        p for p in ls.props.values() if p.is_string and not p.is_list and p.fill >= NAME_MIN_FILL and not _left_out(p)
+    ]
     if not usable:
         usable = [
             p
@@ -126,23 +138,9 @@ def _label_profile(ls: LabelStats, names: list[str] | None, type_: str | None, s
     for p in sorted(ls.props.values(), key=lambda p: p.key):
         if p.key in name_props or not _checked(p.key, "property key", skipped, "property"):
             continue
-        if _PROVENANCE_KEY.search(p.key):
-            skipped.append(
-                Skipped(
-                    kind="property",
-                    name=f"{ls.label}.{p.key}",
-                    reason="provenance (where the data came from), not a fact about the node",
-                )
-            )
-            continue
-        if p.filled == p.sampled >= CONSTANT_MIN_NODES and p.distinct == 1:
-            skipped.append(
-                Skipped(
-                    kind="property",
-                    name=f"{ls.label}.{p.key}",
-                    reason=f"one value on every sampled node ({p.sampled}); it tells no node from another",
-                )
-            )
+        left_out = _left_out(p)
+        if left_out:
+            skipped.append(Skipped(kind="property", name=f"{ls.label}.{p.key}", reason=left_out))
             continue
         if p.is_string and not p.is_list and (p.avg_len or 0) >= TEXT_MIN_LEN:
             text_props.append(p.key)

@@ -265,6 +265,7 @@ def test_a_label_with_only_a_distinct_number_is_named_by_it() -> None:
             "value": prop("value", 60, 60, ["INTEGER NOT NULL"], sampled=60),
             "yearId": prop("yearId", 60, 60, ["INTEGER NOT NULL"], sampled=60),
             "decade": prop("decade", 60, 7, ["INTEGER NOT NULL"], sampled=60),
+            "dataset": prop("dataset", 60, 1, ["STRING NOT NULL"], 11.0, sampled=60),  # a string, but no name
         },
     )
     intro.labels.append(year)
