@@ -22,7 +22,11 @@ set, else ``openrouter`` when ``OPENROUTER_API_KEY`` is set. Floating ``*-latest
 
 from __future__ import annotations
 
+import asyncio
 import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from graphwalk_neo4j.decide.fake import FakeBackend
@@ -30,6 +34,7 @@ from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.llm import provider_of
+from graphwalk_neo4j.store.queries import GET_GRAPH_MODEL, PUT_GRAPH_MODEL
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -37,6 +42,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.base import DecisionBackend
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
 
 Kind = Literal["jev", "local", "fake", "llm", "learned"]
 PINNED = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
@@ -203,3 +209,49 @@ def describe_backends(settings: Settings) -> dict[str, Any]:
     elif kind == "local":
         info["note"] = "no Jev key configured: the local embedding-similarity decider is in effect"
     return info
+
+
+# -- a graph's own model ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphModelChoice:
+    """The model a walk on a graph uses when its caller named none, and why."""
+
+    model: str | None  # for resolve_backend: None means the usual default (Jev with a key, else local)
+    reason: Literal["chosen", "setting", "graph", "default"]
+    note: str  # one line for the user
+
+
+async def record_graph_model(store: GraphStore, graph: str, directory: str | Path, source: str) -> str:
+    """Make the artifact in ``directory`` the model ``graph`` walks with by default; returns its absolute path."""
+    path = str(await asyncio.to_thread(Path(directory).resolve))
+    await store.write(PUT_GRAPH_MODEL, graph=graph, path=path, source=source, trained_at=datetime.now(UTC).isoformat())
+    return path
+
+
+async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, model: str | None) -> GraphModelChoice:
+    """A named model, else ``GW_NEO4J_MODEL``, else the model trained for ``graph`` (``decider train`` records
+    it), else the usual default; with a line saying which and, without a model of the graph's own, how to train
+    one."""
+    if model:
+        return GraphModelChoice(model, "chosen", f"decider: {model} (as chosen)")
+    if settings.model:
+        return GraphModelChoice(settings.model, "setting", f"decider: {settings.model} (GW_NEO4J_MODEL)")
+    rows = await store.read(GET_GRAPH_MODEL, graph=graph)
+    train = f"`gw-neo4j decider train --graph {graph} --out DIR` trains one from the graph alone"
+    row = rows[0] if rows else None
+    if row is not None and await asyncio.to_thread(Path(row["path"]).is_dir):
+        return GraphModelChoice(
+            f"learned:{row['path']}",
+            "graph",
+            f"decider: learned:{row['path']} (this graph's own model, trained from {row['source']})",
+        )
+    _, model_id, _ = resolve_model_kind(
+        None, _has(settings.typesafe_api_key), _has(settings.openrouter_api_key), settings.jev_provider
+    )
+    if row is not None:
+        return GraphModelChoice(
+            None, "default", f"decider: {model_id} (this graph's model at {row['path']} is gone; {train})"
+        )
+    return GraphModelChoice(None, "default", f"decider: {model_id} (this graph has no trained model; {train})")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from graphwalk_neo4j.backends import record_graph_model
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -31,8 +32,12 @@ from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.learned.artifact import METRICS_FILE, read_artifact_config, trained_walk_defaults
 from graphwalk_neo4j.learned.distill import train_from_traces
 from graphwalk_neo4j.learned.fit import FitOptions
+from graphwalk_neo4j.learned.graph_questions import SamplingOptions
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
-from graphwalk_neo4j.learned.training import train_from_qa
+from graphwalk_neo4j.learned.training import Observe, train_from_graph, train_from_qa
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.store import GraphStore
 
 
 @click.group(name="decider")
@@ -55,6 +60,13 @@ def decider_group() -> None:
     help="Learn from the graph's stored walks instead (the backend's distributions as soft targets).",
 )
 @click.option("--teacher", default=None, help="With --from-traces: only walks made by this model id.")
+@click.option(
+    "--questions",
+    type=click.IntRange(100, 200_000),
+    default=SamplingOptions.questions,
+    show_default=True,
+    help="From the graph alone (no --qa, no --from-traces): how many questions to write from its relation paths.",
+)
 @click.option(
     "--format",
     "fmt",
@@ -101,6 +113,13 @@ def decider_group() -> None:
     show_default=True,
     help="Rewordings of each training question seen besides the original (0: none).",
 )
+@click.option(
+    "--default/--no-default",
+    "make_default",
+    default=True,
+    show_default=True,
+    help="Make the trained model the one GRAPH walks with when no model is named (CLI, HTTP and MCP).",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -119,12 +138,13 @@ def train(
     batch_size: int,
     exclude_scope: str,
     augment: int,
+    questions: int,
+    make_default: bool,
     as_json: bool,
 ) -> None:
-    """Train a learned decider on GRAPH from question–answer pairs, or from its stored walks with
-    --from-traces (re-run the same command to resume)."""
-    if not qa_files and not from_traces:
-        raise ConfigError("decider train needs --qa FILE (question–answer pairs) or --from-traces")
+    """Train a learned decider on GRAPH: from question–answer pairs (--qa), from its stored walks
+    (--from-traces), or, with neither, from the graph alone (questions written from its own relation paths).
+    Re-run the same command to resume."""
     if qa_files and from_traces:
         raise ConfigError("use either --qa FILE or --from-traces, not both")
     graph = graph_name(graph)
@@ -132,44 +152,58 @@ def train(
     embedder = make_embedder(settings)
     fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, members=members)
 
+    source = "traces" if from_traces else "qa" if qa_files else "graph"
+
+    async def trained(store: GraphStore, observe: Observe) -> dict[str, Any]:
+        if source == "traces":
+            return await train_from_traces(
+                store, graph, embedder, out_dir, seed=seed, model=teacher, fit_options=fit_options, observe=observe
+            )
+        config = mining_config(exclude_scope=exclude_scope)
+        mining = MiningOptions(batch_size=batch_size)
+        if source == "graph":
+            sampling = SamplingOptions(questions=questions, seed=seed)
+            return await train_from_graph(
+                store,
+                graph,
+                embedder,
+                out_dir,
+                sampling=sampling,
+                config=config,
+                mining=mining,
+                fit_options=fit_options,
+                observe=observe,
+            )
+        return await train_from_qa(
+            store,
+            graph,
+            embedder,
+            list(qa_files),
+            out_dir,
+            fmt=fmt,  # type: ignore[arg-type]
+            seed=seed,
+            per_file=per_file,
+            config=config,
+            mining=mining,
+            fit_options=fit_options,
+            observe=observe,
+        )
+
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
             with BarProgress(quiet=as_json) as observer:
-
-                def observe(stage: str, done: int, total: int) -> None:
-                    observer.advance(stage, done, total)
-
-                if from_traces:
-                    return await train_from_traces(
-                        store,
-                        graph,
-                        embedder,
-                        out_dir,
-                        seed=seed,
-                        model=teacher,
-                        fit_options=fit_options,
-                        observe=observe,
-                    )
-                return await train_from_qa(
-                    store,
-                    graph,
-                    embedder,
-                    list(qa_files),
-                    out_dir,
-                    fmt=fmt,  # type: ignore[arg-type]
-                    seed=seed,
-                    per_file=per_file,
-                    config=mining_config(exclude_scope=exclude_scope),
-                    mining=MiningOptions(batch_size=batch_size),
-                    fit_options=fit_options,
-                    observe=observe,
-                )
+                metrics = await trained(store, lambda stage, done, total: observer.advance(stage, done, total))
+            if make_default:
+                metrics["default_for_graph"] = await record_graph_model(store, graph, out_dir, source)
+            return metrics
 
     metrics = run(work())
     if as_json:
         emit_json({"out": out_dir, "metrics": metrics})
         return
     _print_summary(Path(out_dir))
+    if make_default:
+        out.print(f"  {graph} now walks with this model when no model is named", markup=False, highlight=False)
 
 
 @decider_group.command()
@@ -202,6 +236,13 @@ def walk_rule(defaults: dict[str, Any]) -> str:
     return f"{taken} (walk, eval and serve use it unless --exclude or a request's config chooses)"
 
 
+def _data(config: dict[str, Any]) -> str:
+    if config.get("source") == "graph":
+        written = (config.get("graph_questions") or {}).get("written")
+        return f"{written} questions written from the graph's own relation paths (no question-answer pairs)"
+    return ", ".join(config.get("qa_files") or config.get("traces") or [])
+
+
 def _print_summary(directory: Path) -> None:
     config, metrics = _load(directory)
     val = metrics.get("val", {})
@@ -209,7 +250,7 @@ def _print_summary(directory: Path) -> None:
     lines = [
         f"learned decider {config.get('name')!s} ({directory})",
         f"  graph: {config.get('graph')}   source: {config.get('source')}   embedder: {config.get('embedder')}",
-        f"  data: {', '.join(config.get('qa_files') or config.get('traces') or [])}",
+        f"  data: {_data(config)}",
         f"  training data sha256: {config.get('training_data_sha256')}",
         f"  split: {config.get('split')}   questions: {config.get('questions')}",
         f"  vocabulary: {len(config['vocab']['tokens'])} moves, {len(config['vocab']['types'])} types; "

@@ -44,19 +44,27 @@ async def run_walk(settings: Settings, call: WalkCall) -> WalkOutcome:
     """One walk of an admitted ``call`` (:func:`~graphwalk_neo4j.admission.walk_call`) on a fresh connection."""
     # The walk's machinery is imported here, not at the top, so `gw-neo4j walk --help` and a bad option answer at
     # once (docs/benchmarks.md, start-up).
-    from graphwalk_neo4j.backends import resolve_backend
+    from graphwalk_neo4j.backends import graph_model_choice, resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.walk.service import WalkService
 
     embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
-    backend = resolve_backend(settings, call.model, embedder_factory=lambda _s: embedder)  # checks the model name
+    named = call.model or settings.model
+    # A named model is checked before anything connects; without one the graph's own model (if any) is used.
+    backend = resolve_backend(settings, named, embedder_factory=lambda _s: embedder) if named else None
     try:
-        await backend.verify()  # Jev: the pinned model id must be listed by the provider before any walk
         async with connected(settings) as store:
+            choice = await graph_model_choice(store, settings, call.graph, call.model)
+            if choice.reason in ("graph", "default"):  # said when no model was named: which one, or how to train
+                err.print(choice.note, markup=False, highlight=False)
+            if backend is None:
+                backend = resolve_backend(settings, choice.model, embedder_factory=lambda _s: embedder)
+            await backend.verify()  # Jev: the pinned model id must be listed by the provider before any walk
             service = WalkService(store, call.graph, backend, embedder=embedder)
             return await service.walk(call.question, call.config, start=call.start, choose_start=call.choose_start)
     finally:
-        await backend.aclose()
+        if backend is not None:
+            await backend.aclose()
 
 
 def step_line(step: Any) -> Text:

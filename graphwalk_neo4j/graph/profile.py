@@ -38,7 +38,8 @@ INDEX_PREFIX = "gw_adopt_"
 NS_PROPERTIES = ("gw_graph", "gw_name", "gw_name_lc", "gw_type", "gw_text", "gw_hash", "gw_embedding", "gw_embed_hash")
 # Nodes carrying any of these labels are graphwalk's own (ingested entities, ledger, traces, profiles, doctor's
 # scratch nodes): adopt never takes them in, whatever other labels they carry.
-MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL}))
+MODEL_LABEL = "GwGraphModel"  # a graph's default learned decider (graph/put_graph_model)
+MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL, MODEL_LABEL}))
 # Properties of our own ingested entities that are bookkeeping, not answers (the rest are attributes).
 INGESTED_BOOKKEEPING = tuple(sorted(RESERVED_KEYS))
 VALUE_PREFIX = "val:"

@@ -7,7 +7,6 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.learned.fit import make_dir
 from graphwalk_neo4j.learned.mining import Decision, MiningOptions, mine_batch
 
@@ -53,7 +52,7 @@ async def build_dataset(
     make_dir(directory)
     _, mined = read_mined(directory)
     # Questions about the same topic go into the same batch, where they share their expansions.
-    todo = sorted((q for q in pairs if q.id not in mined), key=lambda q: (entity_id(q.topic), q.id))
+    todo = sorted((q for q in pairs if q.id not in mined), key=lambda q: (q.start_id, q.id))
     done = len(pairs) - len(todo)
     if progress:
         progress(done, len(pairs))

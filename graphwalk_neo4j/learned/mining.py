@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
-from graphwalk_neo4j.graph.identity import entity_id, entity_uid
+from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.learned.inputs import DecisionInputs, decision_inputs
 from graphwalk_neo4j.store.queries import ENTITIES_BY_ID
@@ -110,7 +110,7 @@ async def mine_batch(
 ) -> tuple[list[Decision], list[MinedQuestion]]:
     """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
     expander = Neo4jExpander(store, graph, None)
-    uids = [entity_uid(graph, entity_id(q.topic)) for q in pairs]
+    uids = [entity_uid(graph, q.start_id) for q in pairs]
     rows = await store.read(ENTITIES_BY_ID, uids=uids, bookkeeping=BOOKKEEPING_TYPES)
     by_id = {
         r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
@@ -120,7 +120,7 @@ async def mine_batch(
     nodes: list[_Node] = []
     starts: dict[int, tuple[NodeRef, ...]] = {}
     for qi, q in enumerate(pairs):
-        ref = by_id.get(entity_id(q.topic))
+        ref = by_id.get(q.start_id)
         if ref is not None:
             starts[qi] = (ref,)
             nodes.append(_Node(qi, (), (), (ref,), frozenset({ref.id})))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.eval.metaqa import parse_question_line
+from graphwalk_neo4j.graph.identity import entity_id
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -39,6 +40,12 @@ class QAPair:
     answers: tuple[str, ...]
     hops: int = 0  # from the file name (qa_dev_2hop.txt) when known; for reporting only
     raw: str = ""  # the question as written, with its [topic]
+    topic_id: str | None = None  # the topic's entity id when known (questions written from the graph)
+
+    @property
+    def start_id(self) -> str:
+        """The id of the entity the question is about: ``topic_id``, else the id of the topic's name."""
+        return self.topic_id or entity_id(self.topic)
 
 
 def split_of(seed: int, text: str, val: float = VAL_SHARE, test: float = TEST_SHARE) -> Split:

@@ -12,11 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
+from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
-from graphwalk_neo4j.learned.fit import Example, fit
+from graphwalk_neo4j.learned.fit import Example, fit, make_dir
+from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
 from graphwalk_neo4j.learned.linker import fit_linker, template_counts
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
-from graphwalk_neo4j.learned.qa import TEST_SHARE, VAL_SHARE, QAFormat, QAPair, load_qa, qa_hash, sample_pairs, split_of
+from graphwalk_neo4j.learned.qa import (
+    TEST_SHARE,
+    VAL_SHARE,
+    QAFormat,
+    QAPair,
+    Split,
+    load_qa,
+    qa_hash,
+    sample_pairs,
+    split_of,
+)
 from graphwalk_neo4j.store.queries import EXACT_NAMES, DegreeRow, SpanDegreeRow
 from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
@@ -101,13 +113,136 @@ async def train_from_qa(
     observe: Observe | None = None,
 ) -> dict[str, Any]:
     """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
-    out = Path(out_dir)
-    mining = mining or MiningOptions()
-    config = config or mining_config()
     pairs = sample_pairs(load_qa(qa_paths, fmt), per_file, seed)
     if not pairs:
         raise InputError("no questions in the --qa files", path=qa_paths[0] if qa_paths else None)
+    meta = {
+        "source": "qa",
+        "qa_files": [str(p) for p in qa_paths],
+        "qa_format": fmt,
+        "qa_sha256": qa_hash(pairs),
+        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
+        "per_file": per_file,
+    }
     splits = {q.id: split_of(seed, q.text) for q in pairs}
+    return await train_on_pairs(
+        store,
+        graph,
+        embedder,
+        pairs,
+        splits,
+        out_dir,
+        meta,
+        config=config,
+        mining=mining,
+        fit_options=fit_options,
+        observe=observe,
+    )
+
+
+async def train_from_graph(
+    store: GraphStore,
+    graph: str,
+    embedder: Any,
+    out_dir: str | Path,
+    *,
+    sampling: SamplingOptions | None = None,
+    config: WalkConfig | None = None,
+    mining: MiningOptions | None = None,
+    fit_options: Any = None,
+    observe: Observe | None = None,
+) -> dict[str, Any]:
+    """The graph alone -> questions written from its relation paths (:mod:`.graph_questions`) -> mined decisions
+    -> a fitted artifact in ``out_dir``. The questions are kept in ``DIR/data/questions.jsonl``, so a resumed run
+    mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation."""
+    out = Path(out_dir)
+    sampling = sampling or SamplingOptions()
+    started = time.perf_counter()
+    pairs = read_questions(out / "data", sampling)
+    if pairs is None:
+        index = await read_graph(store, graph, (lambda d, t: observe("read graph", d, t)) if observe else None)
+        if index.relationships == 0:
+            raise InputError(
+                f"graph {graph!r} has no relationships to learn from: ingest or adopt it first "
+                "(gw-neo4j graphs lists the graphs)"
+            )
+        pairs = graph_pairs(index, sampling)
+        write_questions(out / "data", pairs, sampling)
+    read_s = time.perf_counter() - started
+    meta = {
+        "source": "graph",
+        "graph_questions": {**sampling.__dict__, "written": len(pairs), "sha256": qa_hash(pairs)},
+        "qa_sha256": qa_hash(pairs),
+        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+    }
+    splits = {q.id: split_of(sampling.seed, q.text, test=0.0) for q in pairs}
+    metrics = await train_on_pairs(
+        store,
+        graph,
+        embedder,
+        pairs,
+        splits,
+        out,
+        meta,
+        config=config,
+        mining=mining,
+        fit_options=fit_options,
+        observe=observe,
+    )
+    metrics["seconds"]["questions"] = round(read_s, 1)
+    (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    return metrics
+
+
+QUESTIONS_FILE = "questions.jsonl"
+SAMPLING_FILE = "questions.json"  # the sampling options the questions were written with
+
+
+def write_questions(directory: Path, pairs: Sequence[QAPair], sampling: SamplingOptions) -> None:
+    make_dir(directory)
+    (directory / SAMPLING_FILE).write_text(json.dumps(sampling.__dict__), encoding="utf-8")
+    text = "".join(json.dumps(q.__dict__, ensure_ascii=False) + "\n" for q in pairs)
+    partial = directory / (QUESTIONS_FILE + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(directory / QUESTIONS_FILE)  # whole or not at all
+
+
+def read_questions(directory: Path, sampling: SamplingOptions) -> list[QAPair] | None:
+    """The questions an earlier run wrote into ``directory``; an error when they were written with other
+    options (resuming must not mix two question sets)."""
+    path = directory / QUESTIONS_FILE
+    if not path.is_file():
+        return None
+    options = directory / SAMPLING_FILE
+    recorded = json.loads(options.read_text(encoding="utf-8")) if options.is_file() else None
+    if recorded is not None and recorded != sampling.__dict__:
+        raise InputError(
+            f"{directory.parent} holds questions written with {recorded}, not {sampling.__dict__}: "
+            "pass the same --questions and --seed to resume, or a new --out"
+        )
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [QAPair(**{**row, "answers": tuple(row["answers"])}) for row in rows]
+
+
+async def train_on_pairs(
+    store: GraphStore,
+    graph: str,
+    embedder: Any,
+    pairs: Sequence[QAPair],
+    splits: dict[str, Split],
+    out_dir: str | Path,
+    meta: dict[str, Any],
+    *,
+    config: WalkConfig | None = None,
+    mining: MiningOptions | None = None,
+    fit_options: Any = None,
+    observe: Observe | None = None,
+) -> dict[str, Any]:
+    """Mine decisions for the pairs not in ``test``, fit on ``train`` (``val`` picks the epoch and the
+    temperature), train the mention scorer, and write the artifact (resumable)."""
+    out = Path(out_dir)
+    mining = mining or MiningOptions()
+    config = config or mining_config()
     usable = [q for q in pairs if splits[q.id] != "test"]
     started = time.perf_counter()
     decisions, mined = await build_dataset(
@@ -128,13 +263,8 @@ async def train_from_qa(
         c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
     meta = {
         "graph": graph,
-        "source": "qa",
-        "qa_files": [str(p) for p in qa_paths],
-        "qa_format": fmt,
-        "qa_sha256": qa_hash(pairs),
-        "split": {"seed": seed, "val": VAL_SHARE, "test": TEST_SHARE, "by": "question"},
+        **meta,
         "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
-        "per_file": per_file,
         "walk_config": config.model_dump(mode="json"),
         "mining": mining.__dict__,
         "mining_coverage": coverage,
@@ -149,5 +279,5 @@ async def train_from_qa(
     linker.save(out)
     metrics["linking"] = linking
     metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
-    (out / "metrics.json").write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics

@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.backends import resolve_backend, resolve_model_kind
+from graphwalk_neo4j.backends import GraphModelChoice, graph_model_choice, resolve_backend, resolve_model_kind
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import (
     ClientGoneError,
@@ -117,6 +117,7 @@ class ServiceContext:
             lambda s, model, emb: resolve_backend(s, model, embedder_factory=lambda _s: emb)
         )
         self._backends: dict[tuple[str, str], DecisionBackend] = {}
+        self._graph_models: dict[str, GraphModelChoice] = {}  # read once per graph, dropped by forget_graph
         self._backend_lock = asyncio.Lock()
         self._walkers: dict[str, WalkService] = {}
         self._warming: dict[str, asyncio.Task[None]] = {}
@@ -170,10 +171,12 @@ class ServiceContext:
             raise RuntimeError("ServiceContext.start() resolves the default backend first")
         return found
 
-    async def backend(self, model: str | None) -> DecisionBackend:
+    async def backend(self, model: str | None, *, caller_named: bool = True) -> DecisionBackend:
         """One backend per resolved model (``jev`` and ``jev-1.13.0`` share one); Jev's pinned id is verified
-        the first time."""
-        check_caller_model(self.settings, model)
+        the first time. A model the caller named is checked against the allowed learned folders; a graph's own
+        model (``caller_named=False``, recorded by ``decider train``) is not."""
+        if caller_named:
+            check_caller_model(self.settings, model)
         key = _model_key(self.settings, model)
         found = self._backends.get(key)
         if found is not None:
@@ -234,6 +237,7 @@ class ServiceContext:
     def forget_graph(self, graph: str) -> None:
         """Drop the warm state of ``graph`` (after an ingest changed it); the next walk warms it again."""
         self._walkers.pop(graph, None)
+        self._graph_models.pop(graph, None)
         task = self._warming.pop(graph, None)
         if task is not None and not task.done():
             task.cancel()
@@ -337,13 +341,27 @@ class ServiceContext:
                 "(max_depth, beam_width) or raise the limit"
             ) from None
 
+    async def graph_model(self, graph: str) -> GraphModelChoice:
+        """The model ``graph`` walks with when a request names none (its own trained model, else the service's
+        default), read from Neo4j the first time the graph is walked."""
+        found = self._graph_models.get(graph)
+        if found is None:
+            found = self._graph_models[graph] = await graph_model_choice(self.store, self.settings, graph, None)
+        return found
+
+    async def walk_backend(self, graph: str, model: str | None) -> DecisionBackend:
+        """The backend for a walk on ``graph``: the one the request names, else the graph's own model."""
+        if model is not None:
+            return await self.backend(model)
+        return await self.backend((await self.graph_model(graph)).model, caller_named=False)
+
     # ---- the library calls ---------------------------------------------------------------------------------
     async def walk(
         self, call: WalkCall, *, walk_id: str | None = None, on_depth: DepthObserver | None = None
     ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
         :meth:`release`). The trace is committed in Neo4j when this returns."""
-        backend = await self.backend(call.model)
+        backend = await self.walk_backend(call.graph, call.model)
         walker = await self.walker_for(call.graph)
         config = call.config
         hooks = [*self.on_depth_done, *([on_depth] if on_depth is not None else [])]

@@ -53,12 +53,15 @@ QueryName = Literal[
     "graph/entities_by_uid",
     "graph/entity_types",
     "graph/entity_uids_of_document",
+    "graph/get_graph_model",
     "graph/graph_exists",
     "graph/list_graphs",
     "graph/merge_entities",
     "graph/merge_entity_pair",
     "graph/merge_relations",
+    "graph/put_graph_model",
     "graph/relation_types",
+    "graph/relations_page",
     "graph/reset_attributes",
     "graph/retract_relations",
     "graph/set_adopted_embeddings",
@@ -191,6 +194,27 @@ class DegreeRow(TypedDict):
     degree: int
 
 
+class GraphModelRow(TypedDict):
+    path: str
+    source: str | None
+    trained_at: str | None
+
+
+class GraphModelPathRow(TypedDict):
+    path: str
+
+
+class RelationsPageRow(TypedDict):
+    uid: str
+    id: str
+    name: str
+    type: str | None
+    relation: str | None
+    target: str | None
+    target_name: str | None
+    target_type: str | None
+
+
 class SpanDegreeRow(DegreeRow):
     span: str
 
@@ -289,6 +313,9 @@ GRAPH_EXISTS = Query("graph/graph_exists", ExistsRow)
 LIST_GRAPHS = Query("graph/list_graphs", GraphRow)
 ENTITY_TYPES = Query("graph/entity_types", TypeCountRow)
 RELATION_TYPES = Query("graph/relation_types", RelationCountRow)
+RELATIONS_PAGE = Query("graph/relations_page", RelationsPageRow)
+GET_GRAPH_MODEL = Query("graph/get_graph_model", GraphModelRow)
+PUT_GRAPH_MODEL = Query("graph/put_graph_model", GraphModelPathRow)
 ENTITY_UIDS_OF_DOCUMENT = Query("graph/entity_uids_of_document", UidRow)
 CLAIMS_OF_DOCUMENT = Query("graph/claims_of_document", ClaimsRow)
 UNASSERT_ENTITIES = Query("graph/unassert_entities", UnassertRow)

@@ -1,0 +1,252 @@
+"""Questions written from a graph alone, for training a learned decider without question–answer pairs.
+
+1. **The graph** (:func:`read_graph`): every data relationship of the graph with both ends' id, name and type,
+   read page by page (``graph/relations_page``) into an in-memory index (:class:`GraphIndex`).
+2. **Relation paths** (:func:`sample_paths`): 1 to ``max_hops`` hops, in either direction. The first move is
+   drawn with weight ``sqrt(nodes that have it)``, so a relation on a handful of nodes is still drawn while a hub
+   relation is drawn more often; its start is drawn uniformly among the nodes that have the move half of the time,
+   by degree the other half (hubs and ordinary nodes both start paths). Each later move is drawn among the moves
+   out of the path's frontier with the same square-root weight. The answer is the frontier at the end, the start
+   left out (the rule MetaQA and ``--exclude start`` follow); paths with an empty answer, more than
+   ``max_answers`` answers or an intermediate frontier above ``max_frontier`` nodes are drawn again.
+3. **Wording** (:func:`write_question`): from the graph's own words only: the relation name read as words
+   (:func:`~graphwalk_neo4j.identifiers.relation_words`: ``directed_by``, ``directedBy`` and
+   ``/film/film/directed_by`` read ``directed by``, ``film directed by``) and the node types (labels) of the ends.
+   Each hop becomes a phrase around the one before it (``the genre of [X]``, ``the films directed by ...``),
+   picked from a few general English patterns written here, not taken from any benchmark's questions, and the
+   outer phrase is framed as a question (``which ...``, ``name ...``). The topic is written ``[like this]``.
+
+Everything is seeded: the same graph and seed give the same questions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from graphwalk_neo4j.decide.render import plural
+from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
+from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.qa import QAPair
+from graphwalk_neo4j.store.queries import COUNTS, RELATIONS_PAGE
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from graphwalk_neo4j.store import GraphStore
+
+Move = tuple[str, str]  # (relation, "out" | "in")
+PAGE = 5_000
+
+
+@dataclass
+class GraphIndex:
+    """A graph's data relationships in memory: names and types by node id, and neighbours by move."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    types: dict[str, str | None] = field(default_factory=dict)
+    adjacent: dict[str, dict[Move, list[str]]] = field(default_factory=dict)
+    relationships: int = 0
+
+    def add(self, source: str, relation: str, target: str) -> None:
+        self.adjacent.setdefault(source, {}).setdefault((relation, "out"), []).append(target)
+        self.adjacent.setdefault(target, {}).setdefault((relation, "in"), []).append(source)
+        self.relationships += 1
+
+    def follow(self, nodes: Sequence[str], move: Move, exclude: str) -> list[str]:
+        """The distinct far ends of ``move`` from ``nodes``, in first-seen order, without ``exclude``."""
+        out: dict[str, None] = {}
+        for node in nodes:
+            for target in self.adjacent.get(node, {}).get(move, ()):
+                if target != exclude:
+                    out[target] = None
+        return list(out)
+
+    def degree(self, node: str) -> int:
+        return sum(len(t) for t in self.adjacent.get(node, {}).values())
+
+
+async def read_graph(
+    store: GraphStore, graph: str, progress: Callable[[int, int], None] | None = None, page: int = PAGE
+) -> GraphIndex:
+    """Every data relationship of ``graph`` (module docstring, 1); ``progress(nodes read, nodes)`` after each
+    page."""
+    index = GraphIndex()
+    counted = await store.read(COUNTS, graph=graph)
+    total = counted[0]["entities"] if counted else 0
+    after, nodes = "", 0
+    while True:
+        rows = await store.read(RELATIONS_PAGE, graph=graph, bookkeeping=BOOKKEEPING_TYPES, after=after, limit=page)
+        if not rows:
+            return index
+        for r in rows:
+            index.names[r["id"]] = r["name"]
+            index.types[r["id"]] = r["type"]
+            if r["relation"] is not None and r["target"] is not None:
+                index.names.setdefault(r["target"], r["target_name"] or r["target"])
+                index.types.setdefault(r["target"], r["target_type"])
+                index.add(r["id"], r["relation"], r["target"])
+        nodes += len({r["uid"] for r in rows})
+        after = rows[-1]["uid"]
+        if progress:
+            progress(nodes, max(total, nodes))
+
+
+@dataclass(frozen=True)
+class SampledPath:
+    start: str
+    moves: tuple[Move, ...]
+    answers: tuple[str, ...]  # node ids
+
+
+@dataclass
+class SamplingOptions:
+    questions: int = 12_000
+    max_hops: int = 3
+    max_answers: int = 100
+    max_frontier: int = 300
+    seed: int = 0
+
+
+def _weighted(counts: Counter[Move]) -> tuple[list[Move], list[float]]:
+    moves = sorted(counts)
+    total, cumulative = 0.0, []
+    for m in moves:
+        total += math.sqrt(counts[m])
+        cumulative.append(total)
+    return moves, cumulative
+
+
+def _draw(rng: random.Random, items: Sequence[Move], cumulative: Sequence[float]) -> Move:
+    return items[bisect.bisect_left(cumulative, rng.random() * cumulative[-1])]
+
+
+def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPath]:
+    """``options.questions`` distinct relation paths, an equal share of each length (module docstring, 2)."""
+    rng = random.Random(options.seed)
+    starts: dict[Move, list[str]] = {}
+    for node in sorted(index.adjacent):
+        for move in index.adjacent[node]:
+            starts.setdefault(move, []).append(node)
+    if not starts:
+        return []
+    first_moves, first_weights = _weighted(Counter({m: len(n) for m, n in starts.items()}))
+    by_degree: dict[Move, list[float]] = {}
+    for move, nodes in starts.items():
+        total, cumulative = 0.0, []
+        for node in nodes:
+            total += index.degree(node)
+            cumulative.append(total)
+        by_degree[move] = cumulative
+    seen: set[tuple[str, tuple[Move, ...]]] = set()
+    out: list[SampledPath] = []
+    attempts = 0
+    while len(out) < options.questions and attempts < options.questions * 20:
+        attempts += 1
+        hops = 1 + len(out) % options.max_hops
+        move = _draw(rng, first_moves, first_weights)
+        nodes = starts[move]
+        if rng.random() < 0.5:
+            start = nodes[rng.randrange(len(nodes))]
+        else:
+            weights = by_degree[move]
+            start = nodes[bisect.bisect_left(weights, rng.random() * weights[-1])]
+        moves, frontier = [move], index.follow([start], move, start)
+        while len(moves) < hops and frontier and len(frontier) <= options.max_frontier:
+            counts: Counter[Move] = Counter()
+            for node in frontier:
+                counts.update(index.adjacent.get(node, {}).keys())
+            nexts, weights = _weighted(counts)
+            move = _draw(rng, nexts, weights)
+            moves.append(move)
+            frontier = index.follow(frontier, move, start)
+        key = (start, tuple(moves))
+        if len(moves) != hops or not frontier or len(frontier) > options.max_answers or key in seen:
+            continue
+        seen.add(key)
+        out.append(SampledPath(start, tuple(moves), tuple(frontier)))
+    return out
+
+
+# -- wording ---------------------------------------------------------------------------------------------
+
+# {x}: the phrase so far (the topic, or the previous hop's phrase); {r}: the relation in words; {n}: the same
+# without a leading "has" / "is" / "in" (``has tags`` -> ``tags``); {y} / {ys}: the type reached, singular / plural.
+FORWARD = (
+    "the {n} of {x}",
+    "{x}'s {n}",
+    "the {y} {x} is {r}",
+    "the {n} {y} of {x}",
+    "what {x} has as {n}",
+)
+INVERSE = (
+    "the {ys} {r} {x}",
+    "{ys} that are {r} {x}",
+    "the {y} whose {n} is {x}",
+    "every {y} with {n} {x}",
+    "what has {n} {x}",
+)
+LEADING = frozenset({"has", "have", "is", "in", "of", "with", "get"})
+FRAMES = (
+    "which is {p}",
+    "what is {p}",
+    "what are {p}",
+    "name {p}",
+    "tell me {p}",
+    "list {p}",
+    "{p}",
+    "find {p}",
+    "who or what is {p}",
+    "do you know {p}",
+)
+
+
+def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
+    found = Counter(index.types.get(n) for n in nodes[:20])
+    kind = next((t for t, _ in found.most_common() if t), None)
+    return relation_words(kind) if kind else "thing"
+
+
+def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> tuple[str, str]:
+    """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3)."""
+    topic = index.names[path.start]
+    phrase = f"[{topic}]"
+    nodes = [path.start]
+    for move in path.moves:
+        relation, direction = move
+        reached = index.follow(nodes, move, path.start)
+        kind = _type_word(index, reached)
+        pattern = rng.choice(FORWARD if direction == "out" else INVERSE)
+        words = relation_words(relation)
+        head, _, rest = words.partition(" ")
+        noun = rest if head in LEADING and rest else words
+        phrase = pattern.format(x=phrase, r=words, n=noun, y=kind, ys=plural(kind))
+        nodes = reached
+    raw = rng.choice(FRAMES).format(p=phrase)
+    return raw, raw.replace(f"[{topic}]", topic)
+
+
+def graph_pairs(index: GraphIndex, options: SamplingOptions) -> list[QAPair]:
+    """The sampled paths as question–answer pairs (the topic's id kept, so mining starts where the path did)."""
+    pairs = []
+    for k, path in enumerate(sample_paths(index, options)):
+        rng = random.Random(int.from_bytes(hashlib.sha256(f"{options.seed}:{k}".encode()).digest()[:8], "big"))
+        raw, text = write_question(index, path, rng)
+        answers = tuple(dict.fromkeys(index.names[a] for a in path.answers))
+        pairs.append(
+            QAPair(
+                id=f"graph:{k}",
+                text=text,
+                topic=index.names[path.start],
+                answers=answers,
+                hops=len(path.moves),
+                raw=raw,
+                topic_id=path.start,
+            )
+        )
+    return pairs

@@ -1,0 +1,100 @@
+"""Training a learned decider from the graph alone, end to end against the real Neo4j: ``decider train`` with
+neither ``--qa`` nor ``--from-traces`` on the tiny MetaQA-format KB, ``decider show``, resuming, and the graph
+walking with its own model when no model is named (CLI ``walk``, the service's backend choice, ``doctor``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from graphwalk_neo4j.backends import graph_model_choice
+from graphwalk_neo4j.doctor import diagnose
+from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.eval.runner import prepare_graph
+from graphwalk_neo4j.graph.ledger import drop_graph
+from tests.integration.test_learned import cli, with_store
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "metaqa_eval"
+
+pytestmark = pytest.mark.neo4j
+
+
+def test_a_graph_trains_its_own_decider_and_walks_with_it(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
+    asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, graph_name, FakeEmbedder())))
+    try:
+        trains_and_walks(graph_name, neo4j_settings.model_copy(update={"embedder": "fake"}), tmp_path)
+    finally:
+        asyncio.run(with_store(neo4j_settings, lambda st: drop_graph(st, graph_name)))
+
+
+def trains_and_walks(graph_name: str, settings: Settings, tmp_path: Path) -> None:
+    question = "who directed Kismet"
+    before = cli(settings, "walk", question, "--graph", graph_name, "--preset", "relation")
+    assert before.exit_code == 0, before.output
+    assert "decider: local (this graph has no trained model;" in before.stderr
+    assert f"gw-neo4j decider train --graph {graph_name} --out DIR" in before.stderr
+
+    art = tmp_path / "art"
+    train = ("decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "100", "--epochs", "5")
+    trained = cli(settings, *train, "--json")
+    assert trained.exit_code == 0, trained.output
+    metrics = json.loads(trained.stdout)["metrics"]
+    assert metrics["default_for_graph"] == str(art.resolve())
+    config = json.loads((art / "config.json").read_text())
+    assert config["source"] == "graph"
+    assert config["graph"] == graph_name
+    written = config["graph_questions"]["written"]
+    assert 0 < written <= 100
+    assert config["questions"]["test"] == 0  # nothing is held out of the graph's own questions
+    assert sum(c["with_gold_path"] for c in config["mining_coverage"].values()) == written  # paths the KB has
+    questions = (art / "data" / "questions.jsonl").read_text().splitlines()
+    assert len(questions) == written
+
+    again = cli(settings, *train, "--json")  # resumes: the same questions, nothing mined again, the same data
+    assert again.exit_code == 0, again.output
+    assert (art / "data" / "questions.jsonl").read_text().splitlines() == questions
+    assert json.loads((art / "config.json").read_text())["training_data_sha256"] == config["training_data_sha256"]
+
+    other = cli(settings, "decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "200")
+    assert other.exit_code != 0  # other options would mix two question sets in one directory
+    assert "pass the same --questions and --seed to resume, or a new --out" in other.output
+
+    shown = cli(settings, "decider", "show", str(art))
+    assert shown.exit_code == 0, shown.output
+    assert "source: graph" in shown.stdout
+    assert f"data: {written} questions written from the graph's own relation paths" in shown.stdout
+
+    after = cli(settings, "walk", question, "--graph", graph_name, "--preset", "relation", "--json")
+    assert after.exit_code == 0, after.output
+    assert f"decider: learned:{art.resolve()} (this graph's own model, trained from graph)" in after.stderr
+    assert json.loads(after.stdout)["walk_rule"]["source"] == "model"  # the learned model's training rule
+    named = cli(settings, "walk", question, "--graph", graph_name, "--model", "local", "--json")
+    assert named.exit_code == 0, named.output
+    assert "decider:" not in named.stderr  # a named model is not announced
+
+    async def choices(st: GraphStore) -> tuple[Any, Any, Any]:
+        return (
+            await graph_model_choice(st, settings, graph_name, None),
+            await graph_model_choice(st, settings.model_copy(update={"model": "fake"}), graph_name, None),
+            await graph_model_choice(st, settings, f"{graph_name}_none", None),
+        )
+
+    own, setting, none = asyncio.run(with_store(settings, choices))
+    assert (own.model, own.reason) == (f"learned:{art.resolve()}", "graph")
+    assert (setting.model, setting.reason) == ("fake", "setting")
+    assert (none.model, none.reason) == (None, "default")
+
+    report = asyncio.run(diagnose(settings))
+    check = next(c for c in report.checks if c.name == f"decider:{graph_name}")
+    assert check.ok
+    assert "this graph's own model" in check.detail

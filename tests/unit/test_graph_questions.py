@@ -1,0 +1,112 @@
+"""Questions written from a graph alone: the in-memory index, path sampling and wording (exact values)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from graphwalk_neo4j.learned.graph_questions import (
+    FRAMES,
+    GraphIndex,
+    SampledPath,
+    SamplingOptions,
+    graph_pairs,
+    sample_paths,
+    write_question,
+)
+
+TRIPLES = [
+    ("inception", "directed_by", "nolan"),
+    ("memento", "directed_by", "nolan"),
+    ("titanic", "directed_by", "cameron"),
+    ("inception", "starred_actors", "dicaprio"),
+    ("titanic", "starred_actors", "dicaprio"),
+    ("memento", "has_genre", "thriller"),
+    ("inception", "/film/film/release_year", "y2010"),
+]
+NAMES = {
+    "inception": ("Inception", "Movie"),
+    "memento": ("Memento", "Movie"),
+    "titanic": ("Titanic", "Movie"),
+    "nolan": ("Christopher Nolan", "Person"),
+    "cameron": ("James Cameron", "Person"),
+    "dicaprio": ("Leonardo DiCaprio", "Person"),
+    "thriller": ("Thriller", "Genre"),
+    "y2010": ("2010", "Year"),
+}
+
+
+def index() -> GraphIndex:
+    found = GraphIndex()
+    for node, (name, type_) in NAMES.items():
+        found.names[node], found.types[node] = name, type_
+    for source, relation, target in TRIPLES:
+        found.add(source, relation, target)
+    return found
+
+
+class First:
+    """An rng whose every choice is the first option (so the wording is the first pattern of each list)."""
+
+    def choice(self, options: Any) -> Any:
+        return options[0]
+
+
+def test_follow_reads_both_directions_and_leaves_the_start_out() -> None:
+    g = index()
+    assert g.relationships == 7
+    assert g.follow(["nolan"], ("directed_by", "in"), "nolan") == ["inception", "memento"]
+    assert g.follow(["inception", "memento"], ("directed_by", "out"), "inception") == ["nolan"]
+    assert g.follow(["dicaprio"], ("starred_actors", "in"), "inception") == ["titanic"]
+    assert g.degree("inception") == 3
+
+
+def test_each_hop_wraps_the_one_before_in_the_graphs_own_words() -> None:
+    g = index()
+    two = SampledPath("inception", (("directed_by", "out"), ("directed_by", "in")), ("memento",))
+    raw, text = write_question(g, two, First())  # type: ignore[arg-type]
+    assert raw == "which is the movies directed by the directed by of [Inception]"
+    assert text == "which is the movies directed by the directed by of Inception"
+    genre = SampledPath("memento", (("has_genre", "out"),), ("thriller",))
+    assert write_question(g, genre, First())[0] == "which is the genre of [Memento]"  # type: ignore[arg-type]
+    freebase = SampledPath("inception", (("/film/film/release_year", "out"),), ("y2010",))
+    assert write_question(g, freebase, First())[0] == "which is the film release year of [Inception]"  # type: ignore[arg-type]
+
+
+def test_sampled_paths_are_distinct_seeded_and_answer_what_following_them_reaches() -> None:
+    g = index()
+    options = SamplingOptions(questions=30, max_hops=3, seed=4)
+    paths = sample_paths(g, options)
+    assert paths == sample_paths(g, options)
+    assert paths != sample_paths(g, SamplingOptions(questions=30, max_hops=3, seed=5))
+    assert len({(p.start, p.moves) for p in paths}) == len(paths)
+    for p in paths:
+        nodes = [p.start]
+        for move in p.moves:
+            nodes = g.follow(nodes, move, p.start)
+        assert p.answers == tuple(nodes)
+        assert p.answers
+    lengths = Counter(len(p.moves) for p in paths)
+    assert set(lengths) == {1, 2, 3}
+    # the rare relations are drawn too, not only the frequent ones
+    assert {m[0] for p in paths for m in p.moves} == {
+        "directed_by",
+        "starred_actors",
+        "has_genre",
+        "/film/film/release_year",
+    }
+
+
+def test_pairs_keep_the_start_id_and_the_answers_by_name() -> None:
+    g = index()
+    pairs = graph_pairs(g, SamplingOptions(questions=12, seed=1))
+    paths = sample_paths(g, SamplingOptions(questions=12, seed=1))
+    assert [q.topic_id for q in pairs] == [p.start for p in paths]
+    assert [q.hops for q in pairs] == [len(p.moves) for p in paths]
+    assert [q.answers for q in pairs] == [tuple(g.names[a] for a in p.answers) for p in paths]
+    for q in pairs:
+        assert q.raw.count("[") == 1
+        assert f"[{q.topic}]" in q.raw
+        assert q.text == q.raw.replace(f"[{q.topic}]", q.topic)
+        assert any(q.raw.startswith(f.split("{p}")[0]) for f in FRAMES)
+    assert pairs == graph_pairs(g, SamplingOptions(questions=12, seed=1))
