@@ -1,7 +1,7 @@
 """The one renderer: a :class:`~graphwalk_neo4j.decide.request.DecisionContext` -> the text a reading backend
 (Jev, an LLM) gets, plus the word helpers every reader of relations shares.
 
-Layout (verified live against Jev; ``shared/seeds/graphwalk-design.md``, section "As built in M3"):
+Layout (verified live against Jev):
 
 * ``state`` is ``{"query": <the question>}``, shared by every question of a request; each beam's own context
   lives in its question's ``instructions``.

@@ -250,7 +250,7 @@ def field_range(name: str) -> tuple[int, int]:
     return low, high
 
 
-# What every preset shares (the evaluation set-up of the design doc).
+# What every preset shares (the evaluation set-up of docs/eval.md).
 _SHARED = {
     "allow_stop_at_start": False,
     "max_frontier": 2000,
