@@ -46,7 +46,7 @@ async def test_bench_run_sections(store: GraphStore, neo4j_settings: Settings, g
         hub_repeats=1,
         concurrent=4,
     )
-    assert set(walk["hub_moves"]) == {"moves_from_drama", "follow_drama_films", "moves_from_2000_films"}
+    assert set(walk["hub_moves"]) == {"moves_from_hub", "follow_into_hub", "moves_from_2000_targets"}
     assert all(case["db_hits"] > 0 for case in walk["hub_moves"].values())
     assert walk["greedy"]["walks"] == walk["relation"]["walks"] == 3
     assert walk["concurrent_4"]["errors"] == 0

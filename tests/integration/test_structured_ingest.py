@@ -197,11 +197,11 @@ async def test_merge_entities_rewires_and_unions(store: GraphStore, graph_name: 
 
 async def test_fail_mode_writes_nothing_of_a_bad_file(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text(KB + "Kismet|has tags|oops\n")
+    bad.write_text(KB + "Kismet|has\ttags|oops\n")  # a tab: names are data, control characters are not
     with pytest.raises(InputError) as info:
         await ingest_file(store, bad, graph=graph_name, root=tmp_path, batch_size=2)
     assert "bad.txt:7" in str(info.value)
-    assert "' '" in str(info.value)
+    assert "U+0009" in str(info.value)
     counts = (await store.read("graph/counts", graph=graph_name))[0]
     assert counts == {"entities": 0, "relationships": 0}
     assert await list_documents(store, graph_name) == []
@@ -209,7 +209,7 @@ async def test_fail_mode_writes_nothing_of_a_bad_file(store: GraphStore, graph_n
 
 async def test_skip_mode_loads_the_rest_and_reports(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text(KB + "Kismet|has_genre\nKismet|direct`ed|X\n")
+    bad.write_text(KB + "Kismet|has_genre\nKismet|direct\x07ed|X\n")
     result = await ingest_file(store, bad, graph=graph_name, root=tmp_path, on_error="skip")
     assert result.rows == 6
     assert result.skipped == 2
