@@ -59,7 +59,7 @@ LIMIT_REASONS: dict[str, str] = {
     "max_frontier": "targets one option keeps; a MetaQA hub such as Drama has thousands",
     "sample_names": "names per option in a question; more only costs tokens",
     "max_decision_calls": "21 times the default; the work budget cuts earlier",
-    "max_nodes_read": "about 92 MB of recorded ids at the ceiling; the default is over what beam 3 reads in 4 depths",
+    "max_nodes_read": "about 92 MB of recorded ids at the ceiling; MetaQA walks read at most 12,170 (docs/eval.md)",
     "max_memory_mb": "one walk may not take more than this of the service's memory, by the estimate",
 }
 
