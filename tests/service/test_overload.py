@@ -67,9 +67,12 @@ def test_an_exhausted_pool_is_a_503_with_retry_after_never_a_500(neo4j_settings:
                 assert r.headers["content-type"] == "application/problem+json"
                 assert "is busy: no pooled connection came free in time" in r.json()["detail"]
             backend.release.set()
-            held = first.result(timeout=60)  # its own trace write waited on the connection its decision held
-            assert held.status_code == 503, held.text
-            assert held.headers["retry-after"] == "1"
+            # the first walk's own trace writes run in the background: one that was queued while its decision held
+            # the connection gave up (503), one that ran before or after did not (200); never a 500 either way
+            held = first.result(timeout=60)
+            assert held.status_code in {200, 503}, held.text
+            if held.status_code == 503:
+                assert held.headers["retry-after"] == "1"
             again = c.post("/v1/walk", json=walk)  # the connection is back: the service answers again
             assert again.status_code == 200, again.text
             assert again.json()["status"] in {"ok", "budget"}
