@@ -11,6 +11,7 @@ import asyncio
 import importlib
 import json
 import logging
+import re
 import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.admission import WalkCall, walk_call
-from graphwalk_neo4j.errors import DrainingError, GraphwalkError
+from graphwalk_neo4j.errors import BookmarkError, DrainingError, GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.guard import Guard
@@ -65,6 +66,7 @@ BROWSER_ROUTER = "graphwalk_neo4j.service.browser"
 # A walk response carries the bookmarks of its trace write; a read on any replica that sends them back sees it.
 BOOKMARK_HEADER = "X-Graphwalk-Bookmark"
 MAX_BOOKMARK_HEADER = 4096
+_BOOKMARK = re.compile(r"^FB:[A-Za-z0-9+/=_-]*$")
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {MEDIA_TYPE: {}}} for code in (400, 401, 404, 413, 422, 429, 502, 503, 504)
 }
@@ -339,8 +341,17 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
 
 
 def bookmark_values(header: str | None) -> list[str]:
-    """``X-Graphwalk-Bookmark: b1,b2`` -> ``["b1", "b2"]`` (Neo4j bookmarks hold no commas)."""
-    return [b.strip() for b in (header or "").split(",") if b.strip()]
+    """``X-Graphwalk-Bookmark: b1,b2`` -> ``["b1", "b2"]`` (Neo4j bookmarks hold no commas). A value not shaped
+    like the bookmarks Neo4j 5.26 and 2026.x issue (``FB:`` and base64) is a :class:`BookmarkError` (400) here:
+    Neo4j itself answers such a value with an internal error, not a refusal."""
+    values = [b.strip() for b in (header or "").split(",") if b.strip()]
+    for value in values:
+        if not _BOOKMARK.match(value):
+            raise BookmarkError(
+                f"{BOOKMARK_HEADER} holds {value[:40]!r}, which is not a Neo4j bookmark; send the value a response "
+                "of this service returned, unchanged, or none"
+            )
+    return values
 
 
 def _new_walk_id() -> str:

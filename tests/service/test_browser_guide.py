@@ -85,3 +85,19 @@ def test_guide_lists_the_walk_and_its_block_draws_it(
     assert style.status_code == 200
     assert style.text == style_sheet()
     assert style.headers["access-control-allow-origin"] == "*"
+
+
+def test_the_guide_leaves_out_walk_nodes_graphwalk_did_not_store(
+    client: httpx.Client, neo4j_settings: Settings, movie_graph: str
+) -> None:
+    """A bare :Walk node (another tool's label; found by the API fuzzer as a 500) does not break the guide."""
+    auth = (neo4j_settings.user, neo4j_settings.password.get_secret_value())
+    with neo4j.GraphDatabase.driver(neo4j_settings.uri, auth=auth) as driver:
+        driver.execute_query("CREATE (:Walk {made_by_test: $g})", g=movie_graph, database_=neo4j_settings.database)
+        try:
+            r = client.get("/guide", params={"graph": movie_graph})
+        finally:
+            driver.execute_query(
+                "MATCH (w:Walk {made_by_test: $g}) DELETE w", g=movie_graph, database_=neo4j_settings.database
+            )
+    assert r.status_code == 200, r.text

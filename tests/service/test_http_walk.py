@@ -149,3 +149,11 @@ def test_a_walk_over_a_limit_is_refused_with_422_naming_the_limit(client: httpx.
     starts = client.post("/v1/walk", json={"question": "q", "graph": movie_graph, "start": ["Titanic"] * 17})
     assert starts.status_code == 422
     assert "List should have at most 16 items after validation, not 17" in starts.json()["detail"]
+
+
+def test_a_malformed_bookmark_is_a_400_naming_the_header(client: httpx.Client, movie_graph: str) -> None:
+    """Neo4j answers a value not shaped like its bookmarks with an internal error; the API fuzzer found it as a 500."""
+    for value in ("Ul", "FB:abc"):  # not a bookmark at all; shaped like one but not one this database issued
+        r = client.get("/v1/walks", params={"graph": movie_graph}, headers={"X-Graphwalk-Bookmark": value})
+        assert r.status_code == 400, r.text
+        assert "X-Graphwalk-Bookmark" in r.json()["detail"]
