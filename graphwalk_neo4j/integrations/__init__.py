@@ -1,4 +1,4 @@
-"""graphwalk inside the GenAI frameworks Neo4j users already build with (docs/integrations.md).
+"""graphwalk inside the GenAI frameworks Neo4j users already build with (docs/integrations/).
 
 Each adapter is its own module and needs its framework, an optional extra: ``neo4j_graphrag`` (``[graphrag]``),
 ``langchain`` (``[langchain]``), ``llamaindex`` (``[llamaindex]``); the retrievers all walk through one

@@ -1,6 +1,6 @@
 """neo4j-viz (Neo4j's notebook graph renderer): :func:`walk_graph` turns a walk into a
 :class:`neo4j_viz.VisualizationGraph` to explore interactively (zoom, drag, search) with its ``render()``, beside
-the static drawing every walk shows by itself (``_repr_html_``, docs/integrations.md). Needs the ``[notebook]``
+the static drawing every walk shows by itself (``_repr_html_``, docs/integrations/). Needs the ``[notebook]``
 extra (neo4j-viz).
 """
 
