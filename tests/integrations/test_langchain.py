@@ -83,7 +83,7 @@ async def test_tool_gives_the_model_text_and_the_caller_an_artifact(walker: Grap
     given = await asyncio.to_thread(tool.invoke, {"question": "who made it", "start": ["Memento"]})
     assert given.splitlines()[0].startswith("1. Christopher Nolan (")  # from the given start, along directed_by
     assert given.splitlines()[-1].startswith("walk id: ")
-    missing = await tool.ainvoke({"question": "what is the airspeed of an unladen swallow"})
+    missing = await tool.ainvoke({"question": "who directed it", "start": ["Nobody By This Name"]})
     assert missing.startswith("No answer (no_start: linking: ")
 
 

@@ -100,7 +100,7 @@ def test_no_start_entity_gives_no_items_and_a_closed_walker_opens_again(
 ) -> None:
     retriever = GraphwalkRetriever(driver, walker)
     for _ in range(2):
-        result = retriever.search(query_text="what is the airspeed of an unladen swallow")
+        result = retriever.search(query_text="who directed it", start=["Nobody By This Name"])
         assert result.items == []
         assert result.metadata is not None
         assert result.metadata["status"] == "no_start"
