@@ -11,6 +11,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from neo4j.exceptions import ConnectionAcquisitionTimeoutError
 
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.service.context import ServiceContext
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.store import GraphStore
+    from neo4j import AsyncSession, AsyncTransaction
 
 QUESTION = {"question": "who directed Memento", "preset": "relation", "start": "Memento"}
 
@@ -37,12 +39,22 @@ class HoldingBackend(FakeBackend):
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
         if self.store is not None and not self.holding.is_set():
             async with self.store.driver.session(database=self.store.database) as session:
-                tx = await session.begin_transaction()
+                tx = await self._begin(session)
                 await tx.run("RETURN 1")
                 self.holding.set()
                 await asyncio.to_thread(self.release.wait, 60)
                 await tx.rollback()
         return await super().decide(request)
+
+    @staticmethod
+    async def _begin(session: AsyncSession) -> AsyncTransaction:
+        """Take the pool's one connection, waiting out the walk's own background trace write if it holds it."""
+        for _ in range(200):
+            try:
+                return await session.begin_transaction()
+            except ConnectionAcquisitionTimeoutError:
+                await asyncio.sleep(0.05)
+        raise AssertionError("the pool's one connection never came free for the holding decision")
 
 
 def test_an_exhausted_pool_is_a_503_with_retry_after_never_a_500(neo4j_settings: Settings, movie_graph: str) -> None:
