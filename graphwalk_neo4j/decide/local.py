@@ -48,8 +48,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
+from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.decide.render import coverage_view
 from graphwalk_neo4j.decide.text import values_text
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
@@ -422,21 +422,11 @@ class LocalDecider(DecisionBackend):
         check_request(request, max_options=self._max_options, backend="local")
         started = time.perf_counter()
         state_text = values_text(request.state) or " "
-        results = {}
+        raw = {}
         for question in request.questions:
             probs = softmax(await self._scores(state_text, question), self.temperature)
-            raw = {label: float(p) for label, p in zip(question.options, probs, strict=True)}
-            result = make_result(question, raw)
-            result.confidence = top_confidence(result.probabilities, result.top)
-            results[question.key] = result
-        return DecisionResponse(
-            results=results,
-            usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
-            latency_s=time.perf_counter() - started,
-            model=self.model_id,
-            provider="local",
-            calls=1,
-        )
+            raw[question.key] = {label: float(p) for label, p in zip(question.options, probs, strict=True)}
+        return in_process_response(request, raw, started=started, model=self.model_id)
 
     async def aclose(self) -> None:
         return None

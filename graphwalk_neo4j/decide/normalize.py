@@ -17,14 +17,16 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest
+from graphwalk_neo4j.decide.base import ChoiceQuestion, ChoiceResult, DecisionRequest, DecisionResponse, Usage
 from graphwalk_neo4j.errors import DecisionError, DecisionResponseError
 
 __all__ = [
     "check_request",
+    "in_process_response",
     "make_result",
     "normalize_distribution",
     "top_label",
@@ -117,6 +119,26 @@ def make_result(
         top=top_label(probabilities, offered),
         confidence=confidence,
         warnings=[*warnings, *notes],
+    )
+
+
+def in_process_response(
+    request: DecisionRequest, probabilities: Mapping[str, Mapping[str, float]], *, started: float, model: str
+) -> DecisionResponse:
+    """The response of a decider that runs in this process (local, learned): one result per question from its
+    raw ``probabilities`` (question key -> label -> p) with Jev's confidence, no tokens, no cost, one call."""
+    results = {}
+    for question in request.questions:
+        result = make_result(question, probabilities[question.key])
+        result.confidence = top_confidence(result.probabilities, result.top)
+        results[question.key] = result
+    return DecisionResponse(
+        results=results,
+        usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
+        latency_s=time.perf_counter() - started,
+        model=model,
+        provider="local",
+        calls=1,
     )
 
 

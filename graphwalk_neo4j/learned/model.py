@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse, Usage
-from graphwalk_neo4j.decide.normalize import check_request, make_result, top_confidence
+from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
+from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, trained_walk_defaults
@@ -241,22 +241,12 @@ class LearnedDecider(DecisionBackend):
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
         check_request(request, max_options=self._max_options, backend="learned")
         started = time.perf_counter()
-        results = {}
+        raw = {}
         for question in request.questions:
             context = _context(question)
             probs = await self.probabilities(context)
-            raw = {label: float(p) for label, p in zip(context.labels, probs, strict=True)}
-            result = make_result(question, raw)
-            result.confidence = top_confidence(result.probabilities, result.top)
-            results[question.key] = result
-        return DecisionResponse(
-            results=results,
-            usage=Usage(input_tokens=0, output_tokens=0, cost_usd=0.0),
-            latency_s=time.perf_counter() - started,
-            model=self.model_id,
-            provider="local",
-            calls=1,
-        )
+            raw[question.key] = {label: float(p) for label, p in zip(context.labels, probs, strict=True)}
+        return in_process_response(request, raw, started=started, model=self.model_id)
 
     async def aclose(self) -> None:
         return None
