@@ -23,9 +23,9 @@ from graphwalk_neo4j.decide.base import DecisionRequest
 from graphwalk_neo4j.embed import FakeEmbedder, MiniLMEmbedder
 from graphwalk_neo4j.learned.inputs import STOP_TOKEN
 from graphwalk_neo4j.learned.model import LearnedDecider
+from graphwalk_neo4j.walk.choice_questions import build_question
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.prompts import build_question
 from graphwalk_neo4j.walk.result import PathStep
 
 

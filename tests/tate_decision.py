@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphwalk_neo4j.walk.choice_questions import build_question
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef
-from graphwalk_neo4j.walk.prompts import build_question
 from graphwalk_neo4j.walk.result import PathStep
 
 if TYPE_CHECKING:

@@ -2,9 +2,10 @@
 
 Two methods (``method=``):
 
-``"coverage"`` (default) reads each question as the walk's prompts lay it out (see :mod:`graphwalk_neo4j.walk.prompts`:
-``start`` entities as ``name (type)``, one ``path`` line per hop as ``MOVE: REACHED``, option descriptions as
-``HEAD — DETAILS``) and scores every option with a weighted sum of similarity features:
+``"coverage"`` (default) reads each question as the walk lays it out (see
+:mod:`graphwalk_neo4j.walk.choice_questions`: ``start`` entities as ``name (type)``, one ``path`` line per hop as
+``MOVE: REACHED``, option descriptions as ``HEAD — DETAILS``) and scores every option with a weighted sum of
+similarity features:
 
 1. *Residual question*: the state (the user's question) without the start entities' names; the start is given,
    the path has to cover the rest. Its *focus* is the first wh-word with the noun phrase it asks about

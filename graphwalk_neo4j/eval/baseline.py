@@ -34,7 +34,7 @@ from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.graph.ledger import list_documents
 from graphwalk_neo4j.llm import LLMClient
 from graphwalk_neo4j.progress import QUIET, Progress
-from graphwalk_neo4j.walk.prompts import relation_words
+from graphwalk_neo4j.walk.choice_questions import relation_words
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -29,7 +29,7 @@ from graphwalk_neo4j.learned.inputs import decision_inputs
 from graphwalk_neo4j.learned.mining import Decision
 from graphwalk_neo4j.learned.qa import TEST_SHARE, VAL_SHARE, split_of
 from graphwalk_neo4j.stored_walks.read import get_walk, list_walks
-from graphwalk_neo4j.walk import prompts
+from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
@@ -115,7 +115,7 @@ def walk_decisions(walk: StoredWalk, refs: dict[str, NodeRef]) -> list[Decision]
             )
         if not labelled:
             continue
-        context = prompts.build_context(
+        context = choice_questions.build_context(
             walk.question,
             current=current,
             start=start,

@@ -11,7 +11,8 @@
    the precise answer). The gold paths are those with the best F1 (at least ``min_f1``), shortest first.
 2. **Teacher forcing.** Along every gold path, each state the walk would have asked about (at least two
    legal options, or one and STOP) becomes a decision with the real graph's offers, STOP included (STOP is
-   right at the end of a gold path), built with the walk's own :func:`~graphwalk_neo4j.walk.prompts.build_context`.
+   right at the end of a gold path), built with the walk's own
+   :func:`~graphwalk_neo4j.walk.choice_questions.build_context`.
    The target spreads evenly over every option that continues some gold path (ties are common: a film's
    director is often its writer).
 """
@@ -26,7 +27,7 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.learned.inputs import DecisionInputs, decision_inputs
 from graphwalk_neo4j.store.queries import ENTITIES_BY_ID
-from graphwalk_neo4j.walk import prompts
+from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Move, NodeRef, Option
@@ -295,8 +296,8 @@ def _decisions(
             offered = node.options
             if not offered or (len(offered) == 1 and not stop_allowed):
                 continue  # a forced STOP or a forced move: the walk asks nothing here
-            labels = prompts.option_labels(offered, config)
-            context = prompts.build_context(
+            labels = choice_questions.option_labels(offered, config)
+            context = choice_questions.build_context(
                 q.text,
                 current=node.current,
                 start=starts[qi],

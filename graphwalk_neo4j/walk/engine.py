@@ -2,7 +2,7 @@
 depth.
 
 ``WalkEngine(expander, backend, trace_sink, config).run(question, start_ids)`` owns the search loop only;
-graph access is the :class:`~.ports.Expander`'s job, wording is :mod:`.prompts`', numbers are :mod:`.scoring`
+graph access is the :class:`~.ports.Expander`'s job, wording is :mod:`.choice_questions`', numbers are :mod:`.scoring`
 / :mod:`.sampling`'s, beam bookkeeping is :mod:`.beams`'. Per depth, for every active beam:
 
 * no legal option and STOP allowed -> forced STOP (a decision with p = 1, no call);
@@ -38,7 +38,7 @@ from graphwalk_neo4j.errors import (
     StoreError,
 )
 from graphwalk_neo4j.faults import pause_point
-from graphwalk_neo4j.walk import prompts
+from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.beams import Beam, Candidate, decision_candidates, forced_candidate, select
 from graphwalk_neo4j.walk.config import WalkConfig
 from graphwalk_neo4j.walk.ports import (
@@ -159,7 +159,7 @@ class _Walk:
         self.state = WalkState(walk_id=walk_id, config=engine.config, model=engine.backend.model_id)
         self.start = start
         self.answer_type_q = (
-            prompts.answer_type_question(answer_types, engine.backend.max_options)
+            choice_questions.answer_type_question(answer_types, engine.backend.max_options)
             if self.config.answer_type == "hint"
             else None
         )
@@ -419,14 +419,14 @@ class _Walk:
                 f"{self.engine.backend.model_id!r} takes {fit} plus STOP; the expander "
                 f"must cap at limit={self.engine.option_limit}"
             )
-        labels = prompts.option_labels(options, cfg)
+        labels = choice_questions.option_labels(options, cfg)
         labelled: dict[str, Option | None] = dict(zip(labels, options, strict=True))
         if not options:
             kind: StepKind = "forced_stop" if stop_allowed else "dead_end"
-            return Plan(index, key, beam, kind, expansion, {prompts.STOP: None} if stop_allowed else {})
+            return Plan(index, key, beam, kind, expansion, {choice_questions.STOP: None} if stop_allowed else {})
         if len(options) == 1 and not stop_allowed:
             return Plan(index, key, beam, "forced_move", expansion, labelled)
-        question, labelled = prompts.build_question(
+        question, labelled = choice_questions.build_question(
             key,
             current=beam.current,
             start=beam.start,
@@ -445,7 +445,7 @@ class _Walk:
         if self.answer_type_q is not None:
             questions = [self.answer_type_q, *questions]
             self.answer_type_q = None  # asked once, in the first call
-        request = await off_loop(prompts.build_request, self.question, questions)
+        request = await off_loop(choice_questions.build_request, self.question, questions)
         response: DecisionResponse = await backend.decide(request)
         call = state.record_call(response, len(questions))
         for plan in plans:
@@ -468,7 +468,7 @@ class _Walk:
             plan.confidence = conf
         if asked_type:
             self.answer_type_depth = depth
-            typed = response.results.get(prompts.ANSWER_TYPE_KEY)
+            typed = response.results.get(choice_questions.ANSWER_TYPE_KEY)
             if typed is not None and typed.probabilities:
                 state.answer_type = dict(typed.probabilities)
                 self.hint = max(typed.probabilities, key=lambda k: typed.probabilities[k])

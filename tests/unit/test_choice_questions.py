@@ -3,9 +3,7 @@ answer-type question, and the request (state = the question only)."""
 
 from __future__ import annotations
 
-from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.ports import NodeRef, Option
-from graphwalk_neo4j.walk.prompts import (
+from graphwalk_neo4j.walk.choice_questions import (
     ANSWER_TYPE_KEY,
     STOP,
     answer_type_question,
@@ -23,6 +21,8 @@ from graphwalk_neo4j.walk.prompts import (
     relation_words,
     start_names,
 )
+from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
 
 MEMENTO = NodeRef(id="m", name="Memento", type="film")
