@@ -5,7 +5,7 @@
 // Walks over an adopted graph (one with a :GwGraphProfile) have no AT / CHOSE / STARTED_AT / ANSWERED links to the
 // user's nodes (adopt never adds relationships to them): their nodes are found by the element ids the trace keeps
 // (node_ids, chosen_target_ids, start_ids, answer_ids), and the links are drawn as virtual relationships.
-// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`; null: the latest walk), then run this.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j walks list`; null: the latest walk), then run this.
 // params: walkId
 // returns: walk, question, status, answers, start, hops, answered
 CALL () {

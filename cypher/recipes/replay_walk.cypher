@@ -2,7 +2,7 @@
 // (AT) and chose (CHOSE), the decision calls and the answers. One row per step, by depth, beam, position.
 // On an adopted graph (one with a :GwGraphProfile) the trace has no links to the user's nodes: they are found by
 // the element ids it keeps (node_ids, chosen_target_ids, answer_ids) and linked by virtual relationships.
-// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`), then run this query.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j walks list`), then run this query.
 // params: walkId
 // returns: depth, beam, kind, kept, chosen, p, path, stood_on, chose, decided_by, answers
 MATCH (w:Walk {id: $walkId})

@@ -4,7 +4,7 @@
 // per option, as stored), and one virtual :Pruned node per relation the expander dropped before the decision
 // (`release_year → 37 pruned`). One row per step, by depth, beam, position. Nothing is written. On an adopted graph
 // (one with a :GwGraphProfile) the user's nodes are found by the element ids the trace keeps, linked virtually.
-// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j trace list`; null: the latest walk), then run this.
+// Browser: :param walkId => 'the-walk-id'   (ids: `gw-neo4j walks list`; null: the latest walk), then run this.
 // params: walkId
 // returns: depth, beam, caption, step, stood_on, chose, offered, pruned
 CALL () {

@@ -91,16 +91,26 @@ COMMANDS: dict[str, CommandRef] = {
         "serve",
         "Serve walks over HTTP (JSON, Server-Sent Events) and MCP until SIGTERM; logs are JSON lines on stderr.",
     ),
-    "trace": CommandRef(f"{_CLI}.trace", "trace", "Inspect stored walk traces (written by the Neo4j trace sink)."),
     "walk": CommandRef(
         f"{_CLI}.walk",
         "walk",
         "Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes.",
     ),
+    "walks": CommandRef(
+        f"{_CLI}.walks",
+        "walks",
+        "List and show stored walks (every walk is stored in Neo4j as :Walk / :Step nodes).",
+    ),
 }
 
+# Deprecated command names and what replaced them: they still run, with a note on stderr, and --help omits them
+# (docs/cli-guide.md says when they go).
+ALIASES: dict[str, str] = {"trace": "walks"}
 
-@click.group(cls=LazyGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(
+    cls=LazyGroup, lazy_commands=COMMANDS, aliases=ALIASES, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="gw-neo4j")
 @click.option("--uri", envvar="GW_NEO4J_URI", default=None, help="Bolt URI (default bolt://127.0.0.1:7687).")
 @click.option("--user", envvar="GW_NEO4J_USER", default=None, help="Neo4j user (default neo4j).")

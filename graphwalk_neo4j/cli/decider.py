@@ -55,17 +55,20 @@ def decider_group() -> None:
     help="Question–answer file(s); repeat for several.",
 )
 @click.option(
+    "--from-walks",
     "--from-traces",
+    "from_traces",
     is_flag=True,
-    help="Learn from the graph's stored walks instead (the backend's distributions as soft targets).",
+    help="Learn from the graph's stored walks instead (the backend's distributions as soft targets); "
+    "--from-traces is the old name.",
 )
-@click.option("--teacher", default=None, help="With --from-traces: only walks made by this model id.")
+@click.option("--teacher", default=None, help="With --from-walks: only walks made by this model id.")
 @click.option(
     "--questions",
     type=click.IntRange(100, 200_000),
     default=SamplingOptions.questions,
     show_default=True,
-    help="From the graph alone (no --qa, no --from-traces): how many questions to write from its relation paths.",
+    help="From the graph alone (no --qa, no --from-walks): how many questions to write from its relation paths.",
 )
 @click.option(
     "--format",
@@ -143,10 +146,10 @@ def train(
     as_json: bool,
 ) -> None:
     """Train a learned decider on GRAPH: from question–answer pairs (--qa), from its stored walks
-    (--from-traces), or, with neither, from the graph alone (questions written from its own relation paths).
+    (--from-walks), or, with neither, from the graph alone (questions written from its own relation paths).
     Re-run the same command to resume."""
     if qa_files and from_traces:
-        raise ConfigError("use either --qa FILE or --from-traces, not both")
+        raise ConfigError("use either --qa FILE or --from-walks, not both")
     graph = graph_name(graph)
     settings = load_settings(ctx)
     embedder = make_embedder(settings)

@@ -12,8 +12,8 @@ import click
 
 from graphwalk_neo4j.backends import describe_backends, resolve_backend
 from graphwalk_neo4j.cli.render import error_line, make_console, styled
-from graphwalk_neo4j.cli.trace import browser_hint
 from graphwalk_neo4j.cli.walk import render
+from graphwalk_neo4j.cli.walks import browser_hint
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.graph.embeddings import embed_graph
@@ -62,7 +62,7 @@ async def main() -> int:
         "`gw-neo4j serve` (from a clone: `.venv/bin/gw-neo4j serve`) and type the :guide command:"
     )
     console.print(browser_hint(ids[-1], settings))
-    console.print("all walks: gw-neo4j trace list --graph demo")
+    console.print("all walks: gw-neo4j walks list --graph demo")
     return 0
 
 

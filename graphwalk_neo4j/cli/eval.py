@@ -91,7 +91,13 @@ def eval_group() -> None:
 @click.option(
     "--graph", default="metaqa", show_default=True, callback=check_graph_name, help="Graph name holding the MetaQA KB."
 )
-@click.option("--trace", is_flag=True, help="Store every walk's trace in Neo4j (slower).")
+@click.option(
+    "--store-walks",
+    "--trace",
+    "trace",
+    is_flag=True,
+    help="Store every walk in Neo4j (slower); --trace is the old name.",
+)
 @click.option(
     "--heldout",
     type=click.Path(file_okay=False, exists=True),

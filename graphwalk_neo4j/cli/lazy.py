@@ -32,14 +32,31 @@ class CommandRef(NamedTuple):
 
 
 class LazyGroup(click.Group):
-    def __init__(self, *args: Any, lazy_commands: Mapping[str, CommandRef], **kwargs: Any) -> None:
+    """``lazy_commands``: the table of commands; ``aliases``: deprecated old names, each mapped to the command that
+    replaced it. An alias still runs (with a one-line note on stderr) but is not listed by ``--help``."""
+
+    def __init__(
+        self,
+        *args: Any,
+        lazy_commands: Mapping[str, CommandRef],
+        aliases: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands = dict(lazy_commands)
+        self.aliases = dict(aliases or {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.aliases and cmd_name not in self.lazy_commands:
+            new = self.aliases[cmd_name]
+            click.echo(
+                f"note: `gw-neo4j {cmd_name}` is now `gw-neo4j {new}`; the old name still works for now",
+                err=True,
+            )
+            cmd_name = new
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in self.lazy_commands:
             command = self.lazy_commands[cmd_name].load()

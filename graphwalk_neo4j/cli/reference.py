@@ -77,7 +77,7 @@ def walk_options() -> Iterator[tuple[str, FieldInfo]]:
 
 # ---- the doors ----------------------------------------------------------------------------------------------
 def command(path: str) -> click.Command:
-    """A command by its words (``"trace list"``)."""
+    """A command by its words (``"walks list"``)."""
     first, *rest = path.split()
     found = COMMANDS[first].load()
     for word in rest:
@@ -141,7 +141,7 @@ def result_sizes() -> dict[str, dict[str, Spelling]]:
             "source": Spelling("limit", 10, MAX_SEARCH_HITS),
         },
         "stored walks listed": {
-            "CLI `trace list`": cli("trace list", "limit"),
+            "CLI `walks list`": cli("walks list", "limit"),
             "HTTP `GET /v1/walks`": Spelling("limit", query.get("default"), query.get("maximum")),
             "MCP `list_walks`": _schema_spellings(tools["list_walks"])["limit"],
             "source": Spelling("limit", 20, MAX_LISTED_WALKS),

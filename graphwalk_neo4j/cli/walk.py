@@ -88,7 +88,7 @@ def rule_line(rule: dict[str, Any]) -> str:
 def render(outcome: WalkOutcome, settings: Settings) -> None:
     from rich.tree import Tree
 
-    from graphwalk_neo4j.cli.trace import browser_hint
+    from graphwalk_neo4j.cli.walks import browser_hint
 
     result = outcome.result
     colour = "green" if result.status == "ok" else "yellow"

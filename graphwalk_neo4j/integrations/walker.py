@@ -119,7 +119,7 @@ class GraphWalker:
         if outcome.result.status == "error":
             raise WalkFailedError(
                 f"walk {outcome.result.walk_id} failed: {outcome.result.stop_reason}; "
-                f"see it with `gw-neo4j trace show {outcome.result.walk_id}`"
+                f"see it with `gw-neo4j walks show {outcome.result.walk_id}`"
             )
         return outcome
 

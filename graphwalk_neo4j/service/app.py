@@ -167,7 +167,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         "/v1/walk", response_model=WalkResponse, tags=["walks"], responses={200: {"content": {"text/event-stream": {}}}}
     )
     async def walk(body: WalkRequest, request: Request) -> Any:
-        """Walk the graph toward the answer. The trace is committed in Neo4j before the answer is sent. With
+        """Walk the graph toward the answer. The walk is stored in Neo4j before the answer is sent. With
         ``"stream": true`` (or ``Accept: text/event-stream``) the answer is a stream of Server-Sent Events: one
         ``depth`` event per depth, then one ``result`` event with this same response body (or ``error``)."""
         call = walk_call(
@@ -257,7 +257,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         status: str | None = Query(None),
         bookmark: str | None = Header(None, alias=BOOKMARK_HEADER, max_length=MAX_BOOKMARK_HEADER),
     ) -> dict[str, Any]:
-        """Stored walks of a graph, newest first (as ``gw-neo4j trace list --json``); with the
+        """Stored walks of a graph, newest first (as ``gw-neo4j walks list --json``); with the
         ``X-Graphwalk-Bookmark`` a walk response carried, read once that walk's trace is applied here."""
         found = await ctx.timed(ctx.list_walks(graph, limit=limit, status=status, after=bookmark_values(bookmark)))
         exclude = {"steps", "calls", "answers"}
@@ -269,7 +269,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         graph: str = Query("default", pattern=GRAPH_PATTERN),
         bookmark: str | None = Header(None, alias=BOOKMARK_HEADER, max_length=MAX_BOOKMARK_HEADER),
     ) -> dict[str, Any]:
-        """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j trace show ID --json``; with
+        """One stored walk with its steps, calls and answers, exactly as ``gw-neo4j walks show ID --json``; with
         the ``X-Graphwalk-Bookmark`` of the walk's response, read once its trace is applied on this replica's
         database server (a cluster follower may lag the leader)."""
         found = await ctx.timed(ctx.get_walk(graph, walk_id, after=bookmark_values(bookmark)))

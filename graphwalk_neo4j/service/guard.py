@@ -150,7 +150,7 @@ class Guard:
                 if is_guide_path(path):
                     detail = (
                         "missing, wrong or expired guide key: open the guide with the signed link "
-                        "`gw-neo4j trace guide` prints (it is valid for 12 hours)"
+                        "`gw-neo4j walks guide` prints (it is valid for 12 hours)"
                     )
                 return 401, "unauthorized", detail, {"WWW-Authenticate": "Bearer"}
         if self.ctx.draining and path not in DRAIN_OPEN_PATHS:

@@ -6,10 +6,10 @@ Tools: ``walk`` (the context bundle and walk id; a progress notification per dep
 progress token), ``walk_options`` (why: the options and probabilities at each depth of a stored walk),
 ``draw_walk`` (a Cypher statement that draws a stored walk in Neo4j Browser), ``search``, ``get_walk``,
 ``list_walks``, ``list_graphs``, ``graph_schema``.
-Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``trace show --json``) and ``walks://{graph}`` (the
-newest stored walks). Every tool calls the same :class:`ServiceContext` method as the HTTP route; a project error
-comes back as a tool error carrying the CLI's message. The HTTP transport is stateless (no MCP session is kept
-between requests), so any replica can answer any request.
+Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``gw-neo4j walks show ID --json``) and
+``walks://{graph}`` (the newest stored walks). Every tool calls the same :class:`ServiceContext` method as the HTTP
+route; a project error comes back as a tool error carrying the CLI's message. The HTTP transport is stateless (no
+MCP session is kept between requests), so any replica can answer any request.
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
     @server.resource(
         "walk://{graph}/{walk_id}",
         mime_type="application/json",
-        description="A stored walk, as `gw-neo4j trace show ID --json`.",
+        description="A stored walk, as `gw-neo4j walks show ID --json`.",
     )
     async def walk_resource(graph: str, walk_id: str) -> str:
         try:

@@ -135,14 +135,14 @@ QueryName = Literal[
     "search/vector_cypher25",
     "server/apoc_version",
     "server/components",
-    "trace/finish_walk",
-    "trace/get_walk",
-    "trace/list_walks",
-    "trace/recent_walks",
-    "trace/record_depth",
-    "trace/set_captions",
-    "trace/start_walk",
-    "trace/uncaptioned",
+    "stored_walks/finish_walk",
+    "stored_walks/get_walk",
+    "stored_walks/list_walks",
+    "stored_walks/recent_walks",
+    "stored_walks/record_depth",
+    "stored_walks/set_captions",
+    "stored_walks/start_walk",
+    "stored_walks/uncaptioned",
     "walk/adopted_embeddings",
     "walk/embeddings_by_element_id",
     "walk/embeddings_by_id",
@@ -320,9 +320,9 @@ ENTITY_UIDS_OF_DOCUMENT = Query("graph/entity_uids_of_document", UidRow)
 CLAIMS_OF_DOCUMENT = Query("graph/claims_of_document", ClaimsRow)
 UNASSERT_ENTITIES = Query("graph/unassert_entities", UnassertRow)
 BEGIN_DOCUMENT = Query("ledger/begin_document", BatchesDoneRow)
-LIST_WALKS = Query("trace/list_walks", WalkRow)
-RECENT_WALKS = Query("trace/recent_walks", WalkRow)
-GET_WALK = Query("trace/get_walk", StoredWalkRow)
+LIST_WALKS = Query("stored_walks/list_walks", WalkRow)
+RECENT_WALKS = Query("stored_walks/recent_walks", WalkRow)
+GET_WALK = Query("stored_walks/get_walk", StoredWalkRow)
 ADOPTED_BY_ID = Query("search/adopted_by_id", DegreeRow)
 EXACT_NAMES = Query("search/exact_names", SpanDegreeRow)
 ADOPTED_EXACT_NAMES = Query("search/adopted_exact_names", SpanDegreeRow)

@@ -1,5 +1,5 @@
 """Stored walk traces: typed read access to the :Walk / :Step / :Call nodes that
-:class:`~graphwalk_neo4j.walk.neo4j_trace_sink.Neo4jTraceSink` writes (schema in ``docs/trace-schema.md``).
+:class:`~graphwalk_neo4j.walk.neo4j_trace_sink.Neo4jTraceSink` writes (schema in ``docs/walk-schema.md``).
 
 ``list_walks`` / ``get_walk`` return :class:`StoredWalk` models; ``replay_snippet`` gives the Browser commands
 that draw one walk, ``browser_line`` the one-line ``:guide`` command; ``backfill_captions`` captions old traces.

@@ -31,7 +31,7 @@ async def backfill_captions(store: GraphStore, graph: str | None = None, page: i
     """Caption every uncaptioned walk and step (of ``graph``, or of every graph when ``None``)."""
     walks = steps = 0
     while True:
-        rows = await store.read("trace/uncaptioned", graph=graph, limit=page)
+        rows = await store.read("stored_walks/uncaptioned", graph=graph, limit=page)
         if not rows:
             return CaptionBackfill(walks=walks, steps=steps)
         walk_rows = [
@@ -40,6 +40,6 @@ async def backfill_captions(store: GraphStore, graph: str | None = None, page: i
             if r["kind"] == "walk"
         ]
         step_rows = [{"id": r["id"], "props": step_captions(r["props"])} for r in rows if r["kind"] == "step"]
-        [done] = await store.write("trace/set_captions", walks=walk_rows, steps=step_rows)
+        [done] = await store.write("stored_walks/set_captions", walks=walk_rows, steps=step_rows)
         walks += done["walks"]
         steps += done["steps"]

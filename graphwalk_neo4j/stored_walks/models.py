@@ -1,5 +1,5 @@
 """Typed views of a stored trace: :class:`StoredWalk` with its :class:`StoredStep` s, :class:`StoredCall` s and
-:class:`StoredAnswer` s, built from the property maps the ``trace/*`` read templates return.
+:class:`StoredAnswer` s, built from the property maps the ``stored_walks/*`` read templates return.
 
 Owns the reverse of :mod:`graphwalk_neo4j.walk.neo4j_trace_sink`'s mapping: JSON string properties are parsed back
 (``config``, ``options``, distributions), flat totals are packed into :class:`~graphwalk_neo4j.walk.result.Totals`,

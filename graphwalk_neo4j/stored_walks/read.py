@@ -59,7 +59,7 @@ async def get_walk(store: GraphStore, graph: str | None, walk_id: str) -> Stored
     if not rows:
         where = f" in graph {graph!r}" if graph is not None else ""
         raise WalkNotFoundError(
-            f"no stored walk {walk_id!r}{where}; list them with `gw-neo4j trace list --graph {graph or 'GRAPH'}`"
+            f"no stored walk {walk_id!r}{where}; list them with `gw-neo4j walks list --graph {graph or 'GRAPH'}`"
         )
     row = rows[0]
     walk = StoredWalk.from_props(

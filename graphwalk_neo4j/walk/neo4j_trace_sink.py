@@ -1,12 +1,13 @@
 """The Neo4j :class:`~graphwalk_neo4j.walk.ports.TraceSink`: every walk written back as ``:Walk`` / ``:Step`` /
-``:Call`` nodes next to the entities it walked (schema: ``docs/trace-schema.md``).
+``:Call`` nodes next to the entities it walked (schema: ``docs/walk-schema.md``).
 
 Owns the mapping from trace records to property rows and the three writes, one Cypher round trip each:
 
-* ``start_walk``  -> ``trace/start_walk``: the :Walk (status ``running``), ``-[:STARTED_AT]->`` its start entities;
-* ``record_depth`` -> ``trace/record_depth``: ONE statement (so one transaction) per depth: the :Call and every
+* ``start_walk``  -> ``stored_walks/start_walk``: the :Walk (status ``running``), ``-[:STARTED_AT]->`` its start
+  entities;
+* ``record_depth`` -> ``stored_walks/record_depth``: ONE statement (so one transaction) per depth: the :Call and every
   :Step with ``HAS_STEP`` / ``FIRST_STEP`` / ``NEXT`` / ``AT`` / ``CHOSE`` / ``DECIDED_BY`` / ``HAS_CALL``;
-* ``finish_walk`` -> ``trace/finish_walk``: status, stop reason, totals, answers ``-[:ANSWERED]->``.
+* ``finish_walk`` -> ``stored_walks/finish_walk``: status, stop reason, totals, answers ``-[:ANSWERED]->``.
 
 Everything is MERGEd by id, so a retried transaction writes nothing twice. Rows are built here, before the
 transaction opens; nested data (offered options, distributions, config) travels as JSON strings, and the parts
@@ -17,7 +18,7 @@ behind them at :data:`MAX_STEP_LINKS`, answers at :data:`MAX_ANSWERS`; the full 
 Also owns the caption properties that make raw trace queries readable in Neo4j Browser: ``Walk.caption`` (the
 question, shortened), ``Step.caption`` (``d1 directed_by ← p .89``) and ``Step.hop`` (``directed_by ← .89``, the
 caption the replay recipe gives the hop's virtual relationship). :func:`walk_caption` / :func:`step_captions` work
-on stored property maps too, so old traces are backfilled with the same rules (``gw-neo4j trace captions``).
+on stored property maps too, so old traces are backfilled with the same rules (``gw-neo4j walks captions``).
 """
 
 from __future__ import annotations
@@ -294,7 +295,7 @@ class Neo4jTraceSink:
         started = time.perf_counter()
         walk = walk_row(meta)
         await self.store.write(
-            "trace/start_walk",
+            "stored_walks/start_walk",
             graph=self.graph,
             walk=walk,
             start_uids=[entity_uid(self.graph, i) for i in walk["start_ids"]],
@@ -305,13 +306,15 @@ class Neo4jTraceSink:
         started = time.perf_counter()
         calls = [call_row(record.call, record, self.graph)] if record.call is not None else []
         steps = [step_row(step, seq, self.graph) for seq, step in enumerate(record.steps)]
-        await self.store.write("trace/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps)
+        await self.store.write(
+            "stored_walks/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps
+        )
         self.write_seconds["depth"].append(time.perf_counter() - started)
 
     async def finish_walk(self, result: WalkResult) -> None:
         started = time.perf_counter()
         await self.store.write(
-            "trace/finish_walk",
+            "stored_walks/finish_walk",
             graph=self.graph,
             walk_id=result.walk_id,
             props=finish_row(result, datetime.now(UTC)),

@@ -1,4 +1,4 @@
-"""`gw-neo4j adopt` / `embed` / `walk` / `search` / `trace show` / `adopt --undo` on a user's own graph (the
+"""`gw-neo4j adopt` / `embed` / `walk` / `search` / `walks show` / `adopt --undo` on a user's own graph (the
 Movies-like fixture) in the real Neo4j: the three commands of docs/adopt.md, bad input, and undo."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ async def test_adopt_embed_walk_and_undo_from_the_command_line(
         assert walked.exit_code == 0, walked.output
         bundle = json.loads(walked.stdout)
         assert (bundle["answers"][0]["name"], bundle["answers"][0]["value"]) == ("1964", 1964)
-        shown = await invoke(["trace", "show", bundle["walk_id"], "--graph", graph_name], env)
+        shown = await invoke(["walks", "show", bundle["walk_id"], "--graph", graph_name], env)
         assert shown.exit_code == 0, shown.output
         assert "1964" in shown.stdout
         assert "born" in shown.stdout

@@ -69,7 +69,7 @@ def test_walk_with_jev_through_the_sdk_is_stored_and_replayable(movie_graph, gra
     assert len(calls) == bundle["usage"]["decision_calls"] >= 1
     assert all(c.body["model"] == "jev-1.13.0" for c in calls)
     assert all(c.authorized for c in calls)
-    shown = runner.invoke(main, ["trace", "show", bundle["walk_id"], "--graph", graph_name, "--json"], env=env)
+    shown = runner.invoke(main, ["walks", "show", bundle["walk_id"], "--graph", graph_name, "--json"], env=env)
     assert shown.exit_code == 0, shown.output
     stored = json.loads(shown.stdout)["walk"]
     assert stored["id"] == bundle["walk_id"]

@@ -166,7 +166,7 @@ async def test_a_changed_file_applies_only_the_difference(
     stored = await get_walk(store, graph_name, gone_walk.result.walk_id)
     assert len(stored.answers) == len(gone_walk.result.answers[:100])
     assert "Gone Director" in stored.retracted_names
-    code, shown, _ = await run_cli(neo4j_settings, ["trace", "show", gone_walk.result.walk_id, "--graph", graph_name])
+    code, shown, _ = await run_cli(neo4j_settings, ["walks", "show", gone_walk.result.walk_id, "--graph", graph_name])
     changed_line = next(line for line in shown.splitlines() if line.startswith("data changed since:"))
     assert code == 0
     assert "Gone Director" in changed_line

@@ -106,7 +106,7 @@ def test_markup_in_error_messages_is_printed_as_text(neo4j_settings: Settings, g
 
 
 @pytest.mark.parametrize(
-    "command", [["walk", "q"], ["search", "x"], ["trace", "list"], ["documents"], ["ingest", "kb.txt"], ["embed"]]
+    "command", [["walk", "q"], ["search", "x"], ["walks", "list"], ["documents"], ["ingest", "kb.txt"], ["embed"]]
 )
 def test_invalid_graph_names_are_refused_by_every_command(neo4j_settings: Settings, command: list[str]) -> None:
     result = invoke(neo4j_settings, [*command, "--graph", "[/]bad name"])

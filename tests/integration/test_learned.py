@@ -195,7 +195,7 @@ def walk_json(settings: Settings, graph_name: str, art: Path, *extra: str) -> An
 
 
 def stored_config(settings: Settings, graph_name: str, walk_id: str) -> dict[str, Any]:
-    shown = cli(settings, "trace", "show", walk_id, "--graph", graph_name, "--json")
+    shown = cli(settings, "walks", "show", walk_id, "--graph", graph_name, "--json")
     assert shown.exit_code == 0, shown.output
     config: dict[str, Any] = json.loads(shown.stdout)["walk"]["config"]
     return config

@@ -1,5 +1,5 @@
 """Training a learned decider from the graph alone, end to end against the real Neo4j: ``decider train`` with
-neither ``--qa`` nor ``--from-traces`` on the tiny MetaQA-format KB, ``decider show``, resuming, and the graph
+neither ``--qa`` nor ``--from-walks`` on the tiny MetaQA-format KB, ``decider show``, resuming, and the graph
 walking with its own model when no model is named (CLI ``walk``, the service's backend choice, ``doctor``)."""
 
 from __future__ import annotations

@@ -426,15 +426,15 @@ async def test_list_walks_newest_first_with_status_filter(store: GraphStore, gra
 
 async def test_one_round_trip_per_depth(store: GraphStore, graph_name: str, tmp_path: Path) -> None:
     """Every depth is written with ONE statement, whatever the number of steps (a per-row write would show up as
-    more round trips). The latency itself is a benchmark, not a test: measured 2-5 ms p50 (docs/trace-schema.md);
+    more round trips). The latency itself is a benchmark, not a test: measured 2-5 ms p50 (docs/walk-schema.md);
     the timings are printed for the log."""
     await load_kb(store, graph_name, tmp_path)
     sink = Neo4jTraceSink(store, graph_name)
     before = dict(store.metrics.by_template)
     for i in range(12):
         await run_walk(store, graph_name, walk_id=f"{graph_name}-lat{i}", sink=sink)
-    used = {k: v - before.get(k, 0) for k, v in store.metrics.by_template.items() if k.startswith("trace/")}
-    assert used == {"trace/start_walk": 12, "trace/record_depth": 36, "trace/finish_walk": 12}
+    used = {k: v - before.get(k, 0) for k, v in store.metrics.by_template.items() if k.startswith("stored_walks/")}
+    assert used == {"stored_walks/start_walk": 12, "stored_walks/record_depth": 36, "stored_walks/finish_walk": 12}
     depth = sink.write_seconds["depth"]
     assert len(depth) == 36
     print(

@@ -46,7 +46,7 @@ def test_a_signed_key_opens_the_guide_and_only_the_guide(guarded: ServedApp, mov
         refused = c.get("/guide", headers={"Origin": ORIGIN})
         assert refused.status_code == 401
         assert "guide key" in refused.json()["detail"]
-        assert "`gw-neo4j trace guide`" in refused.json()["detail"]
+        assert "`gw-neo4j walks guide`" in refused.json()["detail"]
 
         assert c.options("/guide", params={"key": key}, headers=PREFLIGHT).status_code == 204
         guide = c.get("/guide", params={"key": key}, headers={"Origin": ORIGIN})
@@ -100,13 +100,13 @@ def test_the_real_service_never_logs_the_key(neo4j_settings: Settings, movie_gra
     assert not [line for line in server.lines if key.split(".")[1] in line]  # the key is in no log line
 
 
-def test_trace_guide_prints_a_signed_line(neo4j_settings: Settings) -> None:
+def test_walks_guide_prints_a_signed_line(neo4j_settings: Settings) -> None:
     env = {"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_SERVICE_TOKEN": TOKEN}
-    result = CliRunner().invoke(main, ["trace", "guide", "w-42"], env=env)
+    result = CliRunner().invoke(main, ["walks", "guide", "w-42"], env=env)
     assert result.exit_code == 0, result.output
     prefix = ":guide http://localhost:8765/guide/walk/w-42?key="
     line = result.output.strip()
     assert line.startswith(prefix)
     assert guide_key_valid(TOKEN, line.removeprefix(prefix))
-    plain = CliRunner().invoke(main, ["trace", "guide"], env={"GW_NEO4J_URI": neo4j_settings.uri})
+    plain = CliRunner().invoke(main, ["walks", "guide"], env={"GW_NEO4J_URI": neo4j_settings.uri})
     assert plain.output.strip() == ":guide http://localhost:8765/guide"

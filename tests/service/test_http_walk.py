@@ -123,7 +123,7 @@ def test_errors_are_problem_json_with_the_cli_message(client: httpx.Client, movi
     no_walk = client.get("/v1/walks/nope", params={"graph": movie_graph})
     assert no_walk.status_code == 404
     assert no_walk.json()["detail"] == (
-        f"no stored walk 'nope' in graph {movie_graph!r}; list them with `gw-neo4j trace list --graph {movie_graph}`"
+        f"no stored walk 'nope' in graph {movie_graph!r}; list them with `gw-neo4j walks list --graph {movie_graph}`"
     )
     no_route = client.get("/v2/nothing")
     assert no_route.status_code == 404

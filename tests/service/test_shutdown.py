@@ -143,7 +143,7 @@ def test_sigterm_mid_walk_finishes_the_walk_refuses_new_work_and_exits_0(
             sys.executable,
             "-m",
             "graphwalk_neo4j.cli",
-            "trace",
+            "walks",
             "show",
             body["walk_id"],
             "--graph",

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import graphwalk_neo4j.cli
-from graphwalk_neo4j.cli import COMMANDS, main
+from graphwalk_neo4j.cli import ALIASES, COMMANDS, main
 
 # What the fast paths must never import: each costs from a tenth of a second (SQLAlchemy) to seconds (torch).
 HEAVY = frozenset(
@@ -106,3 +106,18 @@ def test_help_reads_as_an_eager_group_would() -> None:
     assert lazy_help.exit_code == eager_help.exit_code == 0
     assert lazy_help.output == eager_help.output
     assert "walk        Answer QUESTION by walking the graph hop by hop" in lazy_help.output
+
+
+def test_a_deprecated_name_runs_its_new_command_with_a_note_and_is_not_listed() -> None:
+    runner = CliRunner()
+    old = runner.invoke(main, ["trace", "list", "--help"], prog_name="gw-neo4j")
+    new = runner.invoke(main, ["walks", "list", "--help"], prog_name="gw-neo4j")
+    assert old.exit_code == new.exit_code == 0
+    assert old.stderr == "note: `gw-neo4j trace` is now `gw-neo4j walks`; the old name still works for now\n"
+    assert new.stderr == ""
+    assert old.stdout == new.stdout.replace("gw-neo4j walks list", "gw-neo4j trace list")
+    listed = runner.invoke(main, ["--help"], prog_name="gw-neo4j").stdout
+    assert "  walks  " in listed
+    assert "  trace  " not in listed
+    assert set(ALIASES.values()) <= set(COMMANDS)
+    assert not set(ALIASES) & set(COMMANDS)

@@ -9,7 +9,7 @@ from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 from graphwalk_neo4j.store import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-_AREAS = "schema|server|doctor|graph|ledger|search|walk|trace|ingest|eval|recipes|adopt"
+_AREAS = "schema|server|doctor|graph|ledger|search|walk|stored_walks|ingest|eval|recipes|adopt"
 _USE = re.compile(r"""["']((?:""" + _AREAS + r""")/[a-z0-9_]+)["']""")
 
 

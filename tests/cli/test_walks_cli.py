@@ -1,4 +1,4 @@
-"""``gw-neo4j trace list`` / ``trace show`` against walks the real engine stored in the real Neo4j."""
+"""``gw-neo4j walks list`` / ``walks show`` against walks the real engine stored in the real Neo4j."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ async def walks(store: GraphStore, graph_name: str, tmp_path: Path) -> dict[str,
 
 
 def test_list_json_newest_first_and_by_status(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
-    result = invoke(["trace", "list", "--graph", graph_name, "--json"], neo4j_settings)
+    result = invoke(["walks", "list", "--graph", graph_name, "--json"], neo4j_settings)
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert [(r["id"], r["status"]) for r in rows] == [(walks["error"], "error"), (walks["ok"], "ok")]
@@ -42,28 +42,28 @@ def test_list_json_newest_first_and_by_status(walks: dict[str, str], graph_name:
     assert "steps" not in rows[0]
 
     result = invoke(
-        ["trace", "list", "--graph", graph_name, "--status", "ok", "--limit", "5", "--json"], neo4j_settings
+        ["walks", "list", "--graph", graph_name, "--status", "ok", "--limit", "5", "--json"], neo4j_settings
     )
     assert [r["id"] for r in json.loads(result.stdout)] == [walks["ok"]]
 
 
 def test_list_table_and_empty_graph(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
-    result = invoke(["trace", "list", "--graph", graph_name], neo4j_settings)
+    result = invoke(["walks", "list", "--graph", graph_name], neo4j_settings)
     assert result.exit_code == 0, result.output
     # ids never wrap; the question and answers fold into an 80-column terminal (CliRunner's width)
     for text in (walks["ok"], walks["error"], " ok ", " error ", "Kismet"):
         assert text in result.stdout, text
     assert result.stdout.index(walks["error"]) < result.stdout.index(walks["ok"])
-    result = invoke(["trace", "list", "--graph", f"{graph_name}_empty"], neo4j_settings)
+    result = invoke(["walks", "list", "--graph", f"{graph_name}_empty"], neo4j_settings)
     assert result.exit_code == 0
     assert result.stdout == ""
     assert "no stored walks in graph" in result.stderr
-    result = invoke(["trace", "list", "--status", "finished"], neo4j_settings)
+    result = invoke(["walks", "list", "--status", "finished"], neo4j_settings)
     assert result.exit_code == 2  # not a status
 
 
 def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
-    result = invoke(["trace", "show", walks["ok"], "--graph", graph_name, "--json"], neo4j_settings)
+    result = invoke(["walks", "show", walks["ok"], "--graph", graph_name, "--json"], neo4j_settings)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     walk = data["walk"]
@@ -85,7 +85,7 @@ def test_show_json(walks: dict[str, str], graph_name: str, neo4j_settings: Setti
 def test_show_renders_depths_options_answers_totals_and_replay(
     walks: dict[str, str], graph_name: str, neo4j_settings: Settings
 ) -> None:
-    result = invoke(["trace", "show", walks["ok"], "--graph", graph_name], neo4j_settings)
+    result = invoke(["walks", "show", walks["ok"], "--graph", graph_name], neo4j_settings)
     assert result.exit_code == 0, result.output
     text = result.stdout
     for expected in (
@@ -112,11 +112,11 @@ def test_show_renders_depths_options_answers_totals_and_replay(
         "cost $0.0030",
         neo4j_settings.resolved_browser_url(),
         f":guide http://localhost:8765/guide/walk/{walks['ok']}",
-        f"gw-neo4j trace show {walks['ok']} --cypher",
+        f"gw-neo4j walks show {walks['ok']} --cypher",
     ):
         assert expected in text, expected
     assert "MATCH" not in text  # one Browser line, not the query
-    failed = invoke(["trace", "show", walks["error"], "--graph", graph_name], neo4j_settings)
+    failed = invoke(["walks", "show", walks["error"], "--graph", graph_name], neo4j_settings)
     assert failed.exit_code == 0
     assert "error" in failed.stdout
     assert "decision_error: scripted failure on call 2" in failed.stdout
@@ -125,7 +125,7 @@ def test_show_renders_depths_options_answers_totals_and_replay(
 def test_show_finds_a_walk_by_id_alone_and_prints_the_cypher(
     walks: dict[str, str], graph_name: str, neo4j_settings: Settings
 ) -> None:
-    result = invoke(["trace", "show", walks["ok"], "--json"], neo4j_settings)
+    result = invoke(["walks", "show", walks["ok"], "--json"], neo4j_settings)
     assert result.exit_code == 0, result.output
     walk = json.loads(result.stdout)["walk"]
     assert (walk["id"], walk["graph"], walk["answer_names"]) == (walks["ok"], graph_name, ["The Blue Angel"])
@@ -134,12 +134,12 @@ def test_show_finds_a_walk_by_id_alone_and_prints_the_cypher(
         "d2 starred_actors ← p .60",
         "d3 STOP p .90",
     ]
-    result = invoke(["trace", "show", walks["ok"], "--cypher"], neo4j_settings)
+    result = invoke(["walks", "show", walks["ok"], "--cypher"], neo4j_settings)
     assert result.exit_code == 0, result.output
     assert result.stdout == f':param walkId => "{walks["ok"]}"\n\n{template("recipes/draw_walk").body}\n'
-    result = invoke(["trace", "show", "no-such-walk"], neo4j_settings)
+    result = invoke(["walks", "show", "no-such-walk"], neo4j_settings)
     assert result.exit_code == 1
-    assert "no stored walk 'no-such-walk'; list them with `gw-neo4j trace list --graph GRAPH`" in result.stderr
+    assert "no stored walk 'no-such-walk'; list them with `gw-neo4j walks list --graph GRAPH`" in result.stderr
 
 
 def cypher(settings: Settings, text: str, **params: Any) -> list[dict[str, Any]]:
@@ -179,20 +179,20 @@ def test_captions_backfill_old_traces(walks: dict[str, str], graph_name: str, ne
         g=graph_name,
     )
     assert captions()[0][:2] == (None, None)
-    result = invoke(["trace", "captions", "--graph", graph_name], neo4j_settings)
+    result = invoke(["walks", "captions", "--graph", graph_name], neo4j_settings)
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "captioned 2 walks and 4 steps"  # ok (3 steps) and error (1 step)
     assert captions() == written
-    again = invoke(["trace", "captions", "--graph", graph_name], neo4j_settings)
+    again = invoke(["walks", "captions", "--graph", graph_name], neo4j_settings)
     assert again.stdout.strip() == "captioned 0 walks and 0 steps"
 
 
 def test_show_unknown_walk_fails_clearly(walks: dict[str, str], graph_name: str, neo4j_settings: Settings) -> None:
-    result = invoke(["trace", "show", "no-such-walk", "--graph", graph_name], neo4j_settings)
+    result = invoke(["walks", "show", "no-such-walk", "--graph", graph_name], neo4j_settings)
     assert result.exit_code == 1
     assert "no stored walk 'no-such-walk'" in result.stderr
-    assert f"gw-neo4j trace list --graph {graph_name}" in result.stderr
+    assert f"gw-neo4j walks list --graph {graph_name}" in result.stderr
     # a walk is only found in its own graph
-    result = invoke(["trace", "show", walks["ok"], "--graph", f"{graph_name}_other", "--json"], neo4j_settings)
+    result = invoke(["walks", "show", walks["ok"], "--graph", f"{graph_name}_other", "--json"], neo4j_settings)
     assert result.exit_code == 1
     assert result.stdout == ""

@@ -1,5 +1,6 @@
-"""Trace commands: ``trace list``, ``trace show`` and ``trace captions`` over the walks that
-:class:`~graphwalk_neo4j.walk.neo4j_trace_sink.Neo4jTraceSink` stored (schema: ``docs/trace-schema.md``).
+"""Stored walks: ``walks list``, ``walks show``, ``walks guide`` and ``walks captions`` over the walks that
+:class:`~graphwalk_neo4j.walk.neo4j_trace_sink.Neo4jTraceSink` stored (schema: ``docs/walk-schema.md``).
+``gw-neo4j trace ...`` is the group's old name, kept as a deprecated alias (:data:`graphwalk_neo4j.cli.ALIASES`).
 
 Thin like the rest of the CLI: parse, load settings, one ``asyncio.run`` of
 :func:`graphwalk_neo4j.stored_walks.list_walks` / :func:`~graphwalk_neo4j.stored_walks.get_walk`, render (rich on
@@ -52,13 +53,13 @@ STATUS_STYLE = {
     "no_start": "magenta",
     "interrupted": "yellow",
 }
-MAX_OPTIONS_SHOWN = 12  # per step in `trace show`; the rest are summarised (all of them are in --json)
+MAX_OPTIONS_SHOWN = 12  # per step in `walks show`; the rest are summarised (all of them are in --json)
 SUMMARY_FIELDS = {"steps", "calls", "answers"}
 
 
-@click.group("trace")
-def trace() -> None:
-    """Inspect stored walk traces (written by the Neo4j trace sink)."""
+@click.group("walks")
+def walks() -> None:
+    """List and show stored walks (every walk is stored in Neo4j as :Walk / :Step nodes)."""
 
 
 async def _list(settings: Settings, graph: str, limit: int, status: str | None) -> list[StoredWalk]:
@@ -71,7 +72,7 @@ async def _get(settings: Settings, graph: str | None, walk_id: str) -> StoredWal
         return await get_walk(store, graph, walk_id)
 
 
-@trace.command("list")
+@walks.command("list")
 @graph_option
 @click.option("--limit", type=click.IntRange(1, MAX_LISTED_WALKS), default=20, show_default=True, help="Walks to list.")
 @click.option("--status", type=click.Choice(STATUSES), default=None, help="Only walks with this status.")
@@ -114,7 +115,7 @@ def list_command(ctx: click.Context, graph: str, limit: int, status: str | None,
     out.print(table)
 
 
-@trace.command("show")
+@walks.command("show")
 @click.argument("walk_id")
 @click.option(
     "--graph",
@@ -156,15 +157,15 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
 
 
 def browser_hint(walk_id: str, settings: Settings) -> str:
-    """The one line `walk`, `trace show` and the demo print: where the Browser is and the command to type."""
+    """The one line `walk`, `walks show` and the demo print: where the Browser is and the command to type."""
     guide = settings_guide_line(settings, walk_id)
     return (
         f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
-        f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j trace show {walk_id} --cypher)"
+        f"   (needs gw-neo4j serve; Cypher to paste: gw-neo4j walks show {walk_id} --cypher)"
     )
 
 
-@trace.command("guide")
+@walks.command("guide")
 @click.argument("walk_id", required=False)
 @click.pass_context
 @handle_errors
@@ -175,7 +176,7 @@ def guide_command(ctx: click.Context, walk_id: str | None) -> None:
     out.print(settings_guide_line(settings, walk_id), soft_wrap=True, highlight=False, markup=False)
 
 
-@trace.command("captions")
+@walks.command("captions")
 @click.option("--graph", "graph", default=None, help="Only this graph's walks (default: every graph).")
 @click.pass_context
 @handle_errors
