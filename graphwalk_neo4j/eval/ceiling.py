@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from graphwalk_neo4j.eval.metaqa import MetaQAQuestion, qtype_path
-from graphwalk_neo4j.eval.metrics import answer_set, score_answers
+from graphwalk_neo4j.eval.metrics import score_answers
 from graphwalk_neo4j.graph.identity import entity_id, entity_uid
+from graphwalk_neo4j.qa_format import answer_set
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -26,6 +26,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.qa_format import parse_qa_line
 
 Direction = Literal["out", "in"]
 
@@ -44,7 +45,6 @@ KIND_RELATIONS: dict[str, str] = {
 """Entity kind in a qtype name -> the MetaQA relation linking a movie (subject) to it (object)."""
 
 MOVIE = "movie"
-_TOPIC = re.compile(r"\[([^\[\]]+)\]")
 
 
 class PathStep(NamedTuple):
@@ -107,34 +107,18 @@ def parse_question_line(
     line: int,
     path: str | Path | None = None,
 ) -> MetaQAQuestion:
-    """Parse one ``question<TAB>answers`` line; ``line`` is 1-based and becomes part of the id."""
-    parts = text.rstrip("\r\n").split("\t")
-    if len(parts) != 2:
-        raise InputError(
-            f"expected 'question<TAB>answer1|answer2|...', found {len(parts)} TAB-separated fields",
-            path=path,
-            line=line,
-        )
-    question, answer_field = parts[0].strip(), parts[1]
-    topics = _TOPIC.findall(question)
-    if len(topics) != 1 or question.count("[") != 1 or question.count("]") != 1:
-        raise InputError(
-            f"expected exactly one [topic entity] in the question, found {len(topics)}: {question!r}",
-            path=path,
-            line=line,
-        )
-    answers = tuple(dict.fromkeys(a.strip() for a in answer_field.split("|") if a.strip()))
-    if not answers:
-        raise InputError("the question has no answers after the TAB", path=path, line=line)
+    """Parse one ``question<TAB>answers`` line (:func:`graphwalk_neo4j.qa_format.parse_qa_line`); ``line`` is
+    1-based and becomes part of the id."""
+    parsed = parse_qa_line(text, line=line, path=path)
     return MetaQAQuestion(
         id=f"{split}-{hops}hop-{line:05d}",
         split=split,
         hops=hops,
         line=line,
-        text=question,
-        text_without_brackets=_TOPIC.sub(lambda m: m.group(1), question),
-        topic=topics[0].strip(),
-        answers=answers,
+        text=parsed.text,
+        text_without_brackets=parsed.text_without_brackets,
+        topic=parsed.topic,
+        answers=parsed.answers,
     )
 
 

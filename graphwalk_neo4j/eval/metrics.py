@@ -1,12 +1,9 @@
-"""Pure scoring for question answering over answer sets: normalisation, hits@1, exact match, P/R/F1,
+"""Pure scoring for question answering over answer sets: hits@1, exact match, all scores of a question at once,
 percentiles and per-group aggregation. No I/O, no dataset knowledge.
 
-Matching rule (:func:`normalize_answer`): Unicode case-fold, strip, and collapse inner whitespace runs to one
-space. Nothing else: punctuation, articles and accents are kept, so ``"Paris, Texas"`` and ``"Paris Texas"``
-are different answers. Predictions and gold answers are compared as *sets* of normalised strings; empty
-strings are dropped.
-
-Conventions for empty sets (:func:`precision_recall_f1`): both empty -> 1, 1, 1; exactly one empty -> 0, 0, 0.
+Answers are matched as normalised sets, and P/R/F1 is set precision, recall and F1, both from
+:mod:`graphwalk_neo4j.qa_format` (the rule and the empty-set conventions are in its docstring), which training
+uses too.
 
 Percentiles (:func:`percentile`) use linear interpolation between closest ranks, the default of
 ``numpy.percentile`` (Hyndman & Fan type 7): the p-th percentile of sorted ``x[0..n-1]`` sits at rank
@@ -16,28 +13,14 @@ Percentiles (:func:`percentile`) use linear interpolation between closest ranks,
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from graphwalk_neo4j.qa_format import answer_set, normalize_answer, precision_recall_f1
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
-
-
-def normalize_answer(text: str) -> str:
-    """Case-fold, strip and collapse whitespace (see the module docstring)."""
-    return " ".join(text.casefold().split())
-
-
-def answer_set(answers: Iterable[str]) -> frozenset[str]:
-    """The set of normalised, non-empty answers."""
-    return frozenset(n for n in (normalize_answer(a) for a in answers) if n)
-
-
-class PRF(NamedTuple):
-    precision: float
-    recall: float
-    f1: float
 
 
 def hits_at_1(ranked: Sequence[str], gold: Iterable[str]) -> float:
@@ -50,20 +33,6 @@ def hits_at_1(ranked: Sequence[str], gold: Iterable[str]) -> float:
 def exact_match(predicted: Iterable[str], gold: Iterable[str]) -> float:
     """1.0 when the normalised predicted and gold answer sets are equal, else 0.0."""
     return 1.0 if answer_set(predicted) == answer_set(gold) else 0.0
-
-
-def precision_recall_f1(predicted: Iterable[str], gold: Iterable[str]) -> PRF:
-    """Set precision, recall and F1 of normalised answers (empty-set conventions in the module docstring)."""
-    pred, ref = answer_set(predicted), answer_set(gold)
-    if not pred and not ref:
-        return PRF(1.0, 1.0, 1.0)
-    if not pred or not ref:
-        return PRF(0.0, 0.0, 0.0)
-    hit = len(pred & ref)
-    if hit == 0:
-        return PRF(0.0, 0.0, 0.0)
-    p, r = hit / len(pred), hit / len(ref)
-    return PRF(p, r, 2 * p * r / (p + r))
 
 
 class AnswerScores(BaseModel):

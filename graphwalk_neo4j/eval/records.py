@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from graphwalk_neo4j.eval.metrics import answer_set, score_answers
+from graphwalk_neo4j.eval.metrics import score_answers
+from graphwalk_neo4j.qa_format import answer_set
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.eval.answers import SystemAnswer

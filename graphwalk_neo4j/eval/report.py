@@ -25,8 +25,9 @@ from pydantic import BaseModel
 from rich.table import Table
 
 from graphwalk_neo4j.eval.calibration import calibration_rows
-from graphwalk_neo4j.eval.metrics import percentile, precision_recall_f1
+from graphwalk_neo4j.eval.metrics import percentile
 from graphwalk_neo4j.eval.records import CEILING, QuestionRecord
+from graphwalk_neo4j.qa_format import precision_recall_f1
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from graphwalk_neo4j.eval.metrics import answer_set, precision_recall_f1
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.learned.inputs import DecisionInputs, decision_inputs
+from graphwalk_neo4j.qa_format import answer_set, precision_recall_f1
 from graphwalk_neo4j.store.queries import ENTITIES_BY_ID
 from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.config import WalkConfig

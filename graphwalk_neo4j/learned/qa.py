@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from graphwalk_neo4j.errors import InputError
-from graphwalk_neo4j.eval.metaqa import parse_question_line
 from graphwalk_neo4j.graph.identity import entity_id
+from graphwalk_neo4j.qa_format import parse_qa_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -68,7 +68,7 @@ def load_qa(paths: Sequence[str | Path], fmt: QAFormat = "metaqa") -> list[QAPai
                 continue
             qid = f"{p.stem}:{line_no}"
             if fmt == "metaqa":
-                q = parse_question_line(line, split=p.stem, hops=hops, line=line_no, path=p)
+                q = parse_qa_line(line, line=line_no, path=p)
                 out.append(QAPair(qid, q.text_without_brackets, q.topic, q.answers, hops, q.text))
                 continue
             try:

@@ -13,10 +13,10 @@ from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder, export_minilm_onnx
 from graphwalk_neo4j.eval.metaqa import load_questions
-from graphwalk_neo4j.eval.metrics import precision_recall_f1
 from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.eval.systems import walk_answers
 from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.qa_format import precision_recall_f1
 from graphwalk_neo4j.walk.config import get_preset
 from graphwalk_neo4j.walk.service import WalkService
 

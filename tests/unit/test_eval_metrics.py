@@ -1,4 +1,5 @@
-"""Exact-value tests for graphwalk_neo4j.eval.metrics."""
+"""Exact-value tests for graphwalk_neo4j.eval.metrics and the answer-set scoring it takes from
+graphwalk_neo4j.qa_format."""
 
 from __future__ import annotations
 
@@ -9,18 +10,15 @@ import pytest
 
 from graphwalk_neo4j.eval.metrics import (
     ALL,
-    PRF,
     AnswerScores,
     aggregate,
-    answer_set,
     exact_match,
     hits_at_1,
-    normalize_answer,
     percentile,
-    precision_recall_f1,
     score_answers,
     summarize,
 )
+from graphwalk_neo4j.qa_format import PRF, answer_set, normalize_answer, precision_recall_f1
 
 
 def test_normalize_answer() -> None:
