@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
 
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.qa import QAPair
     from graphwalk_neo4j.store import GraphStore
     from graphwalk_neo4j.walk.config import WalkConfig
@@ -47,6 +48,7 @@ async def build_dataset(
     config: WalkConfig,
     options: MiningOptions,
     progress: Callable[[int, int], None] | None = None,
+    profile: GraphProfile | None = None,
 ) -> tuple[list[Decision], dict[str, dict[str, Any]]]:
     """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes)."""
     make_dir(directory)
@@ -60,7 +62,7 @@ async def build_dataset(
     width = max(1, options.concurrency)
     for i in range(0, len(batches), width):
         group = batches[i : i + width]
-        results = await asyncio.gather(*(mine_batch(store, graph, b, config, options) for b in group))
+        results = await asyncio.gather(*(mine_batch(store, graph, b, config, options, profile=profile) for b in group))
         for batch, (decisions, records) in zip(group, results, strict=True):
             with (directory / DECISIONS_FILE).open("a", encoding="utf-8") as fh:
                 for d in decisions:

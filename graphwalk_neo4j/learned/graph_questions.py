@@ -33,11 +33,12 @@ from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import relation_words
 from graphwalk_neo4j.learned.qa import QAPair
-from graphwalk_neo4j.store.queries import COUNTS, RELATIONS_PAGE
+from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.store import GraphStore
 
 Move = tuple[str, str]  # (relation, "out" | "in")
@@ -72,11 +73,23 @@ class GraphIndex:
 
 
 async def read_graph(
-    store: GraphStore, graph: str, progress: Callable[[int, int], None] | None = None, page: int = PAGE
+    store: GraphStore,
+    graph: str,
+    progress: Callable[[int, int], None] | None = None,
+    page: int = PAGE,
+    profile: GraphProfile | None = None,
 ) -> GraphIndex:
     """Every data relationship of ``graph`` (module docstring, 1); ``progress(nodes read, nodes)`` after each
-    page."""
+    page. An adopted graph (``profile.adopted``) is read in one query over its adopted nodes and the profile's
+    relationship types, with the ids, names and kinds its walks use (element ids, adopted names)."""
     index = GraphIndex()
+    if profile is not None and profile.adopted:
+        rows = await store.read(ADOPTED_RELATIONS, graph=graph, profile=profile.cypher())
+        _index_rows(index, rows)
+        nodes = len({r["uid"] for r in rows})
+        if progress:
+            progress(nodes, nodes)
+        return index
     counted = await store.read(COUNTS, graph=graph)
     total = counted[0]["entities"] if counted else 0
     after, nodes = "", 0
@@ -84,17 +97,21 @@ async def read_graph(
         rows = await store.read(RELATIONS_PAGE, graph=graph, bookkeeping=BOOKKEEPING_TYPES, after=after, limit=page)
         if not rows:
             return index
-        for r in rows:
-            index.names[r["id"]] = r["name"]
-            index.types[r["id"]] = r["type"]
-            if r["relation"] is not None and r["target"] is not None:
-                index.names.setdefault(r["target"], r["target_name"] or r["target"])
-                index.types.setdefault(r["target"], r["target_type"])
-                index.add(r["id"], r["relation"], r["target"])
+        _index_rows(index, rows)
         nodes += len({r["uid"] for r in rows})
         after = rows[-1]["uid"]
         if progress:
             progress(nodes, max(total, nodes))
+
+
+def _index_rows(index: GraphIndex, rows: Sequence[RelationsPageRow]) -> None:
+    for r in rows:
+        index.names[r["id"]] = r["name"]
+        index.types[r["id"]] = r["type"]
+        if r["relation"] is not None and r["target"] is not None:
+            index.names.setdefault(r["target"], r["target_name"] or r["target"])
+            index.types.setdefault(r["target"], r["target_type"])
+            index.add(r["id"], r["relation"], r["target"])
 
 
 @dataclass(frozen=True)
@@ -164,7 +181,10 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
             nexts, weights = _weighted(counts)
             move = _draw(rng, nexts, weights)
             moves.append(move)
-            frontier = index.follow(frontier, move, start)
+            reached = index.follow(frontier, move, start)
+            # the walk offers no move whose far ends are all where it stands (a self-loop, a link inside the
+            # frontier), so such a path has no walk to mine
+            frontier = reached if set(reached).difference(frontier) else []
         key = (start, tuple(moves))
         if len(moves) != hops or not frontier or len(frontier) > options.max_answers or key in seen:
             continue

@@ -26,9 +26,10 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.learned.inputs import DecisionInputs, decision_inputs
 from graphwalk_neo4j.qa_format import answer_set, precision_recall_f1
-from graphwalk_neo4j.store.queries import ENTITIES_BY_ID
+from graphwalk_neo4j.store.queries import ADOPTED_BY_ID, ADOPTED_EXACT_NAMES, ENTITIES_BY_ID, DegreeRow
 from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.entry import best_candidate
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Move, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
@@ -36,6 +37,7 @@ from graphwalk_neo4j.walk.result import PathStep
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.qa import QAPair
     from graphwalk_neo4j.store import GraphStore
 
@@ -100,6 +102,38 @@ class MiningOptions:
     concurrency: int = 2  # batches in flight at once (Neo4j answers one while Python scores the other)
 
 
+def _ref(row: DegreeRow) -> NodeRef:
+    return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
+
+
+async def start_refs(
+    store: GraphStore, graph: str, pairs: Sequence[QAPair], profile: GraphProfile | None = None
+) -> list[NodeRef | None]:
+    """Each question's start node, or ``None`` where the graph has none. An ingested graph's start is the
+    entity of the question's ``start_id``. An adopted graph's is the node whose element id a question written
+    from the graph carries (``topic_id``), else the node named like the topic (case-insensitive; among several,
+    the one spelled as the topic, then the one of highest degree, as the walk's own linking picks)."""
+    if profile is None or not profile.adopted:
+        uids = [entity_uid(graph, q.start_id) for q in pairs]
+        rows = await store.read(ENTITIES_BY_ID, uids=uids, bookkeeping=BOOKKEEPING_TYPES)
+        by_id = {r["id"]: _ref(r) for r in rows}
+        return [by_id.get(q.start_id) for q in pairs]
+    ids = sorted({q.topic_id for q in pairs if q.topic_id})
+    by_element = {r["id"]: _ref(r) for r in await store.read(ADOPTED_BY_ID, graph=graph, ids=ids)} if ids else {}
+    names = sorted({" ".join(q.topic.lower().split()) for q in pairs if not q.topic_id})
+    found: dict[str, list[DegreeRow]] = {}
+    for row in await store.read(ADOPTED_EXACT_NAMES, graph=graph, names=names) if names else []:
+        found.setdefault(row["span"], []).append(row)
+    out: list[NodeRef | None] = []
+    for q in pairs:
+        if q.topic_id:
+            out.append(by_element.get(q.topic_id))
+        else:
+            named = found.get(" ".join(q.topic.lower().split()))
+            out.append(_ref(best_candidate(q.topic, named)) if named else None)
+    return out
+
+
 async def mine_batch(
     store: GraphStore,
     graph: str,
@@ -108,20 +142,16 @@ async def mine_batch(
     options: MiningOptions,
     *,
     option_limit: int = 254,
+    profile: GraphProfile | None = None,
 ) -> tuple[list[Decision], list[MinedQuestion]]:
-    """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring)."""
-    expander = Neo4jExpander(store, graph, None)
-    uids = [entity_uid(graph, q.start_id) for q in pairs]
-    rows = await store.read(ENTITIES_BY_ID, uids=uids, bookkeeping=BOOKKEEPING_TYPES)
-    by_id = {
-        r["id"]: NodeRef(id=r["id"], name=r["name"], type=r.get("type"), importance=float(r.get("degree") or 0))
-        for r in rows
-    }
+    """Mine gold relation paths for ``pairs`` and teacher-force decisions along them (module docstring). With
+    an adopted graph's ``profile`` the walk's moves and ids are those of the adopted graph."""
+    expander = Neo4jExpander(store, graph, None, profile=profile)
+    refs = await start_refs(store, graph, pairs, profile)
     gold = [answer_set(q.answers) for q in pairs]
     nodes: list[_Node] = []
     starts: dict[int, tuple[NodeRef, ...]] = {}
-    for qi, q in enumerate(pairs):
-        ref = by_id.get(q.start_id)
+    for qi, ref in enumerate(refs):
         if ref is not None:
             starts[qi] = (ref,)
             nodes.append(_Node(qi, (), (), (ref,), frozenset({ref.id})))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import InputError
+from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
@@ -29,10 +30,11 @@ from graphwalk_neo4j.learned.qa import (
     sample_pairs,
     split_of,
 )
-from graphwalk_neo4j.store.queries import EXACT_NAMES, DegreeRow, SpanDegreeRow
+from graphwalk_neo4j.store.queries import ADOPTED_EXACT_NAMES, EXACT_NAMES, DegreeRow, SpanDegreeRow
 from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.store import GraphStore
     from graphwalk_neo4j.walk.config import WalkConfig
 
@@ -42,15 +44,18 @@ async def mention_candidates(
     graph: str,
     pairs: Sequence[QAPair],
     batch: int = 256,
+    profile: GraphProfile | None = None,
 ) -> list[tuple[str, list[tuple[str, DegreeRow]], int | None]]:
     """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
-    questions) and the index of the one naming its topic (``None`` when the topic is not among them)."""
+    questions; an adopted graph's names with ``profile``) and the index of the one naming its topic (``None``
+    when the topic is not among them)."""
+    names_query = ADOPTED_EXACT_NAMES if profile is not None and profile.adopted else EXACT_NAMES
     out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
     for i in range(0, len(pairs), batch):
         part = pairs[i : i + batch]
         spans = [question_spans(q.text) for q in part]
         names = sorted({s for group in spans for s in group})
-        rows = await store.read(EXACT_NAMES, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
+        rows = await store.read(names_query, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
         found: dict[str, list[SpanDegreeRow]] = {}
         for row in rows:
             found.setdefault(row["span"], []).append(row)
@@ -67,14 +72,15 @@ async def train_linker(
     graph: str,
     train: Sequence[QAPair],
     val: Sequence[QAPair],
+    profile: GraphProfile | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Fit the mention scorer (:mod:`graphwalk_neo4j.learned.linker`) on the training questions; report its
     linking accuracy (topic first among the exact mentions) on the validation questions, beside
     longest-match-first."""
     outside, inside = template_counts(q.raw for q in train if q.raw)
-    seen = await mention_candidates(store, graph, train)
+    seen = await mention_candidates(store, graph, train, profile=profile)
     linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
-    checked = await mention_candidates(store, graph, val)
+    checked = await mention_candidates(store, graph, val, profile=profile)
     hit = longest = 0
     for question, candidates, gold in checked:
         if gold is None or not candidates:
@@ -160,7 +166,12 @@ async def train_from_graph(
     started = time.perf_counter()
     pairs = read_questions(out / "data", sampling)
     if pairs is None:
-        index = await read_graph(store, graph, (lambda d, t: observe("read graph", d, t)) if observe else None)
+        index = await read_graph(
+            store,
+            graph,
+            (lambda d, t: observe("read graph", d, t)) if observe else None,
+            profile=await load_profile(store, graph),
+        )
         if index.relationships == 0:
             raise InputError(
                 f"graph {graph!r} has no relationships to learn from: ingest or adopt it first "
@@ -244,9 +255,17 @@ async def train_on_pairs(
     mining = mining or MiningOptions()
     config = config or mining_config()
     usable = [q for q in pairs if splits[q.id] != "test"]
+    profile = await load_profile(store, graph)
     started = time.perf_counter()
     decisions, mined = await build_dataset(
-        store, graph, usable, out / "data", config, mining, (lambda d, t: observe("mine", d, t)) if observe else None
+        store,
+        graph,
+        usable,
+        out / "data",
+        config,
+        mining,
+        (lambda d, t: observe("mine", d, t)) if observe else None,
+        profile=profile,
     )
     mine_s = time.perf_counter() - started
     train = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "train"]
@@ -274,7 +293,11 @@ async def train_on_pairs(
     metrics["mining_coverage"] = coverage
     started = time.perf_counter()
     linker, linking = await train_linker(
-        store, graph, [q for q in usable if splits[q.id] == "train"], [q for q in usable if splits[q.id] == "val"]
+        store,
+        graph,
+        [q for q in usable if splits[q.id] == "train"],
+        [q for q in usable if splits[q.id] == "val"],
+        profile=profile,
     )
     linker.save(out)
     metrics["linking"] = linking

@@ -44,6 +44,7 @@ QueryName = Literal[
     "eval/entity_documents",
     "eval/follow_relation",
     "graph/adopted_embedding_candidates",
+    "graph/adopted_relations",
     "graph/adopted_schema",
     "graph/claims_of_document",
     "graph/counts",
@@ -314,6 +315,7 @@ LIST_GRAPHS = Query("graph/list_graphs", GraphRow)
 ENTITY_TYPES = Query("graph/entity_types", TypeCountRow)
 RELATION_TYPES = Query("graph/relation_types", RelationCountRow)
 RELATIONS_PAGE = Query("graph/relations_page", RelationsPageRow)
+ADOPTED_RELATIONS = Query("graph/adopted_relations", RelationsPageRow)
 GET_GRAPH_MODEL = Query("graph/get_graph_model", GraphModelRow)
 PUT_GRAPH_MODEL = Query("graph/put_graph_model", GraphModelPathRow)
 ENTITY_UIDS_OF_DOCUMENT = Query("graph/entity_uids_of_document", UidRow)

@@ -110,3 +110,28 @@ def test_pairs_keep_the_start_id_and_the_answers_by_name() -> None:
         assert q.text == q.raw.replace(f"[{q.topic}]", q.topic)
         assert any(q.raw.startswith(f.split("{p}")[0]) for f in FRAMES)
     assert pairs == graph_pairs(g, SamplingOptions(questions=12, seed=1))
+
+
+def test_no_path_ends_on_a_move_that_stays_where_the_walk_stands() -> None:
+    """The walk offers no move whose far ends are all in its frontier (a self-loop: one critic `follows`
+    themself), so no question is written along one: it could not be mined."""
+    g = GraphIndex()
+    for node, (name, type_) in {
+        "m": ("Memento", "Movie"),
+        "c": ("A Critic", "Person"),
+        "d": ("B Critic", "Person"),
+    }.items():
+        g.names[node], g.types[node] = name, type_
+    g.add("c", "reviewed", "m")
+    g.add("d", "reviewed", "m")
+    g.add("c", "follows", "c")
+    paths = sample_paths(g, SamplingOptions(questions=20, max_hops=2, seed=0))
+    reviewed_in, reviewed_out = ("reviewed", "in"), ("reviewed", "out")
+    # from Memento, the critics' `follows` reaches only the critic already in the frontier: not a path
+    assert {(p.start, p.moves) for p in paths} == {
+        ("m", (reviewed_in,)),
+        ("c", (reviewed_out,)),
+        ("d", (reviewed_out,)),
+        ("c", (reviewed_out, reviewed_in)),
+        ("d", (reviewed_out, reviewed_in)),
+    }
