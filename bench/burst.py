@@ -1,16 +1,19 @@
 """A burst of worst-case walks against a real ``gw-neo4j serve`` (issue 21): does the service stay responsive, cut
-what runs too long, and give its memory back?
+what runs too long within the timeout, and give its memory back?
 
-``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120]``
+``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120] [--out FILE]``
 
 * Server: a ``gw-neo4j serve`` subprocess on the running Neo4j, warming ``--graph`` (the MetaQA KB, embedded with
-  MiniLM), the seeded fake decider (zero latency: the CPU is the walk's own), the request timeout ``--timeout-s``.
+  MiniLM), the seeded fake decider (zero latency, keeping nothing: the CPU is the walk's own), the request
+  timeout ``--timeout-s`` (each walk's own deadline is the service's answer margin before it).
+* Warm-up: one worst-case walk per hop mode, one after the other, so the process's first-use costs and the
+  graph's caches (node refs, vectors) are in "where it started"; then RSS is read (``rss_mb_before``).
 * Requests: ``--requests`` concurrent ``POST /v1/walk`` from the graph's biggest hub (``--hub``), every knob at
   its maximum (walk/config.py): beam search, beam width, depth, options per question, frontier, sample names,
   every budget field; half in entity hops, half in relation hops.
-* Measured: each request's status and wall time, ``/healthz`` latency sampled every 50 ms from before the burst
-  to after its last answer, and the server's RSS before the burst (after one small warm-up walk), at its peak and
-  10 s after the last answer.
+* Measured: each request's HTTP status, walk status, stop reason and wall time against the timeout (the cut),
+  ``/healthz`` latency sampled every 50 ms (a fresh connection each time, as a load balancer's probe) from before
+  the burst to after its last answer, and the server's RSS before, at its peak and 10 s after the last answer.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +33,8 @@ from bench.run import machine, pct
 from bench.service import Server
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.walk import config as limits
+
+SETTLE_S = 10.0  # how long after the last answer RSS is read again
 
 
 def worst_case(hop_mode: str) -> dict[str, Any]:
@@ -51,13 +58,13 @@ def worst_case(hop_mode: str) -> dict[str, Any]:
 
 
 async def sample_health(url: str, stop: asyncio.Event, out: list[float]) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        while not stop.is_set():
+    while not stop.is_set():
+        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
             started = time.perf_counter()
             r = await http.get("/healthz")
             r.raise_for_status()
             out.append(time.perf_counter() - started)
-            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)
 
 
 async def one(http: httpx.AsyncClient, graph: str, hub: str, hop_mode: str) -> dict[str, Any]:
@@ -70,14 +77,21 @@ async def one(http: httpx.AsyncClient, graph: str, hub: str, hop_mode: str) -> d
     started = time.perf_counter()
     r = await http.post("/v1/walk", json=body)
     seconds = round(time.perf_counter() - started, 1)
-    status = r.json().get("status") if r.status_code == 200 else None
-    return {"http": r.status_code, "walk_status": status, "seconds": seconds, "hop_mode": hop_mode}
+    data = r.json()
+    ok = r.status_code == 200
+    reason = data.get("bundle", {}).get("stop_reason") if ok else data.get("detail")
+    return {
+        "http": r.status_code,
+        "walk_status": data.get("status") if ok else None,
+        "stop_reason": str(reason)[:120],
+        "seconds": seconds,
+        "hop_mode": hop_mode,
+    }
 
 
 async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_s: float) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=url, timeout=timeout_s + 60) as http:
-        warm = await http.post("/v1/walk", json={"question": f"what is {hub}", "graph": graph, "start": hub})
-        warm.raise_for_status()
+        warm_up = [await one(http, graph, hub, mode) for mode in ("entity", "relation")]
         await asyncio.sleep(2)
         rss_before = server.rss_mb()
         health: list[float] = []
@@ -98,24 +112,57 @@ async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_
         await asyncio.sleep(1)
         stop.set()
         await asyncio.gather(sampler, watcher)
-        await asyncio.sleep(10)
+        await asyncio.sleep(SETTLE_S)
         rss_after = server.rss_mb()
+    slowest = max(r["seconds"] for r in results)
     return {
         "requests": n,
+        "timeout_s": timeout_s,
+        "warm_up": warm_up,
         "wall_s": round(wall, 1),
         "http_statuses": sorted({r["http"] for r in results}),
         "walk_statuses": sorted({str(r["walk_status"]) for r in results}),
-        "slowest_request_s": max(r["seconds"] for r in results),
+        "slowest_request_s": slowest,
+        "slowest_vs_timeout_s": round(slowest - timeout_s, 1),
+        "within_timeout": slowest <= timeout_s,
         "per_request": results,
         "healthz_samples": len(health),
         "healthz_ms_p50": round(pct(health, 50) * 1000, 1),
         "healthz_ms_p95": round(pct(health, 95) * 1000, 1),
         "healthz_ms_max": round(max(health) * 1000, 1),
+        "healthz_over_100ms": sum(1 for h in health if h > 0.1),
         "rss_mb_before": round(rss_before),
         "rss_mb_peak": round(max(peak)),
         "rss_mb_after": round(rss_after),
         "rss_after_vs_before": round(rss_after / rss_before, 3),
     }
+
+
+async def run_burst(
+    settings: Settings,
+    graph: str,
+    hub: str,
+    n: int,
+    timeout_s: float,
+    *,
+    embedder: str = "minilm",
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Start the server, run the warm-up and the burst, stop the server; the measured figures."""
+    server_env = {
+        "GW_NEO4J_EMBEDDER": embedder,
+        "GW_NEO4J_MODEL": "fake",
+        "GW_NEO4J_SERVICE_TIMEOUT_S": str(timeout_s),
+        **(env or {}),
+    }
+    server = Server(settings, graph, env=server_env)
+    try:
+        result = await burst(server.url(), server, graph, hub, n, timeout_s)
+    finally:
+        server.stop()
+    result["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    result["machine"] = machine()
+    return result
 
 
 async def main() -> None:
@@ -124,20 +171,15 @@ async def main() -> None:
     parser.add_argument("--hub", default="Drama")
     parser.add_argument("--requests", type=int, default=16)
     parser.add_argument("--timeout-s", type=float, default=120.0)
+    parser.add_argument("--out", type=Path, default=None, help="also write the result as JSON here")
     args = parser.parse_args()
-    env = {
-        "GW_NEO4J_EMBEDDER": "minilm",
-        "GW_NEO4J_MODEL": "fake",
-        "GW_NEO4J_SERVICE_TIMEOUT_S": str(args.timeout_s),
-    }
-    server = Server(Settings(), args.graph, env=env)
-    try:
-        result = await burst(server.url(), server, args.graph, args.hub, args.requests, args.timeout_s)
-    finally:
-        server.stop()
-    result["date"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    result["machine"] = machine()
-    print(json.dumps(result, indent=1))
+    load_before = round(os.getloadavg()[0], 1)
+    result = await run_burst(Settings(), args.graph, args.hub, args.requests, args.timeout_s)
+    result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
+    text = json.dumps(result, indent=1)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
 
 
 if __name__ == "__main__":

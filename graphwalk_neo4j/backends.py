@@ -152,7 +152,7 @@ def resolve_backend(
         factory = embedder_factory or _default_embedder_factory
         return LearnedDecider.load(model_id, factory(settings))
     if kind == "fake":
-        return FakeBackend()
+        return FakeBackend(record=False)  # a service or benchmark runs it for hours: it keeps no requests
     from graphwalk_neo4j.decide.llm import LLMBackend
 
     check_litellm_model(model_id)

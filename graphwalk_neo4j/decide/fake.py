@@ -10,7 +10,8 @@ Answers, in this order of precedence:
    ``(seed, instructions, labels)``: the same question always gets the same answer, whatever the call order.
 
 Every answer goes through :func:`normalize_distribution`, so a script can't break the contract. Requests are
-recorded in ``requests``; ``fail_with(error, times=None)`` makes the next calls raise ``error``.
+recorded in ``requests`` (a deep copy each; ``record=False``, as ``--model fake`` builds it for a long-running
+service or benchmark, keeps none); ``fail_with(error, times=None)`` makes the next calls raise ``error``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class FakeBackend(DecisionBackend):
         tokens_per_question: tuple[int, int] = (100, 10),
         cost_per_input_token: float | None = None,
         confidence: bool = True,
+        record: bool = True,
     ) -> None:
         if alpha <= 0:
             raise ValueError("alpha must be > 0")
@@ -58,6 +60,7 @@ class FakeBackend(DecisionBackend):
         self.cost_per_input_token = cost_per_input_token
         self.report_confidence = confidence
         self.requests: list[DecisionRequest] = []
+        self.record = record
         self._fail: BaseException | None = None
         self._fail_times: int | None = None
         self.closed = False
@@ -100,7 +103,8 @@ class FakeBackend(DecisionBackend):
         return None
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
-        self.requests.append(request.model_copy(deep=True))
+        if self.record:
+            self.requests.append(request.model_copy(deep=True))
         if self._fail is not None and (self._fail_times is None or self._fail_times > 0):
             if self._fail_times is not None:
                 self._fail_times -= 1

@@ -44,6 +44,8 @@ from graphwalk_neo4j.service.models import (
     WalkRequest,
     WalkResponse,
     depth_payload,
+    response_data,
+    response_json,
 )
 from graphwalk_neo4j.service.problems import (
     MEDIA_TYPE,
@@ -53,6 +55,7 @@ from graphwalk_neo4j.service.problems import (
 )
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet, settings_guide_line
 from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS
+from graphwalk_neo4j.walk.cpu import off_loop
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -82,6 +85,11 @@ def problem_response(request: Request, exc: BaseException) -> JSONResponse:
 
 def sse(event: str, data: Any) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data, default=str, ensure_ascii=False)}\n\n".encode()
+
+
+def depth_event(graph: str, event: DepthEvent) -> bytes:
+    """One streamed ``depth`` event (run in the walks' CPU pool: a wide depth has thousands of options)."""
+    return sse("depth", depth_payload(graph, event))
 
 
 def create_app(settings: Settings, *, context: ServiceContext | None = None) -> FastAPI:
@@ -186,9 +194,9 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         stream = body.stream or "text/event-stream" in request.headers.get("accept", "")
         if not stream:
             outcome = await ctx.run_admitted(call, walk_id=walk_id, gone=request.is_disconnected)
-            # serialised once here (the response_model documents it; FastAPI need not validate it again)
+            # serialised once, off the loop (the response_model documents it; FastAPI need not validate it again)
             return Response(
-                WalkResponse.of(body.graph, outcome).model_dump_json(),
+                await response_json(body.graph, outcome),
                 media_type="application/json",
                 headers={BOOKMARK_HEADER: ",".join(await ctx.bookmarks())},
             )
@@ -235,7 +243,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         try:
             yield sse("start", {"walk_id": walk_id, "graph": call.graph})
             while (event := await queue.get()) is not None:
-                yield sse("depth", depth_payload(call.graph, event))
+                yield await off_loop(depth_event, call.graph, event)
         finally:
             if not task.done():  # the client went away mid-stream: the walk stops within a depth
                 ctx.walks_cancelled["disconnected"] += 1
@@ -248,7 +256,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
             _, problem = from_exception(exc, instance="/v1/walk", request_id=request.state.request_id)
             yield sse("error", problem)
             return
-        yield sse("result", WalkResponse.of(call.graph, outcome).model_dump(mode="json"))
+        yield sse("result", await response_data(call.graph, outcome))
 
     @app.get("/v1/walks", tags=["walks"])
     async def walks(

@@ -79,6 +79,14 @@ def check_caller_model(settings: Settings, model: str | None) -> None:
 
 
 DISCONNECT_POLL_S = 0.25  # how often a running walk asks whether its HTTP caller is still there
+ANSWER_MARGIN_MAX_S = 10.0  # a walk's own deadline is this much (or a fifth of the timeout) before the request's
+
+
+def answer_margin(timeout_s: float) -> float:
+    """How long before the request timeout a walk stops by itself, leaving time to read its best beam's last
+    move, finish its trace and send its partial answer: a fifth of the timeout, at most
+    :data:`ANSWER_MARGIN_MAX_S` (120 s: 10 s)."""
+    return min(ANSWER_MARGIN_MAX_S, timeout_s / 5)
 
 
 def _malloc_trim() -> None:
@@ -278,11 +286,15 @@ class ServiceContext:
         on_depth: DepthObserver | None = None,
         gone: Callable[[], Awaitable[bool]] | None = None,
     ) -> WalkOutcome:
-        """Run an admitted walk under the request timeout and give its slot back, however it ends. ``gone``
+        """Run an admitted walk under the request timeout and give its slot back, however it ends. The walk
+        itself stops :func:`answer_margin` before the timeout (status ``budget``, ``deadline: ...``) and answers
+        with what it found; the timeout (504, ``interrupted``) is the backstop. ``gone``
         (the HTTP request's ``is_disconnected``) is asked every :data:`DISCONNECT_POLL_S`: when the caller has
         gone the walk is cancelled, so it stops within a depth and is stored as ``interrupted``
         (:class:`ClientGoneError`). Cut walks are counted in ``walks_cancelled`` by reason."""
-        work = asyncio.ensure_future(self.walk(call, walk_id=walk_id, on_depth=on_depth))
+        limit = self.settings.service_timeout_s
+        deadline = time.monotonic() + limit - answer_margin(limit)
+        work = asyncio.ensure_future(self.walk(call, walk_id=walk_id, on_depth=on_depth, deadline=deadline))
         try:
             return await self.timed(self._unless_gone(work, gone))
         except RequestTimeoutError:
@@ -357,7 +369,12 @@ class ServiceContext:
 
     # ---- the library calls ---------------------------------------------------------------------------------
     async def walk(
-        self, call: WalkCall, *, walk_id: str | None = None, on_depth: DepthObserver | None = None
+        self,
+        call: WalkCall,
+        *,
+        walk_id: str | None = None,
+        on_depth: DepthObserver | None = None,
+        deadline: float | None = None,
     ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
         :meth:`release`). The trace is committed in Neo4j when this returns."""
@@ -378,6 +395,7 @@ class ServiceContext:
             walk_id=walk_id or uuid.uuid4().hex,
             on_depth=observe if hooks else None,
             backend=backend,
+            deadline=deadline,
         )
         for hook in self.on_walk_done:
             hook(outcome)

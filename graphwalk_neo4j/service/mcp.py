@@ -33,7 +33,7 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.service.browser import bound_recipe
 from graphwalk_neo4j.service.context import ServiceContext
-from graphwalk_neo4j.service.models import GraphName, Question, StartList, WalkResponse
+from graphwalk_neo4j.service.models import GraphName, Question, StartList, response_data
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
@@ -105,7 +105,7 @@ def build_server(ctx: ServiceContext) -> MCPServer:
                 outcome = await ctx.run_admitted(call, on_depth=progress.heard)
             finally:
                 await progress.flush()
-            return WalkResponse.of(call.graph, outcome).model_dump(mode="json")
+            return await response_data(call.graph, outcome)
 
         return await _tool(run())
 

@@ -8,6 +8,7 @@ prints it.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -16,6 +17,7 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.identifiers import MAX_IDENTIFIER_CHARS
 from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS, MAX_START_CHARS, MAX_START_ENTITIES
+from graphwalk_neo4j.walk.cpu import off_loop, walk_deadline
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.walk.result import DepthEvent
@@ -70,6 +72,20 @@ class WalkResponse(BaseModel):
             answers=[AnswerOut(name=a.name, uid=entity_uid(graph, a.node_id), score=a.score) for a in result.answers],
             bundle=outcome.bundle(),
         )
+
+
+async def response_json(graph: str, outcome: WalkOutcome) -> str:
+    """The walk's response body as JSON text, built in the walks' CPU pool (a 64-beam hub walk's bundle is
+    megabytes: serialising it on the event loop would hold every other request)."""
+    with walk_deadline(time.monotonic()):  # a finished walk's answer goes before running walks' steps
+        return await off_loop(lambda: WalkResponse.of(graph, outcome).model_dump_json())
+
+
+async def response_data(graph: str, outcome: WalkOutcome) -> dict[str, Any]:
+    """The walk's response body as JSON-ready data (MCP, the streamed ``result`` event), built as
+    :func:`response_json` is."""
+    with walk_deadline(time.monotonic()):
+        return await off_loop(lambda: WalkResponse.of(graph, outcome).model_dump(mode="json"))
 
 
 def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:

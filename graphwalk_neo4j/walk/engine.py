@@ -16,8 +16,10 @@ with its own seeded generator, and ranks answers by votes. STOP is allowed from 
 start only with ``allow_stop_at_start``). Budgets abort with the best partial answers (``status="budget"``):
 the decision budgets before a request; the work budget (nodes read, memory estimate; :class:`~.config.Budget`)
 before an expansion that would pass it (forecast from the widest request so far) and after each one, and each
-request gets its share of the nodes left as its frontier cap; a
-decider or store failure returns ``status="error"`` with what was found so far.
+request gets its share of the nodes left as its frontier cap. A walk given a ``deadline`` checks it before
+every depth and bounds each depth's expansion and decision by it, so it stops within a depth of it (status
+``budget``, reason ``deadline: ...``). A decider or store failure returns ``status="error"`` with what was found
+so far. Every CPU-heavy pure step runs in the shared CPU pool (:mod:`.cpu`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,6 +43,7 @@ from graphwalk_neo4j.faults import pause_point
 from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.beams import Beam, Candidate, decision_candidates, forced_candidate, select
 from graphwalk_neo4j.walk.config import WalkConfig
+from graphwalk_neo4j.walk.cpu import off_loop, walk_deadline
 from graphwalk_neo4j.walk.ports import (
     Expander,
     ExpandRequest,
@@ -49,7 +52,7 @@ from graphwalk_neo4j.walk.ports import (
     NodeRef,
     Option,
 )
-from graphwalk_neo4j.walk.result import DepthEvent, Status, WalkResult
+from graphwalk_neo4j.walk.result import Answer, DepthEvent, Status, WalkResult
 from graphwalk_neo4j.walk.sampling import adjust, draw, walk_rng
 from graphwalk_neo4j.walk.scoring import confidence as choice_confidence
 from graphwalk_neo4j.walk.state import Plan, WalkState, step_record
@@ -68,19 +71,11 @@ INTERRUPT_WRITE_S = 5.0  # how long an interrupted walk may take to store its `i
 
 
 T = TypeVar("T")
+PENDING_READ_GRACE_S = 2.0  # after the deadline: how long reading the best beam's unresolved move may take
 
 
-async def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """Run ``work`` (a walk's CPU-heavy pure step: planning a depth's questions, building the decision request,
-    ranking the answers) in a worker thread, so that a big walk does not hold the event loop for seconds and a
-    service sharing the loop keeps answering (its probes, other walks). A cancellation waits for the step to end
-    (one step, well under a depth) before it goes on, so nothing else touches the walk's state meanwhile."""
-    future = asyncio.ensure_future(asyncio.to_thread(work, *args))
-    try:
-        return await asyncio.shield(future)
-    except asyncio.CancelledError:
-        await asyncio.wait([future])
-        raise
+class _DeadlineHit(Exception):
+    """The walk's deadline passed (raised inside the search, turned into status ``budget``)."""
 
 
 class WalkEngine:
@@ -117,6 +112,7 @@ class WalkEngine:
         answer_types: Sequence[str] | None = None,
         walk_id: str | None = None,
         on_depth: DepthObserver | None = None,
+        deadline: float | None = None,
     ) -> WalkResult:
         """Walk from ``start_ids`` toward the answer to ``question``.
 
@@ -125,7 +121,9 @@ class WalkEngine:
         ``start_ids`` order). ``answer_types`` are the graph's node types for the answer-type hint
         (``config.answer_type="hint"``; needs at least two). ``on_depth`` is called synchronously after every
         depth with a :class:`DepthEvent` (for streaming a walk as it happens); it must return quickly and must not
-        raise.
+        raise. ``deadline`` (a :func:`time.monotonic` time; a service's request deadline less the time it needs to
+        answer) is checked before every depth and bounds its expansion and its decision: past it, the walk stops
+        with its best partial answers, status ``budget`` and a ``deadline: ...`` reason.
         """
         ids = [s.id if isinstance(s, NodeRef) else s for s in start_ids]
         if isinstance(start_names, Mapping) or start_names is None:
@@ -140,7 +138,9 @@ class WalkEngine:
             start.setdefault(node.id, node.model_copy(update=update) if update else node)
         walk = _Walk(self, question, list(start.values()), list(answer_types or ()), walk_id or uuid.uuid4().hex)
         walk.on_depth = on_depth
-        return await walk.run()
+        walk.deadline = deadline
+        with walk_deadline(deadline):  # its CPU steps queue by it (and its trace writes', started from here)
+            return await walk.run()
 
 
 def _move(option: Option | None) -> Move | None:
@@ -169,6 +169,8 @@ class _Walk:
         self.rngs: dict[int, np.random.Generator] = {}
         self.on_depth: DepthObserver | None = None
         self.held: DepthRecord | None = None  # a depth whose chosen relation moves are not read yet
+        self.deadline: float | None = None
+        self.started = time.monotonic()
 
     async def run(self) -> WalkResult:
         t0 = time.perf_counter()
@@ -188,13 +190,17 @@ class _Walk:
         )
         try:
             status, reason = await self._search() if self.start else ("no_start", "no start node given")
-            if reason.startswith(WORK_BUDGET):
+            if reason.startswith((*WORK_BUDGET, "deadline")):
                 self._keep_best_pending()
             if any(b.pending is not None for b in self.state.pool):
+                pending = {i: b.key for i, b in enumerate(self.state.pool) if b.pending is not None}
                 try:  # the walk ended right after an unresolved move: read where it went (answers need it)
-                    await self._expand(
-                        {i: b.key for i, b in enumerate(self.state.pool) if b.pending is not None}, moves=False
-                    )
+                    if reason.startswith("deadline"):  # briefly: the walk's time is up
+                        await asyncio.wait_for(self._expand(pending, moves=False), PENDING_READ_GRACE_S)
+                    else:
+                        await self._expand(pending, moves=False)
+                except TimeoutError:  # not read in time: that beam's answers are unknown, so it is dropped
+                    self.state.pool = [b for b in self.state.pool if b.pending is None]
                 except StoreError as exc:
                     self.state.pool = [
                         replace(b, current=(), pending=None) if b.pending else b for b in self.state.pool
@@ -203,8 +209,9 @@ class _Walk:
                         status, reason = "error", f"expander_error: {exc}"
             self._flush()
             wall = time.perf_counter() - t0
-            result = await off_loop(self.state.result, self.question, status, reason, wall)
-            await self.writer.finish(result)
+            with walk_deadline(time.monotonic()):  # the search is over: its last steps go before newer walks' work
+                result = await off_loop(self.state.result, self.question, status, reason, wall)
+                await self.writer.finish(result)
             return result
         except (asyncio.CancelledError, KeyboardInterrupt) as exc:
             # Ctrl-C / SIGTERM (the CLI turns both into a cancellation): close the stored walk as
@@ -269,9 +276,11 @@ class _Walk:
             if work:
                 return "budget", work
             try:
-                expansions = await self._expand(keys)
+                expansions = await self._bounded(self._expand(keys))
             except StoreError as exc:
                 return "error", f"expander_error: {exc}"
+            except _DeadlineHit:
+                return "budget", self._deadline_reason(depth, "reading its options")
             work = state.work_reason()
             if work:
                 return "budget", work
@@ -283,10 +292,13 @@ class _Walk:
                 if reason:
                     return "budget", reason
                 try:
-                    call = await self._decide(plans, questions, depth)
+                    call = await self._bounded(self._decide(plans, questions, depth))
                 except DecisionError as exc:
                     return "error", f"decision_error: {exc}"
-            record = self._advance(plans, depth, call)
+                except _DeadlineHit:
+                    return "budget", self._deadline_reason(depth, "waiting for its decision")
+            record, answers = await off_loop(self._advance, plans, depth, call)
+            self._write(record)
             if self.on_depth is not None:
                 self.on_depth(
                     DepthEvent(
@@ -294,7 +306,7 @@ class _Walk:
                         depth=depth,
                         record=record,
                         seconds=time.perf_counter() - depth_started,
-                        answers=state.answers_so_far(),
+                        answers=answers or [],
                     )
                 )
             if not state.pool:
@@ -308,13 +320,45 @@ class _Walk:
             )
         return "ok", "stop: every kept walk stopped"
 
+    async def _bounded(self, work: Awaitable[T]) -> T:
+        """``work`` (one long step of a depth: its expansion, its decision) within the walk's deadline;
+        :class:`_DeadlineHit` when the deadline passes first (the step is cancelled)."""
+        if self.deadline is None:
+            return await work
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            if asyncio.iscoroutine(work):
+                work.close()
+            raise _DeadlineHit
+        try:
+            return await asyncio.wait_for(work, left)
+        except TimeoutError:
+            if time.monotonic() < self.deadline:  # the step's own timeout, not the deadline
+                raise
+            raise _DeadlineHit from None
+
+    def _deadline_reason(self, depth: int, doing: str) -> str:
+        return (
+            f"deadline: the walk's time ran out after {time.monotonic() - self.started:.1f} s, at depth {depth} "
+            f"while {doing}"
+        )
+
     async def _expand(self, keys: Mapping[int, str], moves: bool = True) -> dict[str, Expansion]:
         """One expander call for the beams ``keys`` (pool index -> request key). Beams with a pending relation
         move ask for it to be read first; they are settled on the frontier it reached before anything else
-        looks at them."""
+        looks at them. Building the requests and taking in the answers run in the CPU pool (a hub's visited
+        set and frontiers hold thousands of ids)."""
+        requests = await off_loop(self._expand_requests, keys, moves)
+        await pause_point("walk.expand")  # a test hook: a long expansion (a cancellation or the deadline ends it)
+        expansions = await self.engine.expander.expand(requests)
+        by_key = await off_loop(self._take_expansions, keys, requests, expansions)
+        self._flush()
+        return by_key
+
+    def _expand_requests(self, keys: Mapping[int, str], moves: bool) -> list[ExpandRequest]:
         cfg, pool = self.config, self.state.pool
         share = self.state.frontier_share(len(keys))
-        requests = [
+        return [
             ExpandRequest(
                 beam_key=key,
                 hop_mode=cfg.hop_mode,
@@ -330,7 +374,11 @@ class _Walk:
             )
             for i, key in keys.items()
         ]
-        expansions = await self.engine.expander.expand(requests)
+
+    def _take_expansions(
+        self, keys: Mapping[int, str], requests: Sequence[ExpandRequest], expansions: Sequence[Expansion]
+    ) -> dict[str, Expansion]:
+        pool = self.state.pool
         self.state.totals.expansions += 1
         self.state.record_read(expansions)
         by_key = {e.beam_key: e for e in expansions}
@@ -357,7 +405,6 @@ class _Walk:
                 }
         if settled:
             self._settle_records(settled)
-        self._flush()
         return by_key
 
     def _settle_records(self, targets: Mapping[str, Mapping[str, Any]]) -> None:
@@ -440,13 +487,24 @@ class _Walk:
         return Plan(index, key, beam, "decision", expansion, labelled, question)
 
     async def _decide(self, plans: list[Plan], questions: list[ChoiceQuestion], depth: int) -> CallInfo:
-        state, backend = self.state, self.engine.backend
+        backend = self.engine.backend
         asked_type = self.answer_type_q is not None
         if self.answer_type_q is not None:
             questions = [self.answer_type_q, *questions]
             self.answer_type_q = None  # asked once, in the first call
         request = await off_loop(choice_questions.build_request, self.question, questions)
         response: DecisionResponse = await backend.decide(request)
+        return await off_loop(self._take_answers, plans, questions, response, asked_type, depth)
+
+    def _take_answers(
+        self,
+        plans: list[Plan],
+        questions: list[ChoiceQuestion],
+        response: DecisionResponse,
+        asked_type: bool,
+        depth: int,
+    ) -> CallInfo:
+        state = self.state
         call = state.record_call(response, len(questions))
         for plan in plans:
             if plan.question is None:
@@ -487,8 +545,9 @@ class _Walk:
             only = draw(plan.used, self.rngs[sample])
         return decision_candidates(plan.beam, plan.key, plan.labelled, plan.dist, plan.confidence, cfg, only=only)
 
-    def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> DepthRecord:
-        """Score every candidate, keep the survivors, write (and return) the depth record."""
+    def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> tuple[DepthRecord, list[Answer] | None]:
+        """Score every candidate, keep the survivors, build the depth record (in the CPU pool; :meth:`_write`
+        writes it); with a depth observer, also the answers so far."""
         state, cfg = self.state, self.config
         by_key = {p.key: p for p in plans}
         candidates = {p.index: self._candidates(p) for p in plans}
@@ -524,9 +583,12 @@ class _Walk:
         state.steps.extend(records)
         answer_type = state.answer_type if self.answer_type_depth == depth else None
         record = DepthRecord(walk_id=state.walk_id, depth=depth, call=call, steps=records, answer_type=answer_type)
+        return record, (state.answers_so_far() if self.on_depth is not None else None)
+
+    def _write(self, record: DepthRecord) -> None:
+        """Hand a depth record to the trace writer (on the loop: the writer chains tasks)."""
         self._flush()
-        if any(b.pending is not None for b in new_pool):
+        if any(b.pending is not None for b in self.state.pool):
             self.held = record  # written once the next expansion has read the moves' targets
         else:
             self.writer.depth(record)
-        return record

@@ -53,6 +53,7 @@ from graphwalk_neo4j.store.queries import (
     ExpandEntitiesRow,
     RelationMovesRow,
 )
+from graphwalk_neo4j.walk.cpu import off_loop
 from graphwalk_neo4j.walk.ports import ExpandRequest, Expansion, NodeRef, Option, PrunedOption
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.store import GraphStore
+
+
+_Vectors = dict[str, "np.ndarray | None"]  # entity id -> stored vector (None: it has none)
 
 
 class EmbeddingCache:
@@ -248,14 +252,22 @@ class Neo4jExpander:
             self._qvec[query] = np.asarray((await self.embedder.embed([query]))[0], dtype=np.float32)
         return self._qvec[query]
 
-    async def _order(self, query: str, ids: list[str]) -> list[int]:
-        qvec = await self._query_vector(query)
+    @staticmethod
+    def _order(qvec: np.ndarray | None, ids: list[str], known: _Vectors) -> list[int]:
         if qvec is None:
             return list(range(len(ids)))
-        return rank_by_similarity(qvec, await self.cache.get_many(ids))
+        return rank_by_similarity(qvec, [known.get(i) for i in ids])
+
+    async def _prefetch(self, queries: dict[str, np.ndarray | None], ids: list[str]) -> _Vectors:
+        """The stored vectors of ``ids`` (the targets an expansion may have to rank), read into the cache on a
+        miss, so the conversion in the CPU pool never waits on Neo4j."""
+        if not ids or all(v is None for v in queries.values()):
+            return {}
+        return dict(zip(ids, await self.cache.get_many(ids), strict=True))
 
     async def expand(self, requests: Sequence[ExpandRequest]) -> list[Expansion]:
-        by_key: dict[str, Expansion] = {}
+        """One round trip per hop mode; the rows become expansions in the CPU pool (:mod:`.cpu`): for a hub's
+        frontier that is seconds of pure Python, which must not hold the event loop."""
         # A value (a literal answer) has no moves: requests standing on values only never reach Neo4j.
         walkable = [
             r.model_copy(update={"node_ids": tuple(i for i in r.node_ids if not is_value_id(i))})
@@ -265,8 +277,9 @@ class Neo4jExpander:
         ]
         entity = [r for r in walkable if r.hop_mode == "entity" and r.node_ids]
         relation = [r for r in walkable if r.hop_mode == "relation" and r.node_ids]
+        entity_rows: list[ExpandEntitiesRow] = []
         if entity:
-            rows = await self.store.read(
+            entity_rows = await self.store.read(
                 EXPAND_ENTITIES,
                 graph=self.graph,
                 profile=self._profile_params,
@@ -283,11 +296,50 @@ class Neo4jExpander:
                 ],
             )
             self.round_trips += 1
-            reqs = {r.beam_key: r for r in entity}
-            for row in rows:
-                by_key[row["beam_key"]] = await self._entity_expansion(row, reqs[row["beam_key"]])
+        relation_rows = await self._relation_rows(relation) if relation else {}
+        queries = {r.query: await self._query_vector(r.query) for r in (*entity, *relation)}
+        known = await self._prefetch(queries, self._to_rank(entity, entity_rows, relation, relation_rows))
+        return await off_loop(self._convert, requests, entity, entity_rows, relation, relation_rows, queries, known)
+
+    def _to_rank(
+        self,
+        entity: Sequence[ExpandRequest],
+        entity_rows: Sequence[ExpandEntitiesRow],
+        relation: Sequence[ExpandRequest],
+        relation_rows: dict[str, RelationMovesRow],
+    ) -> list[str]:
+        """Ids an expansion may rank by similarity: the neighbours of an entity row with more than ``limit``
+        options, the targets of a read-whole relation move with more than ``max_frontier`` (a superset)."""
+        reqs = {r.beam_key: r for r in entity}
+        ids: list[str] = []
+        for row in entity_rows:
+            values = sum(len(v) if isinstance(v, list | tuple) else 1 for _, v in row.get("values") or [])
+            if len(row["neighbours"]) + min(values, MAX_VALUE_OPTIONS) > reqs[row["beam_key"]].limit:
+                ids.extend(n[2] for n in row["neighbours"])
+        for req in relation:
+            found = relation_rows.get(req.beam_key)
+            for _, _, edges, rows, _ in (found.get("moves") if found is not None else None) or []:
+                if edges <= self.scan and len(rows) > req.max_frontier:
+                    ids.extend(t[0] for t in rows)
+        return list(dict.fromkeys(ids))
+
+    def _convert(
+        self,
+        requests: Sequence[ExpandRequest],
+        entity: Sequence[ExpandRequest],
+        entity_rows: Sequence[ExpandEntitiesRow],
+        relation: Sequence[ExpandRequest],
+        relation_rows: dict[str, RelationMovesRow],
+        queries: dict[str, np.ndarray | None],
+        known: _Vectors,
+    ) -> list[Expansion]:
+        by_key: dict[str, Expansion] = {}
+        reqs = {r.beam_key: r for r in entity}
+        for row in entity_rows:
+            req = reqs[row["beam_key"]]
+            by_key[row["beam_key"]] = self._entity_expansion(row, req, queries[req.query], known)
         if relation:
-            by_key.update(await self._expand_relations(relation))
+            by_key.update(self._expand_relations(relation, relation_rows, queries, known))
         # A start node that does not exist yields no neighbours: it has no moves.
         return [
             by_key.get(r.beam_key, Expansion(beam_key=r.beam_key, frontier=() if r.follow else None)) for r in requests
@@ -300,7 +352,9 @@ class Neo4jExpander:
     def _ref(self, node_id: str, name: Any, type_: str | None) -> NodeRef:
         return self.cache.ref(node_id, node_name(name, type_, node_id), type_)
 
-    async def _entity_expansion(self, row: ExpandEntitiesRow, req: ExpandRequest) -> Expansion:
+    def _entity_expansion(
+        self, row: ExpandEntitiesRow, req: ExpandRequest, qvec: np.ndarray | None, known: _Vectors
+    ) -> Expansion:
         rows = row["neighbours"]
         values = value_options(row.get("values") or [], set(req.exclude_ids), relation_mode=False)
         total = len(rows) + len(values)
@@ -308,7 +362,7 @@ class Neo4jExpander:
         if total > req.limit:
             values = values[: req.keep // 2]
             room = req.keep - len(values)
-            order = await self._order(req.query, [n[2] for n in rows])
+            order = self._order(qvec, [n[2] for n in rows], known)
             kept = [rows[i] for i in order[:room]]
             pruned = [rows[i] for i in order[room:]]
         options = [
@@ -351,26 +405,38 @@ class Neo4jExpander:
         self.round_trips += 1
         return {row["beam_key"]: row for row in rows}
 
-    async def _expand_relations(self, reqs: Sequence[ExpandRequest]) -> dict[str, Expansion]:
-        rows = await self._relation_rows(reqs)
+    def _expand_relations(
+        self,
+        reqs: Sequence[ExpandRequest],
+        rows: dict[str, RelationMovesRow],
+        queries: dict[str, np.ndarray | None],
+        known: _Vectors,
+    ) -> dict[str, Expansion]:
         out: dict[str, Expansion] = {}
         for req in reqs:
             row = rows.get(req.beam_key)
             if row is None:
                 continue
             if req.follow is None:
-                out[req.beam_key] = await self._relation_expansion(row, req, set(req.exclude_ids))
+                out[req.beam_key] = self._relation_expansion(row, req, set(req.exclude_ids), queries[req.query], known)
                 continue
             # The cap was taken in Cypher (the first max_frontier targets read); the moves out of them came along.
             frontier = tuple(self._ref(i, name, t) for i, name, t in row["moved"] or [])
             excluded = set(req.exclude_ids) | {n.id for n in frontier}
-            expansion = await self._relation_expansion(row, req, excluded)
+            expansion = self._relation_expansion(row, req, excluded, queries[req.query], known)
             out[req.beam_key] = expansion.model_copy(
                 update={"frontier": frontier, "frontier_total": row["total"], "frontier_truncated": row["truncated"]}
             )
         return out
 
-    async def _relation_expansion(self, row: RelationMovesRow, req: ExpandRequest, excluded: set[str]) -> Expansion:
+    def _relation_expansion(
+        self,
+        row: RelationMovesRow,
+        req: ExpandRequest,
+        excluded: set[str],
+        qvec: np.ndarray | None,
+        known: _Vectors,
+    ) -> Expansion:
         """The options of one frontier from its ``relation_moves`` row: moves (with up to 3 samples of the
         profile's relationship properties in the description) and the frontier's answer properties."""
         options: list[Option] = []
@@ -396,7 +462,7 @@ class Neo4jExpander:
                 continue
             kept, cut = targets, []
             if len(targets) > req.max_frontier:
-                order = await self._order(req.query, [t[0] for t in targets])
+                order = self._order(qvec, [t[0] for t in targets], known)
                 kept = [targets[i] for i in order[: req.max_frontier]]
                 cut = [targets[i][0] for i in order[req.max_frontier :]]
             options.append(

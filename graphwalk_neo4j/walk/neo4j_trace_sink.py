@@ -10,10 +10,11 @@ Owns the mapping from trace records to property rows and the three writes, one C
 * ``finish_walk`` -> ``stored_walks/finish_walk``: status, stop reason, totals, answers ``-[:ANSWERED]->``.
 
 Everything is MERGEd by id, so a retried transaction writes nothing twice. Rows are built here, before the
-transaction opens; nested data (offered options, distributions, config) travels as JSON strings, and the parts
-worth querying without JSON are flattened into parallel lists (``option_labels``, ``option_relations``, ``probs``
-...). Large lists are capped: option targets at :data:`MAX_OPTION_TARGETS`, AT/CHOSE links and the id lists
-behind them at :data:`MAX_STEP_LINKS`, answers at :data:`MAX_ANSWERS`; the full sizes are kept as counts.
+transaction opens, in the CPU pool (:mod:`.cpu`); nested data (offered options, distributions, config) travels
+as JSON strings, and the parts worth querying without JSON are flattened into parallel lists (``option_labels``,
+``option_relations``, ``probs`` ...). Large lists are capped: option targets at :data:`MAX_OPTION_TARGETS`,
+AT/CHOSE links and the id lists behind them at :data:`MAX_STEP_LINKS`, answers at :data:`MAX_ANSWERS`; the full
+sizes are kept as counts.
 
 Also owns the caption properties that make raw trace queries readable in Neo4j Browser: ``Walk.caption`` (the
 question, shortened), ``Step.caption`` (``d1 directed_by ← p .89``) and ``Step.hop`` (``directed_by ← .89``, the
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.identifiers import graph_name
+from graphwalk_neo4j.walk.cpu import off_loop
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -232,6 +234,13 @@ def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
     }
 
 
+def depth_rows(record: DepthRecord, graph: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The :Call rows and :Step rows of one depth (JSON strings and captions: for a 64-beam depth over a hub,
+    thousands of options; built in the CPU pool, :mod:`.cpu`)."""
+    calls = [call_row(record.call, record, graph)] if record.call is not None else []
+    return calls, [step_row(step, seq, graph) for seq, step in enumerate(record.steps)]
+
+
 def finish_row(result: WalkResult, finished_at: datetime) -> dict[str, Any]:
     """The :Walk properties written when a walk ends (status, totals, answers, best path)."""
     totals = result.totals
@@ -304,8 +313,7 @@ class Neo4jTraceSink:
 
     async def record_depth(self, record: DepthRecord) -> None:
         started = time.perf_counter()
-        calls = [call_row(record.call, record, self.graph)] if record.call is not None else []
-        steps = [step_row(step, seq, self.graph) for seq, step in enumerate(record.steps)]
+        calls, steps = await off_loop(depth_rows, record, self.graph)
         await self.store.write(
             "stored_walks/record_depth", graph=self.graph, walk_id=record.walk_id, calls=calls, steps=steps
         )
@@ -317,7 +325,7 @@ class Neo4jTraceSink:
             "stored_walks/finish_walk",
             graph=self.graph,
             walk_id=result.walk_id,
-            props=finish_row(result, datetime.now(UTC)),
+            props=await off_loop(finish_row, result, datetime.now(UTC)),
             answers=answer_rows(result, self.graph),
         )
         self.write_seconds["finish"].append(time.perf_counter() - started)

@@ -140,6 +140,7 @@ class WalkService:
         walk_id: str | None = None,
         on_depth: DepthObserver | None = None,
         backend: DecisionBackend | None = None,
+        deadline: float | None = None,
     ) -> WalkOutcome:
         """Walk toward the answer of ``question``. ``start`` takes entity ids or names; without it the question's
         entities are linked. A linking failure returns status ``no_start`` with the reason (not an exception);
@@ -147,7 +148,9 @@ class WalkService:
         read or stored.
         ``on_depth`` hears every depth as it ends (see :meth:`WalkEngine.run`); ``backend`` replaces the
         service's own for this walk (a long-running service keeps one backend per model). The walk runs under
-        :meth:`configure` of ``config``: a learned model's exclusion rule unless ``config`` set one."""
+        :meth:`configure` of ``config``: a learned model's exclusion rule unless ``config`` set one.
+        ``deadline`` (a :func:`time.monotonic` time) is the engine's (:meth:`WalkEngine.run`): past it the walk
+        stops with its partial answer, status ``budget``."""
         check_question(question)
         start = check_starts(start)
         backend = backend or self.backend
@@ -186,5 +189,7 @@ class WalkService:
             result = result.model_copy(update={"status": "no_start", "stop_reason": f"linking: {exc}"})
             return WalkOutcome(result=result, linking=None, round_trips=expander.round_trips, configured=configured)
         types = await self.answer_types() if config.answer_type == "hint" else None
-        result = await engine.run(question, linking.start, answer_types=types, walk_id=walk_id, on_depth=on_depth)
+        result = await engine.run(
+            question, linking.start, answer_types=types, walk_id=walk_id, on_depth=on_depth, deadline=deadline
+        )
         return WalkOutcome(result=result, linking=linking, round_trips=expander.round_trips, configured=configured)

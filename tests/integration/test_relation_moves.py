@@ -90,12 +90,12 @@ async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name
     expansions: list[Any] = []
     original = Neo4jExpander._expand_relations
 
-    async def recorded(self: Neo4jExpander, reqs: Any) -> Any:
-        out = await original(self, reqs)
+    def recorded(self: Neo4jExpander, reqs: Any, *args: Any) -> Any:
+        out = original(self, reqs, *args)
         expansions.extend(out.values())
         return out
 
-    Neo4jExpander._expand_relations = recorded  # type: ignore[method-assign]
+    Neo4jExpander._expand_relations = recorded  # type: ignore[method-assign,assignment]
     try:
         got = await record_walks(
             store, graph_name, relation_scan=3, **({"relation_dense": dense} if dense is not None else {})
