@@ -79,7 +79,7 @@ async def one(http: httpx.AsyncClient, graph: str, hub: str, hop_mode: str) -> d
     seconds = round(time.perf_counter() - started, 1)
     data = r.json()
     ok = r.status_code == 200
-    reason = data.get("bundle", {}).get("stop_reason") if ok else data.get("detail")
+    reason = data.get("bundle", {}).get("stopped") if ok else data.get("detail")
     return {
         "http": r.status_code,
         "walk_status": data.get("status") if ok else None,
@@ -131,6 +131,7 @@ async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_
         "healthz_ms_p95": round(pct(health, 95) * 1000, 1),
         "healthz_ms_max": round(max(health) * 1000, 1),
         "healthz_over_100ms": sum(1 for h in health if h > 0.1),
+        "healthz_ms": [round(h * 1000, 1) for h in health],
         "rss_mb_before": round(rss_before),
         "rss_mb_peak": round(max(peak)),
         "rss_mb_after": round(rss_after),
@@ -147,15 +148,17 @@ async def run_burst(
     *,
     embedder: str = "minilm",
     env: dict[str, str] | None = None,
+    server_log: Path | None = None,
 ) -> dict[str, Any]:
     """Start the server, run the warm-up and the burst, stop the server; the measured figures."""
     server_env = {
         "GW_NEO4J_EMBEDDER": embedder,
         "GW_NEO4J_MODEL": "fake",
         "GW_NEO4J_SERVICE_TIMEOUT_S": str(timeout_s),
+        "GW_NEO4J_PASSWORD": settings.password.get_secret_value(),
         **(env or {}),
     }
-    server = Server(settings, graph, env=server_env)
+    server = Server(settings, graph, log=server_log, env=server_env)
     try:
         result = await burst(server.url(), server, graph, hub, n, timeout_s)
     finally:
@@ -172,9 +175,12 @@ async def main() -> None:
     parser.add_argument("--requests", type=int, default=16)
     parser.add_argument("--timeout-s", type=float, default=120.0)
     parser.add_argument("--out", type=Path, default=None, help="also write the result as JSON here")
+    parser.add_argument("--server-log", type=Path, default=None, help="the server's JSON log lines go here")
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 1)
-    result = await run_burst(Settings(), args.graph, args.hub, args.requests, args.timeout_s)
+    result = await run_burst(
+        Settings(), args.graph, args.hub, args.requests, args.timeout_s, server_log=args.server_log
+    )
     result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
     text = json.dumps(result, indent=1)
     if args.out is not None:

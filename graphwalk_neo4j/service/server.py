@@ -12,6 +12,7 @@ import asyncio
 import ipaddress
 import logging
 import signal
+import sys
 from typing import TYPE_CHECKING
 
 import uvicorn
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
 log = logging.getLogger("graphwalk_neo4j.service")
+# How long a thread holding the interpreter lock runs before a waiting one gets it (Python's default: 5 ms). The
+# walks' CPU pool (walk/cpu.py) computes while the event loop waits on sockets; each time the loop wakes (a probe,
+# a Neo4j answer) it waits up to this long for the lock, several times per request, so the service shortens it.
+SWITCH_INTERVAL_S = 0.001
 
 
 def is_loopback(host: str) -> bool:
@@ -97,6 +102,7 @@ def serve(settings: Settings, host: str, port: int, *, log_level: str = "info") 
     """Start the service in the foreground until SIGTERM/SIGINT (see the module docstring)."""
     check_bind(settings, host)
     logs.configure(log_level)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     ctx = ServiceContext(settings)
     app = create_app(settings, context=ctx)
     config = uvicorn.Config(

@@ -1,7 +1,8 @@
 """Every ``make bench`` benchmark runs at tiny sizes against the real Neo4j, so none can rot unseen (issue 21).
 
 ``make bench`` is ``bench.run`` (sections ingest, embed, text, walk) and, with ``SCALE=``, ``bench.scale`` (load,
-embed, walk on a generated graph). Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
+embed, walk on a generated graph); ``bench.burst`` (worst-case walks against a real ``gw-neo4j serve``) runs here
+with two requests. Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
 (or a generated graph of about 300 triples) in the test's own graph; the test fails if any of them raises, and
 checks the figures each one reports are the ones of the run it made.
 """
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bench.burst import run_burst
 from bench.run import bench_embed, bench_ingest, bench_walks, dev_questions
 from bench.scale import PHASES, generate, measure_phases
 from bench.text_ingest import bench_text
@@ -71,3 +73,17 @@ async def test_bench_scale_phases(store: GraphStore, graph_name: str, tmp_path: 
     assert result["embed_sample"] == 20
     assert set(result["walk"]) == {"greedy_walks", "greedy_hub_walks", "relation_walks", "relation_hub_walks"}
     assert json.loads(saved.read_text())["embed_sample"] == 20
+
+
+async def test_bench_burst(store: GraphStore, neo4j_settings: Settings, graph_name: str, tmp_path: Path) -> None:
+    kb = tmp_path / "kb.txt"  # 7 dramas: Drama is the hub
+    kb.write_text("".join((SLICE / "kb.txt").read_text(encoding="utf-8").splitlines(keepends=True)[:200]))
+    await bench_ingest(store, kb, graph_name)
+    result = await run_burst(neo4j_settings, graph_name, "Drama", 2, 60.0, embedder="fake")
+    assert [w["http"] for w in result["warm_up"]] == [200, 200]
+    assert result["requests"] == len(result["per_request"]) == 2
+    assert result["http_statuses"] == [200]
+    assert {r["hop_mode"] for r in result["per_request"]} == {"entity", "relation"}
+    assert result["within_timeout"] is True
+    assert result["healthz_samples"] == len(result["healthz_ms"]) > 0
+    assert 0 < result["rss_mb_before"] <= result["rss_mb_peak"]
