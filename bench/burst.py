@@ -12,20 +12,23 @@ what runs too long within the timeout, and give its memory back?
   its maximum (walk/config.py): beam search, beam width, depth, options per question, frontier, sample names,
   every budget field; half in entity hops, half in relation hops.
 * Measured: each request's HTTP status, walk status, stop reason and wall time against the timeout (the cut),
-  ``/healthz`` latency sampled every 50 ms (a fresh connection each time, as a load balancer's probe) from before
-  the burst to after its last answer, and the server's RSS before, at its peak and 10 s after the last answer.
+  ``/healthz`` latency sampled every 50 ms (a fresh connection each time, as a load balancer's probe, from a
+  process of its own) from before the burst to after its last answer, and the server's RSS before, at its peak
+  and 10 s after the last answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
+import multiprocessing
 import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -33,6 +36,10 @@ from bench.run import machine, pct
 from bench.service import Server
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.walk import config as limits
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Event
 
 SETTLE_S = 10.0  # how long after the last answer RSS is read again
 
@@ -57,14 +64,25 @@ def worst_case(hop_mode: str) -> dict[str, Any]:
     }
 
 
-async def sample_health(url: str, stop: asyncio.Event, out: list[float]) -> None:
+def probe(port: int, ready: Event, stop: Event, out: Queue[list[float]]) -> None:
+    """``GET /healthz`` every 50 ms on a fresh connection (as a load balancer's probe), in a process of its own:
+    the benchmark's event loop, busy reading sixteen big answers, must not delay or time the probes."""
+    seconds: list[float] = []
     while not stop.is_set():
-        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-            started = time.perf_counter()
-            r = await http.get("/healthz")
-            r.raise_for_status()
-            out.append(time.perf_counter() - started)
-        await asyncio.sleep(0.05)
+        started = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            conn.request("GET", "/healthz")
+            response = conn.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"/healthz answered {response.status}")
+        finally:
+            conn.close()
+        seconds.append(time.perf_counter() - started)
+        ready.set()
+        time.sleep(0.05)
+    out.put(seconds)
 
 
 async def one(http: httpx.AsyncClient, graph: str, hub: str, hop_mode: str) -> dict[str, Any]:
@@ -94,16 +112,21 @@ async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_
         warm_up = [await one(http, graph, hub, mode) for mode in ("entity", "relation")]
         await asyncio.sleep(2)
         rss_before = server.rss_mb()
-        health: list[float] = []
         peak = [rss_before]
         stop = asyncio.Event()
+        spawn = multiprocessing.get_context("spawn")
+        probe_ready, probe_stop, probed = spawn.Event(), spawn.Event(), spawn.Queue()
+        port = int(url.rsplit(":", 1)[1])
+        prober = spawn.Process(target=probe, args=(port, probe_ready, probe_stop, probed), daemon=True)
+        prober.start()
+        if not await asyncio.to_thread(probe_ready.wait, 120):
+            raise RuntimeError("the /healthz probe process did not start")
 
         async def watch_rss() -> None:
             while not stop.is_set():
                 peak.append(server.rss_mb())
                 await asyncio.sleep(0.5)
 
-        sampler = asyncio.ensure_future(sample_health(url, stop, health))
         watcher = asyncio.ensure_future(watch_rss())
         await asyncio.sleep(1)
         started = time.perf_counter()
@@ -111,7 +134,10 @@ async def burst(url: str, server: Server, graph: str, hub: str, n: int, timeout_
         wall = time.perf_counter() - started
         await asyncio.sleep(1)
         stop.set()
-        await asyncio.gather(sampler, watcher)
+        probe_stop.set()
+        health: list[float] = await asyncio.to_thread(probed.get, True, 120)
+        prober.join(timeout=30)
+        await watcher
         await asyncio.sleep(SETTLE_S)
         rss_after = server.rss_mb()
     slowest = max(r["seconds"] for r in results)
