@@ -1,5 +1,8 @@
 """Start-up cost of the command line: ``python -m bench.startup [--runs N] [--walk-graph G --question Q]``.
 
+The cases: the yardstick, ``--help``, a few named argument errors and, unless ``--no-every-command``, one of
+every command in the lazy table (``gw-neo4j CMD --no-such-option``), so a new command is timed without an edit.
+
 Each case is one fresh ``gw-neo4j`` process, timed from spawn to exit (wall seconds) with its peak RSS (from
 ``wait4``), after one uncounted warm-up round; the cases run interleaved, ``--runs`` rounds, so a burst of load
 on a shared machine hits all of them alike. The yardstick is ``python -c 'import click, rich'`` (what any
@@ -49,7 +52,24 @@ def timed(argv: list[str]) -> tuple[float, float, int]:
     return wall, usage.ru_maxrss / 1024, proc.returncode
 
 
-def cases(graph: str | None, question: str) -> dict[str, list[str]]:
+def command_names() -> list[str]:
+    """The commands of the lazy table, read in a child so that this process stays as small as the yardstick's."""
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json; from graphwalk_neo4j.cli import COMMANDS; print(json.dumps(sorted(COMMANDS)))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=CHILD_ENV,
+    )
+    names: list[str] = json.loads(listed.stdout)
+    return names
+
+
+def cases(graph: str | None, question: str, every_command: bool = True) -> dict[str, list[str]]:
     cli = gw_neo4j()
     found = {
         "import click, rich": [sys.executable, "-c", YARDSTICK],
@@ -57,14 +77,20 @@ def cases(graph: str | None, question: str) -> dict[str, list[str]]:
         "gw-neo4j walk --help": [*cli, "walk", "--help"],
         "gw-neo4j walk (missing QUESTION)": [*cli, "walk"],
         "gw-neo4j walk --beam-width 999 (out of range)": [*cli, "walk", "--beam-width", "999", question],
+        "gw-neo4j search (missing TEXT)": [*cli, "search"],
+        "gw-neo4j walks list --limit 0 (out of range)": [*cli, "walks", "list", "--limit", "0"],
+        "gw-neo4j decider train --help": [*cli, "decider", "train", "--help"],
     }
+    if every_command:  # an argument error of every command in the table: its module loads, the option is refused
+        for name in command_names():
+            found[f"gw-neo4j {name} --no-such-option"] = [*cli, name, "--no-such-option"]
     if graph is not None:
         found["gw-neo4j walk QUESTION --graph G"] = [*cli, "walk", question, "--graph", graph]
     return found
 
 
-def measure(runs: int, graph: str | None, question: str) -> dict[str, object]:
-    plan = cases(graph, question)
+def measure(runs: int, graph: str | None, question: str, every_command: bool = True) -> dict[str, object]:
+    plan = cases(graph, question, every_command)
     walls: dict[str, list[float]] = {name: [] for name in plan}
     rss: dict[str, float] = dict.fromkeys(plan, 0.0)
     for argv in plan.values():  # warm-up, not counted: bytecode, the ONNX export if missing, the OS page cache
@@ -118,6 +144,12 @@ def main() -> None:
     parser.add_argument("--walk-graph", default=None, help="also walk QUESTION on this (loaded, embedded) graph")
     parser.add_argument("--question", default="which movies did Christopher Nolan direct")
     parser.add_argument("--prepare", metavar="GRAPH", default=None, help="load and embed the demo graph, then exit")
+    parser.add_argument(
+        "--no-every-command",
+        dest="every_command",
+        action="store_false",
+        help="leave out the argument error of every command in the table (the named cases only)",
+    )
     args = parser.parse_args()
     if args.prepare:
         print(json.dumps(asyncio.run(prepare(args.prepare)), indent=2))
@@ -131,7 +163,7 @@ def main() -> None:
         "machine": platform.machine(),
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "embedder": os.environ.get("GW_NEO4J_EMBEDDER", "(default)"),
-        "cases": measure(args.runs, args.walk_graph, args.question),
+        "cases": measure(args.runs, args.walk_graph, args.question, args.every_command),
     }
     print(json.dumps(result, indent=2))
 

@@ -20,10 +20,7 @@ from graphwalk_neo4j.cli.common import (
     with_store,
 )
 from graphwalk_neo4j.cli.render import styled
-from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.errors import NotFoundError
-from graphwalk_neo4j.graph.ledger import drop_graph, graph_exists
-from graphwalk_neo4j.schema import apply_schema
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
@@ -35,6 +32,8 @@ if TYPE_CHECKING:
 @handle_errors
 def init(ctx: click.Context, as_json: bool) -> None:
     """Apply constraints, indexes, the fulltext and the vector index (idempotent)."""
+    from graphwalk_neo4j.schema import apply_schema
+
     settings = load_settings(ctx)
     report = run(with_store(settings, apply_schema))
     if as_json:
@@ -52,6 +51,8 @@ def init(ctx: click.Context, as_json: bool) -> None:
 @handle_errors
 def doctor(ctx: click.Context, as_json: bool) -> None:
     """Check Neo4j, APOC, the vector index, the Browser, the embedder and the decision backends."""
+    from graphwalk_neo4j.doctor import diagnose
+
     settings = load_settings(ctx)
     report = run(diagnose(settings))
     if as_json:
@@ -90,6 +91,8 @@ def drop_graph_cmd(ctx: click.Context, graph: str, yes: bool, as_json: bool) -> 
     """Delete one graph (its entities, ledger and walks); other graphs in the database are untouched."""
     if not yes:
         raise click.UsageError(f"this deletes every node of graph {graph!r}; add --yes to confirm")
+    from graphwalk_neo4j.graph.ledger import drop_graph, graph_exists
+
     settings = load_settings(ctx)
 
     async def work(store: GraphStore) -> dict[str, int]:

@@ -12,16 +12,13 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from graphwalk_neo4j.adopt.apply import adopt_graph, check_graph_name, undo_graph
-from graphwalk_neo4j.adopt.introspect import introspect
-from graphwalk_neo4j.adopt.propose import propose
 from graphwalk_neo4j.cli.common import connected, emit_json, err, handle_errors, json_option, load_settings, out, run
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.graph.profile import GraphProfile, parse_name_overrides, stored_profile
 from graphwalk_neo4j.identifiers import data_name
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.settings import Settings
 
 
@@ -81,6 +78,10 @@ def profile_tables(profile: GraphProfile) -> list[Table]:
 
 
 async def _propose(settings: Settings, graph: str, opts: dict[str, Any]) -> tuple[GraphProfile, dict[str, Any]]:
+    from graphwalk_neo4j.adopt.apply import adopt_graph, check_graph_name
+    from graphwalk_neo4j.adopt.introspect import introspect
+    from graphwalk_neo4j.adopt.propose import propose
+
     async with connected(settings) as store:
         await check_graph_name(store, graph)
         intro = await introspect(store, labels=opts["labels"], sample=opts["sample"])
@@ -98,6 +99,8 @@ async def _propose(settings: Settings, graph: str, opts: dict[str, Any]) -> tupl
 
 
 async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> dict[str, Any]:
+    from graphwalk_neo4j.adopt.apply import adopt_graph
+
     async with connected(settings) as store:
         with BarProgress(unit="nodes", eta=False) as bar:
 
@@ -109,6 +112,8 @@ async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> 
 
 
 async def _refresh(settings: Settings, graph: str, batch_size: int) -> tuple[GraphProfile, dict[str, Any]]:
+    from graphwalk_neo4j.graph.profile import stored_profile
+
     async with connected(settings) as store:
         profile = await stored_profile(store, graph)
     if profile is None:
@@ -117,6 +122,8 @@ async def _refresh(settings: Settings, graph: str, batch_size: int) -> tuple[Gra
 
 
 async def _undo(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:
+    from graphwalk_neo4j.adopt.apply import undo_graph
+
     async with connected(settings) as store:
         report = await undo_graph(store, graph, batch_size=batch_size)
     return report.as_dict()
@@ -183,10 +190,12 @@ def adopt(
     as_json: bool,
 ) -> None:
     """Adopt an existing Neo4j graph for walking, without changing the user's data (see docs/adopt.md)."""
-    settings = load_settings(ctx)
     data_name(graph, "graph name")
     if sum([undo, refresh, dry_run]) > 1:
         raise click.UsageError("--undo, --refresh and --dry-run exclude each other; give one")
+    from graphwalk_neo4j.graph.profile import parse_name_overrides
+
+    settings = load_settings(ctx)
     if undo:
         _confirm(f"Remove graphwalk's namespace, profile and walks of graph {graph!r}?", yes)
         report = run(_undo(settings, graph, batch_size))

@@ -20,18 +20,17 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
-from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.graph.ledger import document_id, list_documents
-from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS, search_entities
-from graphwalk_neo4j.ingest.documents import retract_text_document
+from graphwalk_neo4j.limits import MAX_SEARCH_HITS
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
 
 async def embed_entities(settings: Settings, graph: str, batch_size: int) -> dict[str, Any]:
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+
     embedder = make_embedder(settings)
     async with connected(settings) as store:
         with BarProgress(unit="entities", eta=False) as bar:
@@ -59,6 +58,9 @@ def embed(ctx: click.Context, graph: str, batch_size: int | None, as_json: bool)
 
 
 async def _search(settings: Settings, graph: str, text: str, k: int, vector: bool) -> list[dict[str, Any]]:
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.search import search_entities
+
     embedder = make_embedder(settings) if vector else None
     async with connected(settings) as store:
         hits = await search_entities(store, graph, text, k=k, embedder=embedder)
@@ -119,6 +121,9 @@ def retract(
 ) -> None:
     """Remove what documents (their ids as `documents` lists them, or their paths) contributed and forget them.
     Elements left without provenance are deleted; those stored walks link to are kept as :RetractedEntity."""
+    from graphwalk_neo4j.graph.ledger import document_id, list_documents
+    from graphwalk_neo4j.ingest.documents import retract_text_document
+
     settings = load_settings(ctx)
 
     async def work() -> list[dict[str, Any]]:
@@ -161,6 +166,8 @@ def retract(
 @handle_errors
 def documents(ctx: click.Context, graph: str, as_json: bool) -> None:
     """List the ledger: every ingested document with its hash and state."""
+    from graphwalk_neo4j.graph.ledger import list_documents
+
     settings = load_settings(ctx)
 
     async def work() -> list[dict[str, Any]]:

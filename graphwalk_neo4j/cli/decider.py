@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphwalk_neo4j.backends import record_graph_model
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -26,17 +25,13 @@ from graphwalk_neo4j.cli.common import (
     run,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
-from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.learned.artifact import METRICS_FILE, read_artifact_config, trained_walk_defaults
-from graphwalk_neo4j.learned.distill import train_from_traces
-from graphwalk_neo4j.learned.fit import FitOptions
-from graphwalk_neo4j.learned.graph_questions import SamplingOptions
-from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
-from graphwalk_neo4j.learned.training import Observe, train_from_graph, train_from_qa
+from graphwalk_neo4j.learned.options import FitOptions, SamplingOptions
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.learned.training import Observe
     from graphwalk_neo4j.store import GraphStore
 
 
@@ -150,6 +145,12 @@ def train(
     Re-run the same command to resume."""
     if qa_files and from_traces:
         raise ConfigError("use either --qa FILE or --from-walks, not both")
+    from graphwalk_neo4j.backends import record_graph_model
+    from graphwalk_neo4j.embed import make_embedder
+    from graphwalk_neo4j.learned.distill import train_from_traces
+    from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
+    from graphwalk_neo4j.learned.training import train_from_graph, train_from_qa
+
     graph = graph_name(graph)
     settings = load_settings(ctx)
     embedder = make_embedder(settings)

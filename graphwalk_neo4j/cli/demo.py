@@ -10,20 +10,12 @@ import sys
 
 import click
 
-from graphwalk_neo4j.backends import describe_backends, resolve_backend
 from graphwalk_neo4j.cli.render import error_line, make_console, styled
 from graphwalk_neo4j.cli.walk import render
 from graphwalk_neo4j.cli.walks import browser_hint
-from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import GraphwalkError
-from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.resources import data_file, metaqa_type_map
-from graphwalk_neo4j.schema import apply_schema
-from graphwalk_neo4j.settings import Settings
-from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.walk.config import get_preset
-from graphwalk_neo4j.walk.service import WalkService
 
 GRAPH = "demo"
 QUESTIONS = [
@@ -35,6 +27,15 @@ console = make_console()
 
 
 async def main() -> int:
+    from graphwalk_neo4j.backends import describe_backends, resolve_backend
+    from graphwalk_neo4j.embed.factory import make_embedder
+    from graphwalk_neo4j.graph.embeddings import embed_graph
+    from graphwalk_neo4j.ingest.structured import ingest_file
+    from graphwalk_neo4j.schema import apply_schema
+    from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.walk.service import WalkService
+
     settings = Settings()
     types = metaqa_type_map()
     embedder = make_embedder(settings)

@@ -25,8 +25,6 @@ from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.cli.render import make_console
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.records import MetaQAOptions
-from graphwalk_neo4j.eval.report import SummaryRow, rich_table
-from graphwalk_neo4j.eval.runner import run_metaqa
 from graphwalk_neo4j.walk.config import preset_names
 
 
@@ -185,6 +183,9 @@ def metaqa(
         cache_dir=cache_dir,
         heldout=heldout,
     )
+
+    from graphwalk_neo4j.eval.report import SummaryRow, rich_table
+    from graphwalk_neo4j.eval.runner import run_metaqa
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:

@@ -17,7 +17,6 @@ from graphwalk_neo4j.cli.common import (
     run,
     with_store,
 )
-from graphwalk_neo4j.graph.profile import graph_schema, list_graphs
 
 
 @click.command()
@@ -26,6 +25,8 @@ from graphwalk_neo4j.graph.profile import graph_schema, list_graphs
 @handle_errors
 def graphs(ctx: click.Context, as_json: bool) -> None:
     """List the graphs in the database with their entity and relationship counts."""
+    from graphwalk_neo4j.graph.profile import list_graphs
+
     found = run(with_store(load_settings(ctx), list_graphs))
     if as_json:
         emit_json({"graphs": found})
@@ -47,6 +48,8 @@ def graphs(ctx: click.Context, as_json: bool) -> None:
 @handle_errors
 def schema(ctx: click.Context, graph: str, as_json: bool) -> None:
     """Show a graph's entity types and relation types with their counts: what a walk can move along."""
+    from graphwalk_neo4j.graph.profile import graph_schema
+
     found = run(with_store(load_settings(ctx), lambda store: graph_schema(store, graph)))
     if as_json:
         emit_json({"graph": graph, **found})

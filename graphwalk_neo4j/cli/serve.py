@@ -6,7 +6,6 @@ from __future__ import annotations
 import click
 
 from graphwalk_neo4j.cli.common import handle_errors, load_settings, run
-from graphwalk_neo4j.stored_walks.read import settings_guide_line
 
 
 @click.command()
@@ -27,6 +26,7 @@ from graphwalk_neo4j.stored_walks.read import settings_guide_line
 def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str) -> None:
     """Serve walks over HTTP (JSON, Server-Sent Events) and MCP until SIGTERM; logs are JSON lines on stderr."""
     from graphwalk_neo4j.service.server import serve as run_server
+    from graphwalk_neo4j.stored_walks.read import settings_guide_line
 
     settings = load_settings(ctx)
     port = settings.service_port if port is None else port

@@ -28,20 +28,11 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.stored_walks import (
-    CaptionBackfill,
-    StoredOption,
-    StoredStep,
-    StoredWalk,
-    backfill_captions,
-    get_walk,
-    list_walks,
-    replay_snippet,
-)
-from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, settings_guide_line
+from graphwalk_neo4j.limits import MAX_LISTED_WALKS
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.stored_walks import CaptionBackfill, StoredOption, StoredStep, StoredWalk
 
 STATUSES = ["running", "ok", "budget", "error", "dead_end", "no_start", "interrupted"]
 STATUS_STYLE = {
@@ -63,11 +54,15 @@ def walks() -> None:
 
 
 async def _list(settings: Settings, graph: str, limit: int, status: str | None) -> list[StoredWalk]:
+    from graphwalk_neo4j.stored_walks import list_walks
+
     async with connected(settings) as store:
         return await list_walks(store, graph, limit=limit, status=status)
 
 
 async def _get(settings: Settings, graph: str | None, walk_id: str) -> StoredWalk:
+    from graphwalk_neo4j.stored_walks import get_walk
+
     async with connected(settings) as store:
         return await get_walk(store, graph, walk_id)
 
@@ -135,6 +130,8 @@ def list_command(ctx: click.Context, graph: str, limit: int, status: str | None,
 def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher: bool, as_json: bool) -> None:
     """Show one stored walk: depths and steps with their options and probabilities, answers, totals, and the
     one Browser command that draws it (`--cypher`: the Cypher to paste instead)."""
+    from graphwalk_neo4j.stored_walks.read import replay_snippet, settings_guide_line
+
     settings = load_settings(ctx)
     walk = run(_get(settings, graph, walk_id))
     replay = {
@@ -158,6 +155,8 @@ def show_command(ctx: click.Context, walk_id: str, graph: str | None, as_cypher:
 
 def browser_hint(walk_id: str, settings: Settings) -> str:
     """The one line `walk`, `walks show` and the demo print: where the Browser is and the command to type."""
+    from graphwalk_neo4j.stored_walks.read import settings_guide_line
+
     guide = settings_guide_line(settings, walk_id)
     return (
         f"Neo4j Browser {settings.resolved_browser_url()}  {guide}"
@@ -172,6 +171,8 @@ def browser_hint(walk_id: str, settings: Settings) -> str:
 def guide_command(ctx: click.Context, walk_id: str | None) -> None:
     """Print the `:guide` command to type in Neo4j Browser: the guide that draws WALK_ID, or the overview. With
     GW_NEO4J_SERVICE_TOKEN set (as for the service), the link carries a signed guide key valid for 12 hours."""
+    from graphwalk_neo4j.stored_walks.read import settings_guide_line
+
     settings = load_settings(ctx)
     out.print(settings_guide_line(settings, walk_id), soft_wrap=True, highlight=False, markup=False)
 
@@ -188,6 +189,8 @@ def captions_command(ctx: click.Context, graph: str | None) -> None:
 
 
 async def _captions(settings: Settings, graph: str | None) -> CaptionBackfill:
+    from graphwalk_neo4j.stored_walks import backfill_captions
+
     async with connected(settings) as store:
         return await backfill_captions(store, graph)
 

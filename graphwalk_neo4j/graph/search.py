@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
+from graphwalk_neo4j.limits import MAX_SEARCH_HITS as MAX_SEARCH_HITS
 from graphwalk_neo4j.store.queries import (
     ADOPTED_EXACT,
     ADOPTED_FULLTEXT,
@@ -148,9 +149,6 @@ async def _widening(
             return found
         rows = found
         pool = min(pool * 10, CANDIDATE_CAP)
-
-
-MAX_SEARCH_HITS = 200  # the most hits one search returns (every door's k)
 
 
 async def search_entities(

@@ -40,6 +40,7 @@ from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRIC
 from graphwalk_neo4j.learned.augment import variants
 from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras
 from graphwalk_neo4j.learned.model import MAX_PATH, Vocab, Weights, encode, save_members
+from graphwalk_neo4j.learned.options import FitOptions as FitOptions
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
@@ -47,23 +48,6 @@ if TYPE_CHECKING:
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-@dataclass
-class FitOptions:
-    hidden: int = 256
-    tok_dim: int = 32
-    type_dim: int = 16
-    pos_dim: int = 32
-    epochs: int = 3  # MetaQA: validation loss flattens after 2-3; more epochs fit the templates (docs/eval.md)
-    batch_size: int = 256
-    lr: float = 2e-3
-    weight_decay: float = 1e-4
-    dropout: float = 0.1
-    seed: int = 0
-    patience: int = 6
-    augment: int = 2  # rewordings of each training decision's question (0: none)
-    members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
 
 
 @dataclass

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.options import SamplingOptions as SamplingOptions  # noqa: TC001 (re-exported)
 from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
 
@@ -119,15 +120,6 @@ class SampledPath:
     start: str
     moves: tuple[Move, ...]
     answers: tuple[str, ...]  # node ids
-
-
-@dataclass
-class SamplingOptions:
-    questions: int = 12_000
-    max_hops: int = 3
-    max_answers: int = 100
-    max_frontier: int = 300
-    seed: int = 0
 
 
 def _weighted(counts: Counter[Move]) -> tuple[list[Move], list[float]]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from graphwalk_neo4j.errors import WalkNotFoundError
+from graphwalk_neo4j.limits import MAX_LISTED_WALKS as MAX_LISTED_WALKS
 from graphwalk_neo4j.store import GraphStore, template
 from graphwalk_neo4j.store.queries import GET_WALK, LIST_WALKS, RECENT_WALKS
 from graphwalk_neo4j.stored_walks.models import StoredAnswer, StoredCall, StoredStep, StoredWalk
@@ -27,9 +28,6 @@ DRAW_RECIPE = "recipes/draw_walk"
 OPTIONS_RECIPE = "recipes/walk_options"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 GUIDE_KEY_TTL_S = 12 * 3600  # how long a signed guide link opens the guide of a token-protected service
-
-
-MAX_LISTED_WALKS = 1000  # the most walks one listing returns (every door's limit)
 
 
 async def list_walks(store: GraphStore, graph: str, limit: int = 20, status: str | None = None) -> list[StoredWalk]:

@@ -20,7 +20,7 @@ from graphwalk_neo4j.cli import ALIASES, COMMANDS, main
 # What the fast paths must never import: each costs from a tenth of a second (SQLAlchemy) to seconds (torch).
 HEAVY = frozenset(
     "torch sentence_transformers transformers fastapi uvicorn mcp litellm sqlalchemy matplotlib onnxruntime "
-    "neo4j numpy typesafe_sdk pydantic_settings".split()
+    "neo4j numpy typesafe_sdk pydantic_settings httpx".split()
 )
 
 PROBE = """
@@ -32,6 +32,58 @@ except SystemExit as exc:
     code = exc.code
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
+
+
+# One fresh interpreter for many cases: it imports the group (what every ``gw-neo4j`` run imports first), then runs
+# each case in a forked child, so a case sees exactly the modules a fresh ``gw-neo4j ARGS`` would import.
+PROBE_EACH = """
+import json, os, sys
+from graphwalk_neo4j.cli import main
+for args in json.loads(sys.argv[1]):
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        code = None
+        try:
+            main(args, prog_name="gw-neo4j")
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException as exc:
+            code = repr(exc)
+        with os.fdopen(write_end, "w") as pipe:
+            pipe.write(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        report = pipe.read()
+    os.waitpid(pid, 0)
+    print(report.decode())
+"""
+
+
+def command_paths() -> list[list[str]]:
+    """Every command as typed, from the lazy table: each top-level command, and each subcommand of a group."""
+    paths: list[list[str]] = []
+    for name, ref in sorted(COMMANDS.items()):
+        command = ref.load()
+        paths.append([name])
+        if isinstance(command, click.Group):
+            paths.extend([name, sub] for sub in sorted(command.commands))
+    return paths
+
+
+def imported_by_each(cases: list[list[str]]) -> list[tuple[int, set[str]]]:
+    """For each case, the exit code of ``gw-neo4j ARGS`` and the top-level packages it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE_EACH, json.dumps(cases)], capture_output=True, text=True, check=True
+    )
+    reports = [json.loads(line) for line in done.stdout.strip().splitlines()]
+    assert len(reports) == len(cases)
+    return [(r["code"], {name.split(".")[0] for name in r["modules"]}) for r in reports]
 
 
 def imported_by(*args: str) -> tuple[int, set[str]]:
@@ -56,6 +108,35 @@ def test_help_and_argument_errors_import_no_heavy_library(args: list[str], code:
     exit_code, packages = imported_by(*args)
     assert exit_code == code
     assert sorted(packages & HEAVY) == []
+
+
+# Commands whose module still imports its library at the top, with what it loads; each is a known gap, and the
+# test fails when one is fixed, so that it leaves this table. cli/ingest.py is being recomposed on another branch
+# (its pipeline choice moving into wiring); its imports are deferred once that lands.
+NOT_YET_LIGHT: dict[str, list[str]] = {"ingest": ["neo4j", "numpy"]}
+
+
+def test_every_commands_help_and_argument_error_import_no_heavy_library() -> None:
+    paths = command_paths()
+    assert ["walks", "list"] in paths  # groups are walked into (decider, eval, neo4j, walks)
+    cases = [[*path, flag] for path in paths for flag in ("--help", "--no-such-option")]
+    found: dict[str, tuple[int, list[str]]] = {}
+    for args, (code, packages) in zip(cases, imported_by_each(cases), strict=True):
+        found[" ".join(args)] = (code, sorted(packages & HEAVY))
+    expected: dict[str, tuple[int, list[str]]] = {
+        " ".join(args): (0 if args[-1] == "--help" else 2, NOT_YET_LIGHT.get(args[0], [])) for args in cases
+    }
+    assert found == expected
+
+
+def test_the_fork_probe_sees_what_a_fresh_interpreter_imports() -> None:
+    # The forked children inherit only the group's own imports; a heavy import in a case must still show.
+    [(code, packages)] = imported_by_each([["init", "--help"]])
+    assert (code, sorted(packages & HEAVY)) == (0, [])
+    assert imported_by("init", "--help") == (code, packages)
+    [(_, walked)] = imported_by_each([["walks", "list", "--help"]])
+    assert "rich" in walked
+    assert "numpy" not in walked
 
 
 def test_top_level_help_imports_no_command_module() -> None:

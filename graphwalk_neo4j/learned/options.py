@@ -1,0 +1,38 @@
+"""The options of training a learned decider, as plain dataclasses with their defaults: how questions are written
+from a graph alone (:class:`SamplingOptions`, used by :mod:`.graph_questions`) and how the network is fitted
+(:class:`FitOptions`, used by :mod:`.fit`).
+
+They live apart from the code that uses them (NumPy, the Neo4j driver, torch) so that ``gw-neo4j decider train``
+can show their defaults in ``--help`` and check its arguments without importing any of it; both modules
+re-export them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class SamplingOptions:
+    questions: int = 12_000
+    max_hops: int = 3
+    max_answers: int = 100
+    max_frontier: int = 300
+    seed: int = 0
+
+
+@dataclass
+class FitOptions:
+    hidden: int = 256
+    tok_dim: int = 32
+    type_dim: int = 16
+    pos_dim: int = 32
+    epochs: int = 3  # MetaQA: validation loss flattens after 2-3; more epochs fit the templates (docs/eval.md)
+    batch_size: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    dropout: float = 0.1
+    seed: int = 0
+    patience: int = 6
+    augment: int = 2  # rewordings of each training decision's question (0: none)
+    members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
