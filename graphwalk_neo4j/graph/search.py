@@ -1,8 +1,8 @@
 """Entity search: exact name, alias, fulltext and vector candidates merged into one ranked list with reasons.
 
 Ranking: an exact name match scores 3, an exact alias match 2.5; otherwise the best of the fulltext score
-(squashed into [0, 1) by ``s / (s + 1)``, a Lucene score has no upper bound) and the vector cosine similarity
-(already in [0, 1] for MiniLM), plus 0.1 for each further method that found the same entity. Ties break by name.
+(squashed into [0, 1) by ``s / (s + 1)``, a Lucene score has no upper bound) and the vector index's score
+(``(1 + cosine) / 2``, in [0, 1]), plus 0.1 for each further method that found the same entity. Ties break by name.
 Entity linking (the walk) and ingest routing use this same function. The graph's profile picks the indexes: an
 ingested graph's (``entity_names``, ``entity_embedding``) or the adopted nodes' (``gw_adopt_names``,
 ``gw_adopt_embedding``); the server picks how the vector index is asked: Cypher 25's ``SEARCH`` clause where it
@@ -65,6 +65,7 @@ class Hit:
     score: float
     reasons: list[str] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
+    similarity: float | None = None  # the vector index's score, (1 + cosine) / 2, when it found this entity
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +129,7 @@ def merge_hits(
     for row in vector:
         h = hit(row)
         h.reasons.append(f"vector {row['score']:.3f}")
+        h.similarity = max(h.similarity or 0.0, float(row["score"]))
         base[h.uid] = max(base[h.uid], float(row["score"]))
         methods[h.uid] += 1
     for uid, h in hits.items():

@@ -19,7 +19,7 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, Decisio
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.profile import GraphProfile, ingested_profile
-from graphwalk_neo4j.graph.search import search_entities
+from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.store.queries import (
     ADOPTED_BY_ID,
@@ -43,6 +43,48 @@ STOPWORDS = frozenset(
     "a an the of in on at to for by with from and or is are was were be been what which who whom whose when where "
     "how why did do does that this these those it its as film films movie movies about also same share".split()
 )
+
+
+# A search hit that shares no word with the question is a link only at this vector index score or above. Neo4j's
+# cosine vector index scores (1 + cosine) / 2, so 0.7 is a cosine of 0.4. Chosen on a handful of MiniLM pairs
+# (docs/cli-guide.md, `walk`): unrelated names came at cosines 0.05-0.34 against questions ("what is the airspeed of
+# an unladen swallow" ~ "The Prestige" 0.05, "the" ~ "The Competition" 0.34), a name the question means without
+# saying it at 0.48 ("who is the president of france" ~ "Emmanuel Macron").
+LINK_VECTOR_FLOOR = 0.7
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+
+
+def one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by at most one inserted, deleted, replaced or swapped letter."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1 :] == b[i + 1 :] or (a[i + 2 :] == b[i + 2 :] and a[i : i + 2] == b[i : i + 2][::-1])
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return longer[i + 1 :] == shorter[i:]
+
+
+def grounded(question: str, hit: Hit) -> bool:
+    """Whether a search hit has something to do with the question, so that a walk may start there: its name is
+    the question (an exact name or alias match), a word of its name or aliases other than a function word is in
+    the question (one typo allowed in words of five letters or more: ``matrx`` finds ``Matrix``), or the vector
+    index found it at :data:`LINK_VECTOR_FLOOR` or above. Without this a question naming nothing in the graph
+    started from whatever shared its function words (``the``)."""
+    if any(r.startswith("exact") for r in hit.reasons):
+        return True
+    if hit.similarity is not None and hit.similarity >= LINK_VECTOR_FLOOR:
+        return True
+    asked = _words(question)
+    named = _words(" ".join([hit.name, *hit.aliases]))
+    return any(a == n or (min(len(a), len(n)) >= 5 and one_edit(a, n)) for a in asked for n in named)
 
 
 @dataclass
@@ -195,12 +237,14 @@ async def link_question(
     if len(candidates) < max_candidates:
         hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder, profile=profile)
         known = {c.id for c in candidates}
-        candidates += [NodeRef(id=h.id, name=h.name, type=h.type) for h in hits if h.id not in known]
+        candidates += [
+            NodeRef(id=h.id, name=h.name, type=h.type) for h in hits if h.id not in known and grounded(question, h)
+        ]
     candidates = candidates[:max_candidates]
     if not candidates:
         raise LinkingError(
-            f"no entity of graph {graph!r} is mentioned in the question, and search found none; "
-            "give the start with --start NAME"
+            f"no entity of graph {graph!r} is mentioned in the question, and search found none that shares a word "
+            f"with it (or is close in meaning); give the start with --start NAME"
         )
     if not choose or backend is None or len(candidates) == 1:
         return Linking(

@@ -114,6 +114,26 @@ def test_linking_failure_is_reported_as_such(movie_graph, graph_name: str) -> No
     assert "no entity named or with id 'Stanley Kubrick'" in result.stderr
 
 
+def test_a_question_that_names_nothing_in_the_graph_does_not_start_anywhere(movie_graph, graph_name: str) -> None:
+    """No entity is named, and the nearest hits (1997, Memento: vector index scores 0.68 and 0.66 with the test
+    embedder) share no word with the question: no walk starts; the message says how to give a start."""
+    runner, env = movie_graph
+    question = "what is the airspeed of an unladen swallow"
+    result = runner.invoke(main, ["walk", question, "--graph", graph_name, "--model", "fake"], env=env)
+    assert result.exit_code == 1, result.output
+    assert "no_start" in result.stderr
+    assert "search found none that shares a word with it" in result.stderr
+    assert "--start NAME" in result.stderr
+    found = runner.invoke(main, ["search", question, "--graph", graph_name, "--json"], env=env)
+    assert found.exit_code == 0, found.output
+    assert '"1997"' in found.stdout  # search still lists it; only a walk's start needs grounding
+    typo = runner.invoke(
+        main, ["walk", "who directed Mementoo", "--graph", graph_name, "--model", "fake", "--json"], env=env
+    )
+    assert typo.exit_code == 0, typo.output
+    assert json.loads(typo.stdout)["linking"]["start"] == ["Memento"]  # one letter off still links
+
+
 def test_bad_walk_options_are_usage_errors(movie_graph, graph_name: str) -> None:
     runner, env = movie_graph
     result = runner.invoke(main, ["walk", "q", "--graph", graph_name, "--model", "jev-latest"], env=env)
