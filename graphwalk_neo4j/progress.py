@@ -30,3 +30,28 @@ class Quiet:
 
 
 QUIET: Progress = Quiet()
+
+
+class ForwardProgress:
+    """A :class:`Progress` that passes everything on to ``inner``: the base of a door's adapter, which overrides
+    what it watches (the CLI's note of what an ingest had committed) and forwards the rest."""
+
+    def __init__(self, inner: Progress = QUIET) -> None:
+        self.inner = inner
+
+    def stage(self, message: str) -> None:
+        self.inner.stage(message)
+
+    def advance(self, label: str, done: int, total: int) -> None:
+        self.inner.advance(label, done, total)
+
+
+class Relabelled(ForwardProgress):
+    """``inner``, with every ``advance`` told under one ``label`` (a file's rows as ``"ingest"``)."""
+
+    def __init__(self, inner: Progress, label: str) -> None:
+        super().__init__(inner)
+        self.label = label
+
+    def advance(self, label: str, done: int, total: int) -> None:
+        self.inner.advance(self.label, done, total)

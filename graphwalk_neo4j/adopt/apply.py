@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +28,12 @@ from graphwalk_neo4j.graph.profile import (
     save_profile,
     stored_profile,
 )
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore, QueryName
 
-Progress = Callable[[int, int], None]
 BATCH = 2000
 
 
@@ -145,7 +144,7 @@ async def adopt_graph(
     *,
     batch_size: int = BATCH,
     dry_run: bool = False,
-    progress: Progress | None = None,
+    progress: Progress = QUIET,
 ) -> AdoptReport:
     started = time.perf_counter()
     profile.validate_names()
@@ -168,8 +167,7 @@ async def adopt_graph(
         )
         report.marked += int(rows[0]["n"]) if rows else 0
         report.batches += 1
-        if progress:
-            progress(min(i + batch_size, len(todo)), len(todo))
+        progress.advance("adopt", min(i + batch_size, len(todo)), len(todo))
     keep = [lp.label for lp in profile.labels]
     while True:
         rows = await store.write("adopt/release_nodes", graph=profile.graph, keep=keep, limit=batch_size)
@@ -184,7 +182,7 @@ async def adopt_graph(
 
 
 async def undo_graph(
-    store: GraphStore, graph: str, *, batch_size: int = BATCH, progress: Progress | None = None
+    store: GraphStore, graph: str, *, batch_size: int = BATCH, progress: Progress = QUIET
 ) -> UndoReport:
     """Remove everything adopt (and walks, and embed) added for ``graph``; idempotent."""
     started = time.perf_counter()
@@ -199,8 +197,7 @@ async def undo_graph(
             rows = await store.write(name, **params)
             n = int(rows[0]["n"]) if rows else 0
             report.released += n if name == "adopt/release_nodes" else 0
-            if progress:
-                progress(report.released, report.released)
+            progress.advance("undo", report.released, report.released)
             if n < batch_size:
                 break
     await store.autocommit("adopt/delete_traces", graph=graph)

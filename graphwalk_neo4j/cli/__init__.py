@@ -62,7 +62,7 @@ COMMANDS: dict[str, CommandRef] = {
     "mcp": CommandRef(
         f"{_CLI}.serve",
         "mcp_command",
-        "Serve the MCP tools (walk, walk_options, draw_walk, search, get_walk, list_walks, list_graphs, "
+        "Serve the MCP tools (walk, ingest, walk_options, draw_walk, search, get_walk, list_walks, list_graphs, "
         "graph_schema) over stdin/stdout for an agent that starts its tools as subprocesses; logs go to stderr "
         "as JSON lines.",
     ),

@@ -103,11 +103,7 @@ async def _apply(settings: Settings, profile: GraphProfile, batch_size: int) -> 
 
     async with connected(settings) as store:
         with BarProgress(unit="nodes", eta=False) as bar:
-
-            def progress(done: int, total: int) -> None:
-                bar.advance("adopt", done, total)
-
-            report = await adopt_graph(store, profile, batch_size=batch_size, progress=progress)
+            report = await adopt_graph(store, profile, batch_size=batch_size, progress=bar)
     return report.as_dict()
 
 

@@ -31,7 +31,7 @@ from graphwalk_neo4j.learned.artifact import METRICS_FILE, read_artifact_config,
 from graphwalk_neo4j.learned.options import FitOptions, SamplingOptions
 
 if TYPE_CHECKING:
-    from graphwalk_neo4j.learned.training import Observe
+    from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
 
 
@@ -158,7 +158,7 @@ def train(
 
     source = "traces" if from_traces else "qa" if qa_files else "graph"
 
-    async def trained(store: GraphStore, observe: Observe) -> dict[str, Any]:
+    async def trained(store: GraphStore, observe: Progress) -> dict[str, Any]:
         if source == "traces":
             return await train_from_traces(
                 store, graph, embedder, out_dir, seed=seed, model=teacher, fit_options=fit_options, observe=observe
@@ -196,7 +196,7 @@ def train(
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
             with BarProgress(quiet=as_json) as observer:
-                metrics = await trained(store, lambda stage, done, total: observer.advance(stage, done, total))
+                metrics = await trained(store, observer)
             if make_default:
                 metrics["default_for_graph"] = await record_graph_model(store, graph, out_dir, source)
             return metrics

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 from rich.table import Table
 
 from graphwalk_neo4j import wiring
@@ -23,52 +25,45 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
 )
-from graphwalk_neo4j.cli.data import embed_entities
 from graphwalk_neo4j.cli.progress import BarProgress
-from graphwalk_neo4j.errors import GraphwalkError, InputError, Interrupted
-from graphwalk_neo4j.ingest.dispatch import choose_pipeline
-from graphwalk_neo4j.ingest.sql import need_sqlalchemy
-from graphwalk_neo4j.ingest.structured import FileResult, ingest_files, read_type_map
-from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.errors import GraphwalkError, Interrupted
+from graphwalk_neo4j.ingest.structured import FileResult, read_type_map
+from graphwalk_neo4j.progress import ForwardProgress
 from graphwalk_neo4j.store.store import transient_retries
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.wiring import IngestCall
 
 
-def load_type_map(path: str | None) -> dict[str, tuple[str | None, str | None]] | None:
-    """``--type-map``: a JSON object ``{relation: [subject_type, object_type]}`` giving labels to untyped data."""
-    return None if path is None else read_type_map(path)
-
-
-async def _ingest(settings: Settings, paths: list[str], opts: dict[str, Any]) -> list[dict[str, Any]]:
-    """Plan every file (validate, no writes), then apply; on Ctrl-C/SIGTERM or a failure while writing, say what
-    was committed."""
+async def _ingest(settings: Settings, call: IngestCall) -> dict[str, Any]:
+    """Structured files: plan every file (validate, no writes), then apply, drawing rows per file; on
+    Ctrl-C/SIGTERM or a failure while writing, say what was committed."""
     results: list[dict[str, Any]] = []
     current: dict[str, Any] = {"path": None, "rows": 0, "total": 0}
-    bar = BarProgress(unit="rows", eta=False, names={str(Path(p)): Path(p).name for p in paths})
+    bar = BarProgress(unit="rows", eta=False, names={str(Path(p)): Path(p).name for p in call.inputs})
+
+    class Committed(ForwardProgress):
+        def advance(self, label: str, done: int, total: int) -> None:
+            if label != "embed":  # a file's rows, called once a batch is committed
+                current.update(path=label, rows=done, total=total)
+                bar.names.setdefault(label, Path(label).name)
+            super().advance(label, done, total)
+
+    def file_done(result: FileResult) -> None:
+        results.append(result.as_dict())
+        current.update(path=None, rows=0, total=0)
+
     try:
         async with connected(settings) as store:
-            await apply_schema(store)
             with bar:
-
-                def progress(file: str, done: int, total: int) -> None:
-                    current.update(path=file, rows=done, total=total)  # called once a batch is committed
-                    bar.names.setdefault(file, Path(file).name)
-                    bar.advance(file, done, total)
-
-                def file_done(result: FileResult) -> None:
-                    results.append(result.as_dict())
-                    current.update(path=None, rows=0, total=0)
-
-                await ingest_files(store, paths, progress=progress, on_file_done=file_done, **opts)
+                return await wiring.run_ingest(call, store, settings, progress=Committed(bar), on_file_done=file_done)
     except (asyncio.CancelledError, KeyboardInterrupt):
         raise Interrupted(committed_summary(results, current)) from None
     except GraphwalkError as exc:
         if results or current["path"] is not None:  # a failure while writing: say what is in the graph
             err.print(committed_summary(results, current, "the failure"))
         raise exc
-    return results
 
 
 def committed_summary(results: list[dict[str, Any]], current: dict[str, Any], what: str = "the interruption") -> str:
@@ -85,6 +80,17 @@ def committed_summary(results: list[dict[str, Any]], current: dict[str, Any], wh
         f"committed before {what}: {done}. Run the same command again to resume: finished files "
         "are skipped and a partly written one continues after its last whole batch"
     )
+
+
+def option_set(ctx: click.Context, name: str) -> bool:
+    """Whether the user gave option ``name`` on the command line (a default or an environment variable is not
+    the user asking for it, so it is never refused as not applying)."""
+    return ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+
+
+def flag(name: str) -> str:
+    """``db_schema`` -> ``--db-schema``: an option's name as the CLI spells it."""
+    return "--" + name.replace("_", "-")
 
 
 @click.command()
@@ -166,42 +172,15 @@ def ingest(
 ) -> None:
     """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
     settings = load_settings(ctx)
-    pipeline = choose_pipeline(paths, fmt)
-    if pipeline != "structured":
-        _ingest_other(
-            settings,
-            pipeline,
-            list(paths),
-            as_json=as_json,
-            graph=graph,
-            source=source,
-            llm_model=llm_model,
-            routing=routing,
-            decision_model=decision_model,
-            concurrency=concurrency,
-            max_bytes=max_bytes,
-            schema=db_schema,
-            prune=prune,
-            embed=embed,
-            batch_size=min(batch_size, 5000),
-        )
+    given = {name: ctx.params[name] for name in wiring.OPTIONS if option_set(ctx, name)}
+    call = wiring.ingest_call(paths, graph=graph, fmt=fmt, options=given, spell=flag)
+    if call.pipeline == "structured" and type_map is not None:
+        call = replace(call, options={**call.options, "type_map": read_type_map(type_map)})
+    if call.pipeline != "structured":
+        _ingest_other(settings, call, as_json=as_json)
         return
-    for p in paths:
-        if not Path(p).exists():
-            raise InputError("file not found", path=p)
-    opts = {
-        "graph": graph,
-        "source": source,
-        "root": root,
-        "fmt": fmt,
-        "on_error": on_error,
-        "batch_size": batch_size,
-        "type_map": load_type_map(type_map),
-    }
-    results = run(_ingest(settings, list(paths), opts))
-    embed_report = None
-    if embed:
-        embed_report = run(embed_entities(settings, graph, settings.embed_batch_size))
+    report = run(_ingest(settings, call))
+    results, embed_report = report["files"], report["embed"]
     retries = transient_retries()
     if as_json:
         emit_json({"files": results, "embed": embed_report, "transient_retries": retries})
@@ -292,38 +271,12 @@ def render_report(report: dict[str, Any]) -> None:
         err.print(f"warning: {warning}", highlight=False)
 
 
-def _ingest_other(settings: Settings, pipeline: str, paths: list[str], *, as_json: bool, **opts: Any) -> None:
-    """Text documents or a database: run the pipeline :mod:`graphwalk_neo4j.wiring` builds, render."""
-    if pipeline == "sql":
-        need_sqlalchemy()  # without the sql extra: one line, before Neo4j is touched
+def _ingest_other(settings: Settings, call: IngestCall, *, as_json: bool) -> None:
+    """Text documents or a database: run the ingest :mod:`graphwalk_neo4j.wiring` composes, render."""
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:
-            await apply_schema(store)
-            if pipeline == "sql":
-                return await wiring.run_sql(
-                    store,
-                    paths[0],
-                    graph=opts["graph"],
-                    source=None if opts["source"] == "files" else opts["source"],
-                    schema=opts["schema"],
-                    batch_size=opts["batch_size"],
-                    prune=opts["prune"],
-                )
-            return await wiring.run_text(
-                store,
-                settings,
-                paths,
-                graph=opts["graph"],
-                source=opts["source"],
-                llm_model=opts["llm_model"],
-                routing=opts["routing"],
-                decision_model=opts["decision_model"],
-                concurrency=opts["concurrency"],
-                max_bytes=opts["max_bytes"],
-                prune=opts["prune"],
-                embed=opts["embed"],
-            )
+            return await wiring.run_ingest(call, store, settings)
 
     report = run(work())
     if as_json:

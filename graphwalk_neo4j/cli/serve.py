@@ -43,7 +43,7 @@ def serve(ctx: click.Context, host: str | None, port: int | None, log_level: str
 @click.pass_context
 @handle_errors
 def mcp_command(ctx: click.Context, log_level: str) -> None:
-    """Serve the MCP tools (walk, walk_options, draw_walk, search, get_walk, list_walks, list_graphs,
+    """Serve the MCP tools (walk, ingest, walk_options, draw_walk, search, get_walk, list_walks, list_graphs,
     graph_schema) over stdin/stdout for an agent that starts its tools as subprocesses; logs go to stderr as JSON
     lines."""
     from graphwalk_neo4j.service import logs

@@ -37,7 +37,7 @@ from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.ingest.structured import ingest_file, read_type_map
 from graphwalk_neo4j.learned.artifact import read_artifact_config
 from graphwalk_neo4j.learned.qa import split_of
-from graphwalk_neo4j.progress import QUIET, Progress
+from graphwalk_neo4j.progress import QUIET, Progress, Relabelled
 from graphwalk_neo4j.resources import metaqa_type_map
 from graphwalk_neo4j.schema import apply_schema
 
@@ -250,7 +250,7 @@ async def prepare_graph(
         graph=graph,
         type_map=kb_type_map(kb.parent),
         root=kb.parent,  # doc id: kb.txt
-        progress=lambda _f, done, total: progress.advance("ingest", done, total),
+        progress=Relabelled(progress, "ingest"),
     )
     progress.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
     embedded = await embed_graph(store, embedder, graph, progress=progress)

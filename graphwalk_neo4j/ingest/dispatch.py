@@ -4,8 +4,8 @@
 The rule (:func:`choose_pipeline`), in order:
 
 1. one argument that is a database URL (``sqlite:///library.db``, ``postgresql://user@host/db``) -> SQL ingest;
-2. ``--format text``, or any argument that is a directory, or any ``.md`` file -> text ingest of every argument
-   (a directory is read recursively for ``.txt``, ``.md``, ``.json`` and ``.csv`` files);
+2. ``--format text``, or any argument that is a directory, or any ``.md`` / ``.markdown`` file -> text ingest of
+   every argument (a directory is read recursively for ``.txt``, ``.md``, ``.json`` and ``.csv`` files);
 3. anything else -> structured ingest, exactly as before (``.txt``/``.tsv`` triples, ``.csv``, ``.jsonl``).
 
 So a single ``.txt`` or ``.csv`` file stays structured unless ``--format text`` is given.
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 Pipeline = Literal["sql", "text", "structured"]
+TEXT_SUFFIXES = (".md", ".markdown")  # a file with one of these makes the whole ingest a text ingest
 SQL_SCHEMES = ("sqlite", "postgresql", "postgres", "mysql", "mariadb", "mssql", "oracle")
 _URL = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9]*)(?:\+[A-Za-z0-9_]+)?://")
 
@@ -47,7 +48,7 @@ def choose_pipeline(paths: Sequence[str], fmt: str | None) -> Pipeline:
         if fmt not in (None, "sql"):
             raise ConfigError(f"--format {fmt} does not apply to a database URL")
         return "sql"
-    if fmt == "text" or any(Path(p).is_dir() or Path(p).suffix.lower() == ".md" for p in paths):
+    if fmt == "text" or any(Path(p).is_dir() or Path(p).suffix.lower() in TEXT_SUFFIXES for p in paths):
         if fmt not in (None, "text"):
             raise ConfigError(f"--format {fmt} cannot read a directory or Markdown; use --format text")
         return "text"

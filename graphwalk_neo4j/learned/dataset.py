@@ -11,11 +11,12 @@ from graphwalk_neo4j.learned.fit import make_dir
 from graphwalk_neo4j.learned.mining import Decision, MiningOptions, mine_batch
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from pathlib import Path
 
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.qa import QAPair
+    from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
     from graphwalk_neo4j.walk.config import WalkConfig
 
@@ -47,17 +48,18 @@ async def build_dataset(
     directory: Path,
     config: WalkConfig,
     options: MiningOptions,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     profile: GraphProfile | None = None,
 ) -> tuple[list[Decision], dict[str, dict[str, Any]]]:
-    """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes)."""
+    """Mine every pair not yet in ``directory`` (batch by batch, appended as each batch finishes); ``progress``
+    hears ``("mine", pairs done, pairs)``."""
     make_dir(directory)
     _, mined = read_mined(directory)
     # Questions about the same topic go into the same batch, where they share their expansions.
     todo = sorted((q for q in pairs if q.id not in mined), key=lambda q: (q.start_id, q.id))
     done = len(pairs) - len(todo)
     if progress:
-        progress(done, len(pairs))
+        progress.advance("mine", done, len(pairs))
     batches = [todo[i : i + options.batch_size] for i in range(0, len(todo), options.batch_size)]
     width = max(1, options.concurrency)
     for i in range(0, len(batches), width):
@@ -72,5 +74,5 @@ async def build_dataset(
                     fh.write(json.dumps(r.__dict__, ensure_ascii=False) + "\n")
             done += len(batch)
             if progress:
-                progress(done, len(pairs))
+                progress.advance("mine", done, len(pairs))
     return read_mined(directory)

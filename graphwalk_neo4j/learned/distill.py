@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,10 +34,9 @@ from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
     from graphwalk_neo4j.stored_walks.models import StoredStep, StoredWalk
-
-Observe = Callable[[str, int, int], None]
 
 
 async def _refs(store: GraphStore, graph: str, walk: StoredWalk) -> dict[str, NodeRef]:
@@ -143,7 +141,7 @@ def walk_decisions(walk: StoredWalk, refs: dict[str, NodeRef]) -> list[Decision]
 
 
 async def traces_dataset(
-    store: GraphStore, graph: str, *, limit: int = 100_000, model: str | None = None, observe: Observe | None = None
+    store: GraphStore, graph: str, *, limit: int = 100_000, model: str | None = None, observe: Progress | None = None
 ) -> tuple[list[StoredWalk], list[Decision]]:
     """Every finished walk of ``graph`` (only those made by ``model`` when given) and its decisions."""
     listed = [w for w in await list_walks(store, graph, limit=limit) if w.finished and w.status != "error"]
@@ -153,7 +151,7 @@ async def traces_dataset(
     for i, brief in enumerate(listed):
         walks.append(await get_walk(store, graph, brief.id))
         if observe:
-            observe("traces", i + 1, len(listed))
+            observe.advance("walks", i + 1, len(listed))
     # Walk ids are random: order by what the walks asked, so the same traces give the same training order (and
     # the same model) on every run.
     walks.sort(key=lambda w: (w.question, w.start_ids, w.started_at.isoformat() if w.started_at else "", w.id))
@@ -172,7 +170,7 @@ async def train_from_traces(
     seed: int = 0,
     model: str | None = None,
     fit_options: Any = None,
-    observe: Observe | None = None,
+    observe: Progress | None = None,
 ) -> dict[str, Any]:
     """Stored walks -> decisions with soft targets -> a fitted, calibrated artifact in ``out_dir``."""
     started = time.perf_counter()

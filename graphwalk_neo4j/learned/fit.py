@@ -27,7 +27,6 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -43,9 +42,11 @@ from graphwalk_neo4j.learned.model import MAX_PATH, Vocab, Weights, encode, save
 from graphwalk_neo4j.learned.options import FitOptions as FitOptions
 
 if TYPE_CHECKING:
-    from graphwalk_neo4j.embed.base import Embedder
+    from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
+    from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.progress import Progress
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -203,7 +204,7 @@ async def embed_texts(
         for text, vec in zip(part, await embedder.embed(part), strict=True):
             known[text] = np.asarray(vec, dtype=np.float32)
         if progress:
-            progress("embed", min(i + chunk, len(missing)), len(missing))
+            progress.advance("embed", min(i + chunk, len(missing)), len(missing))
         all_texts = list(known)
         np.save(vectors, np.stack([known[t] for t in all_texts]))
         names.write_text(json.dumps({"embedder": embedder.model_id, "texts": all_texts}), encoding="utf-8")
@@ -360,7 +361,7 @@ async def fit(
                 checkpoint,
             )
             if progress:
-                progress("train", k * opts.epochs + epoch + 1, opts.members * opts.epochs)
+                progress.advance("train", k * opts.epochs + epoch + 1, opts.members * opts.epochs)
         if best_state is not None:
             net.load_state_dict(best_state)
         return net, history

@@ -37,9 +37,10 @@ from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from graphwalk_neo4j.graph.profile import GraphProfile
+    from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
 
 Move = tuple[str, str]  # (relation, "out" | "in")
@@ -76,20 +77,21 @@ class GraphIndex:
 async def read_graph(
     store: GraphStore,
     graph: str,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     page: int = PAGE,
     profile: GraphProfile | None = None,
 ) -> GraphIndex:
-    """Every data relationship of ``graph`` (module docstring, 1); ``progress(nodes read, nodes)`` after each
-    page. An adopted graph (``profile.adopted``) is read in one query over its adopted nodes and the profile's
-    relationship types, with the ids, names and kinds its walks use (element ids, adopted names)."""
+    """Every data relationship of ``graph`` (module docstring, 1); ``progress`` hears ``("read graph", nodes read,
+    nodes)`` after each page. An adopted graph (``profile.adopted``) is read in one query over its adopted nodes
+    and the profile's relationship types, with the ids, names and kinds its walks use (element ids, adopted
+    names)."""
     index = GraphIndex()
     if profile is not None and profile.adopted:
         rows = await store.read(ADOPTED_RELATIONS, graph=graph, profile=profile.cypher())
         _index_rows(index, rows)
         nodes = len({r["uid"] for r in rows})
         if progress:
-            progress(nodes, nodes)
+            progress.advance("read graph", nodes, nodes)
         return index
     counted = await store.read(COUNTS, graph=graph)
     total = counted[0]["entities"] if counted else 0
@@ -102,7 +104,7 @@ async def read_graph(
         nodes += len({r["uid"] for r in rows})
         after = rows[-1]["uid"]
         if progress:
-            progress(nodes, max(total, nodes))
+            progress.advance("read graph", nodes, max(total, nodes))
 
 
 def _index_rows(index: GraphIndex, rows: Sequence[RelationsPageRow]) -> None:

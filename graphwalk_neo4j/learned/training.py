@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,10 @@ from graphwalk_neo4j.store.queries import ADOPTED_EXACT_NAMES, EXACT_NAMES, Degr
 from graphwalk_neo4j.walk.entry import best_per_span, question_spans
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from graphwalk_neo4j.graph.profile import GraphProfile
+    from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
     from graphwalk_neo4j.walk.config import WalkConfig
 
@@ -100,9 +102,6 @@ async def train_linker(
 # -- the whole pipeline ----------------------------------------------------------------------------------
 
 
-Observe = Callable[[str, int, int], None]  # (stage, done, total)
-
-
 async def train_from_qa(
     store: GraphStore,
     graph: str,
@@ -116,7 +115,7 @@ async def train_from_qa(
     config: WalkConfig | None = None,
     mining: MiningOptions | None = None,
     fit_options: Any = None,
-    observe: Observe | None = None,
+    observe: Progress | None = None,
 ) -> dict[str, Any]:
     """QA pairs -> mined decisions -> a fitted, calibrated artifact in ``out_dir`` (resumable)."""
     pairs = sample_pairs(load_qa(qa_paths, fmt), per_file, seed)
@@ -156,7 +155,7 @@ async def train_from_graph(
     config: WalkConfig | None = None,
     mining: MiningOptions | None = None,
     fit_options: Any = None,
-    observe: Observe | None = None,
+    observe: Progress | None = None,
 ) -> dict[str, Any]:
     """The graph alone -> questions written from its relation paths (:mod:`.graph_questions`) -> mined decisions
     -> a fitted artifact in ``out_dir``. The questions are kept in ``DIR/data/questions.jsonl``, so a resumed run
@@ -169,7 +168,7 @@ async def train_from_graph(
         index = await read_graph(
             store,
             graph,
-            (lambda d, t: observe("read graph", d, t)) if observe else None,
+            observe,
             profile=await load_profile(store, graph),
         )
         if index.relationships == 0:
@@ -247,7 +246,7 @@ async def train_on_pairs(
     config: WalkConfig | None = None,
     mining: MiningOptions | None = None,
     fit_options: Any = None,
-    observe: Observe | None = None,
+    observe: Progress | None = None,
 ) -> dict[str, Any]:
     """Mine decisions for the pairs not in ``test``, fit on ``train`` (``val`` picks the epoch and the
     temperature), train the mention scorer, and write the artifact (resumable)."""
@@ -264,7 +263,7 @@ async def train_on_pairs(
         out / "data",
         config,
         mining,
-        (lambda d, t: observe("mine", d, t)) if observe else None,
+        observe,
         profile=profile,
     )
     mine_s = time.perf_counter() - started

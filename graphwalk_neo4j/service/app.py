@@ -100,7 +100,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     jobs = IngestJobs(ctx)
     jobs.on_done.append(metrics.job_done)
     background: set[asyncio.Task[Any]] = set()
-    mcp_routes, mcp_lifespan = _mcp(ctx)
+    mcp_routes, mcp_lifespan = _mcp(ctx, jobs)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -366,9 +366,10 @@ def _new_walk_id() -> str:
     return uuid.uuid4().hex
 
 
-def _mcp(ctx: ServiceContext) -> tuple[list[Any], Any]:
-    """The MCP streamable-HTTP route ``/mcp`` and the lifespan of its session manager."""
-    return http_app(ctx)
+def _mcp(ctx: ServiceContext, jobs: IngestJobs) -> tuple[list[Any], Any]:
+    """The MCP streamable-HTTP route ``/mcp`` (its ``ingest`` tool runs the service's own jobs) and the lifespan
+    of its session manager."""
+    return http_app(ctx, jobs)
 
 
 def _include_browser(app: FastAPI) -> None:

@@ -1,12 +1,13 @@
 """Ingest as background jobs: ``POST /v1/ingest`` starts one, ``GET /v1/jobs/{id}`` reports its progress,
 ``DELETE /v1/jobs/{id}`` cancels it.
 
-A job runs the same library call as ``gw-neo4j ingest``: :func:`ingest_file` for structured files (triples, CSV,
-JSON lines), :func:`wiring.run_text` for text documents, :func:`wiring.run_sql` for a database. Inline files
-are written to a private temporary folder first (removed afterwards); the job's error and result name them as the
-caller did (``kb.txt:2: ...``), never by that folder's path. Cancelling cancels the coroutine: the batch
-being written is one transaction and rolls back, so the graph keeps whole batches only and the ledger says how far
-the document got (a later ingest of the same content resumes from there).
+A job runs the ingest composed once for every door: :func:`graphwalk_neo4j.wiring.ingest_call` checks the request
+when it is submitted (the pipeline from the file names, or the SQL URL; an option the pipeline does not use is a
+400 naming it, before anything is written), :func:`graphwalk_neo4j.wiring.run_ingest` runs it. Inline files are
+written to a private temporary folder first (removed afterwards); the job's error and result name them as the
+caller did (``kb.txt:2: ...``), never by that folder's path. The MCP ``ingest`` tool submits the same jobs.
+Cancelling cancels the coroutine: the batch being written is one transaction and rolls back, so the graph keeps whole
+batches only and the ledger says how far the document got (a later ingest of the same content resumes from there).
 
 Jobs are the one thing the service keeps in memory (id, progress, result); what they wrote lives in Neo4j. A
 finished job is kept until :data:`KEEP_FINISHED` newer ones have finished.
@@ -30,14 +31,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphwalk_neo4j import wiring
 from graphwalk_neo4j.errors import ConfigError, GraphwalkError, NotFoundError
-from graphwalk_neo4j.graph.embeddings import embed_graph
-from graphwalk_neo4j.identifiers import validate_identifier
-from graphwalk_neo4j.ingest.structured import FileResult, ingest_files
-from graphwalk_neo4j.schema import apply_schema
+from graphwalk_neo4j.progress import QUIET, ForwardProgress, Progress
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from graphwalk_neo4j.ingest.structured import FileResult
     from graphwalk_neo4j.service.context import ServiceContext
 
 log = logging.getLogger("graphwalk_neo4j.service.jobs")
@@ -59,7 +58,8 @@ class IngestRequest(BaseModel):
     graph: str = Field(default="default", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=100)
     source: str = Field(default="api", pattern=_SAFE_NAME)
     format: Literal["triples", "csv", "jsonl", "text"] | None = Field(
-        default=None, description="Default: from each file's extension (.txt triples, .csv, .jsonl, .md text)."
+        default=None,
+        description="Default: from the file names (.txt triples, .csv, .jsonl; any .md or .markdown file: text).",
     )
     files: list[InlineFile] = Field(default_factory=list, description="Files sent inline.")
     sql: str | None = Field(
@@ -109,6 +109,13 @@ def caller_names(value: Any, folder: Path) -> Any:
     return value
 
 
+def write_inline(folder: Path, files: list[InlineFile]) -> None:
+    """The caller's inline files in a new private ``folder`` (bounded by the body limit, so written at once)."""
+    folder.mkdir(mode=0o700)
+    for item in files:
+        (folder / item.name).write_text(item.content, encoding="utf-8")
+
+
 class IngestJobs:
     def __init__(self, ctx: ServiceContext) -> None:
         self.ctx = ctx
@@ -116,31 +123,48 @@ class IngestJobs:
         self._jobs: OrderedDict[str, JobView] = OrderedDict()
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
-    def submit(self, request: IngestRequest) -> JobView:
-        validate_identifier(request.graph, "graph name")
+    def submit(self, request: IngestRequest, progress: Progress = QUIET) -> JobView:
+        """Check ``request`` (one line naming what is wrong, nothing written) and start it as a job; ``progress``
+        also hears the job's progress (the MCP tool's notifications)."""
         if request.sql is not None and not self.ctx.settings.service_ingest_sql:
             raise ConfigError(
                 "SQL ingest through the service is off: it connects to a database the caller names. "
                 "Set GW_NEO4J_SERVICE_INGEST_SQL=true to allow it, or run `gw-neo4j ingest URL`"
             )
-        kind: Literal["structured", "text", "sql"]
-        if request.sql is not None:
-            kind = "sql"
-        elif request.format == "text" or (
-            request.format is None and all(f.name.lower().endswith((".md", ".markdown")) for f in request.files)
-        ):
-            kind = "text"
-        else:
-            kind = "structured"
-        job = JobView(id=uuid.uuid4().hex, kind=kind, graph=request.graph, status="queued", created_at=time.time())
+        folder = Path(tempfile.gettempdir()) / f"gw-ingest-{uuid.uuid4().hex}"  # made when the job runs
+        given = {name: getattr(request, name) for name in request.model_fields_set if name in wiring.OPTIONS}
+        if request.sql is None:
+            given.setdefault("source", request.source)  # this door's default source name, "api"
+        call = wiring.ingest_call(
+            [request.sql] if request.sql is not None else [folder / f.name for f in request.files],
+            graph=request.graph,
+            fmt=request.format,
+            options=given,
+            check_files=False,
+        )
+        job = JobView(
+            id=uuid.uuid4().hex, kind=call.pipeline, graph=call.graph, status="queued", created_at=time.time()
+        )
         self._jobs[job.id] = job
-        task = asyncio.ensure_future(self._run(job, request))
+        task = asyncio.ensure_future(self._run(job, request, call, folder, progress))
         self._tasks[job.id] = task
 
         def forget(_task: asyncio.Task[None], job_id: str = job.id) -> None:
             self._tasks.pop(job_id, None)
 
         task.add_done_callback(forget)
+        return job
+
+    async def wait(self, job_id: str) -> JobView:
+        """The job once it has finished; cancelling the wait cancels the job."""
+        job = self.get(job_id)
+        task = self._tasks.get(job_id)
+        if task is not None:
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                await self.cancel(job_id)
+                raise
         return job
 
     def get(self, job_id: str) -> JobView:
@@ -165,16 +189,21 @@ class IngestJobs:
         for job_id in list(self._tasks):
             await self.cancel(job_id)
 
-    async def _run(self, job: JobView, request: IngestRequest) -> None:
-        folder = Path(tempfile.mkdtemp(prefix="gw-ingest-"))
+    async def _run(
+        self, job: JobView, request: IngestRequest, call: wiring.IngestCall, folder: Path, progress: Progress
+    ) -> None:
         job.status, job.started_at = "running", time.time()
         try:
-            paths = []
-            for item in request.files:
-                path = folder / item.name
-                path.write_text(item.content, encoding="utf-8")
-                paths.append(path)
-            job.result = await self._ingest(job, request, paths)
+            write_inline(folder, request.files)
+            job.result = await wiring.run_ingest(
+                call,
+                self.ctx.store,
+                self.ctx.settings,
+                embedder=self.ctx.embedder,
+                progress=JobProgress(job, call, progress),
+                on_file_done=JobProgress.file_done(job, call),
+                root=folder,  # a document's id is its name as uploaded
+            )
             job.status = "done" if job.result.get("ok", True) else "failed"
             if job.status == "failed":
                 job.error = "; ".join(job.result.get("errors", [])) or "the ingest reported failures"
@@ -197,58 +226,40 @@ class IngestJobs:
                 hook(job.status)
             self._trim()
 
-    async def _ingest(self, job: JobView, request: IngestRequest, paths: list[Path]) -> dict[str, Any]:
-        store, settings = self.ctx.store, self.ctx.settings
-        await apply_schema(store)
-        if job.kind == "sql":
-            assert request.sql is not None
-            return await wiring.run_sql(
-                store,
-                request.sql,
-                graph=request.graph,
-                schema=request.db_schema,
-                batch_size=min(request.batch_size, 5000),
-            )
-        if job.kind == "text":
-            return await wiring.run_text(
-                store,
-                settings,
-                [str(p) for p in paths],
-                graph=request.graph,
-                source=request.source,
-                llm_model=request.llm_model,
-                routing=request.routing,
-                embed=request.embed,
-            )
-        files: list[dict[str, Any]] = []
-
-        def progress(name: str, done: int, total: int) -> None:
-            job.progress = {"file": Path(name).name, "rows_done": done, "rows_total": total}
-
-        def file_done(result: FileResult) -> None:
-            files.append(result.as_dict())
-            job.progress = {**job.progress, "files_done": len(files), "files_total": len(paths)}
-
-        # All files are validated before the first write; a document's id is its name as uploaded.
-        await ingest_files(
-            store,
-            paths,
-            graph=request.graph,
-            source=request.source,
-            fmt=request.format,
-            on_error=request.on_error,
-            batch_size=request.batch_size,
-            type_map=request.type_map,
-            root=paths[0].parent if paths else None,
-            progress=progress,
-            on_file_done=file_done,
-        )
-        embedded = None
-        if request.embed:
-            embedded = (await embed_graph(store, self.ctx.embedder, request.graph)).as_dict()
-        return {"files": files, "embed": embedded}
-
     def _trim(self) -> None:
         finished = [j for j in self._jobs.values() if j.finished_at is not None]
         for job in finished[:-KEEP_FINISHED] if len(finished) > KEEP_FINISHED else []:
             self._jobs.pop(job.id, None)
+
+
+class JobProgress(ForwardProgress):
+    """The :class:`~graphwalk_neo4j.progress.Progress` of one job, kept on it for ``GET /v1/jobs/{id}``: a structured
+    file's rows as ``file`` / ``rows_done`` / ``rows_total`` (with ``files_done`` / ``files_total``), anything else
+    (a text document's chunks, ``embed``) as ``{label: {done, total}}``; passed on to ``inner`` too."""
+
+    def __init__(self, job: JobView, call: wiring.IngestCall, inner: Progress = QUIET) -> None:
+        super().__init__(inner)
+        self.job = job
+        self.files = {Path(p).name for p in call.inputs} if call.pipeline == "structured" else set()
+
+    def advance(self, label: str, done: int, total: int) -> None:
+        if Path(label).name in self.files:
+            self.job.progress = {
+                **self.job.progress,
+                "file": Path(label).name,
+                "rows_done": done,
+                "rows_total": total,
+            }
+        else:
+            self.job.progress = {**self.job.progress, Path(label).name: {"done": done, "total": total}}
+        super().advance(Path(label).name, done, total)
+
+    @staticmethod
+    def file_done(job: JobView, call: wiring.IngestCall) -> Callable[[FileResult], None]:
+        finished: list[FileResult] = []
+
+        def done(result: FileResult) -> None:
+            finished.append(result)
+            job.progress = {**job.progress, "files_done": len(finished), "files_total": len(call.inputs)}
+
+        return done

@@ -3,7 +3,8 @@
 service.
 
 Tools: ``walk`` (the context bundle and walk id; a progress notification per depth when the request carries a
-progress token), ``walk_options`` (why: the options and probabilities at each depth of a stored walk),
+progress token), ``ingest`` (inline files or a SQL URL, as ``POST /v1/ingest``: the same job, waited for, with
+progress notifications), ``walk_options`` (why: the options and probabilities at each depth of a stored walk),
 ``draw_walk`` (a Cypher statement that draws a stored walk in Neo4j Browser), ``search``, ``get_walk``,
 ``list_walks``, ``list_graphs``, ``graph_schema``.
 Resources: ``walk://{graph}/{walk_id}`` (one stored walk, as ``gw-neo4j walks show ID --json``) and
@@ -18,12 +19,12 @@ import asyncio
 import json
 import logging
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import Field
+from pydantic import Field, ValidationError
 from starlette.routing import Route
 
 from graphwalk_neo4j import __version__
@@ -33,6 +34,7 @@ from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.service.browser import bound_recipe
 from graphwalk_neo4j.service.context import ServiceContext
+from graphwalk_neo4j.service.jobs import IngestJobs, IngestRequest, InlineFile
 from graphwalk_neo4j.service.models import GraphName, Question, StartList, response_data
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
@@ -67,8 +69,11 @@ async def _tool(work: Awaitable[T]) -> T:
         raise ToolError(str(exc)) from exc
 
 
-def build_server(ctx: ServiceContext) -> MCPServer:
+def build_server(ctx: ServiceContext, jobs: IngestJobs | None = None) -> MCPServer:
+    """The MCP tools and resources over ``ctx``; ``jobs`` are the service's ingest jobs (``gw-neo4j mcp`` keeps
+    its own)."""
     server: MCPServer = MCPServer("graphwalk-neo4j", version=__version__, instructions=INSTRUCTIONS)
+    ingest_jobs = jobs if jobs is not None else IngestJobs(ctx)
 
     @server.tool()
     async def walk(
@@ -99,13 +104,55 @@ def build_server(ctx: ServiceContext) -> MCPServer:
                 choose_start=choose_start,
             )
             await ctx.admit_walk(call)
-            walk_config = call.config or build_config(None)
-            progress = DepthProgress(context, walk_config.budget.max_depth)
+            total = (call.config or build_config(None)).budget.max_depth
+            progress = McpProgress(context)
             try:
-                outcome = await ctx.run_admitted(call, on_depth=progress.heard)
+                outcome = await ctx.run_admitted(
+                    call, on_depth=lambda event: progress.advance(depth_message(event), event.depth, total)
+                )
             finally:
                 await progress.flush()
             return await response_data(call.graph, outcome)
+
+        return await _tool(run())
+
+    @server.tool()
+    async def ingest(
+        graph: GraphName = "default",
+        files: list[InlineFile] | None = None,
+        sql: str | None = None,
+        format: Literal["triples", "csv", "jsonl", "text"] | None = None,
+        source: str | None = None,
+        on_error: Literal["fail", "skip"] | None = None,
+        batch_size: Annotated[int, Field(ge=1, le=100_000)] | None = None,
+        type_map: dict[str, tuple[str | None, str | None]] | None = None,
+        embed: bool | None = None,
+        llm_model: str | None = None,
+        routing: Literal["decide", "exact"] | None = None,
+        db_schema: str | None = None,
+        context: Context | None = None,
+    ) -> dict[str, Any]:
+        """Load data into a graph, as POST /v1/ingest does, and wait for it: `files` inline ({name, content};
+        triples, CSV, JSON lines, or text documents through LLM extraction for .md or format "text") or `sql`, a
+        database URL (when the service allows it). An option the chosen pipeline does not use (`db_schema` with
+        files, `type_map` with text or a database, `llm_model` with structured files) is refused before anything
+        is written. Returns the finished job {id, kind, status, progress, result}; a failed job is a tool error."""
+        arguments = dict(locals())  # first: exactly the tool's arguments
+        given = {k: v for k, v in arguments.items() if k in IngestRequest.model_fields and v is not None}
+
+        async def run() -> dict[str, Any]:
+            try:
+                request = IngestRequest.model_validate(given)
+            except ValidationError as exc:
+                raise ToolError(f"invalid ingest request: {exc.errors()[0]['msg']}") from exc
+            progress = McpProgress(context)
+            try:
+                job = await ingest_jobs.wait(ingest_jobs.submit(request, progress=progress).id)
+            finally:
+                await progress.flush()
+            if job.status != "done":
+                raise ToolError(f"ingest {job.status}: {job.error}")
+            return job.model_dump(mode="json")
 
         return await _tool(run())
 
@@ -202,32 +249,37 @@ def build_server(ctx: ServiceContext) -> MCPServer:
     return server
 
 
-class DepthProgress:
-    """MCP progress for one ``walk`` call: each depth the walk finishes becomes one ``notifications/progress``
-    (progress = the depth, total = the walk's ``max_depth``, a message with the move taken and the answers so
-    far), sent in order by one task; a request without a progress token gets none (the SDK drops them)."""
+class McpProgress:
+    """The :class:`~graphwalk_neo4j.progress.Progress` of one tool call as MCP ``notifications/progress``: each
+    ``advance(label, done, total)`` becomes one (progress = ``done``, total, message = ``label``; for ``walk`` one
+    per depth, the label saying the move taken and the answers so far), sent in order by one task; a request
+    without a progress token gets none (the SDK drops them)."""
 
-    def __init__(self, context: Context | None, total: int) -> None:
-        self.context, self.total = context, total
-        self.queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()
+    def __init__(self, context: Context | None) -> None:
+        self.context = context
+        self.queue: asyncio.Queue[tuple[int, int, str] | None] = asyncio.Queue()
         self.sender: asyncio.Task[None] | None = None
 
-    def heard(self, event: DepthEvent) -> None:
+    def stage(self, message: str) -> None:
+        return None  # MCP progress is a number with a message; a stage alone has no number
+
+    def advance(self, label: str, done: int, total: int) -> None:
         if self.context is None:
             return
         if self.sender is None:
             self.sender = asyncio.ensure_future(self._send(self.context))
-        self.queue.put_nowait(event)
+        self.queue.put_nowait((done, total, label))
 
     async def _send(self, context: Context) -> None:
-        while (event := await self.queue.get()) is not None:
+        while (item := await self.queue.get()) is not None:
+            done, total, message = item
             try:
-                await context.report_progress(event.depth, self.total, depth_message(event))
-            except Exception:  # progress is best effort: a client that went away must not fail the walk
+                await context.report_progress(done, total, message)
+            except Exception:  # progress is best effort: a client that went away must not fail the call
                 log.warning("sending MCP progress failed", exc_info=True)
 
     async def flush(self) -> None:
-        """Every depth heard is sent before the tool's result."""
+        """Every notification heard is sent before the tool's result."""
         if self.sender is not None:
             self.queue.put_nowait(None)
             await self.sender
@@ -258,11 +310,13 @@ async def _listed(ctx: ServiceContext, graph: str, limit: int, status: str | Non
     return {"graph": graph, "walks": [w.model_dump(mode="json", exclude={"steps", "calls", "answers"}) for w in found]}
 
 
-def http_app(ctx: ServiceContext) -> tuple[list[Route], Callable[[], AbstractAsyncContextManager[None]]]:
+def http_app(
+    ctx: ServiceContext, jobs: IngestJobs | None = None
+) -> tuple[list[Route], Callable[[], AbstractAsyncContextManager[None]]]:
     """The ``/mcp`` route (streamable HTTP, stateless) and the lifespan its session manager needs. Without a
     service token the service is loopback-only, and the SDK's DNS-rebinding protection admits only local Host and
     Origin headers; with a token, the bearer check in front of every route guards it instead."""
-    server = build_server(ctx)
+    server = build_server(ctx, jobs)
     security = (
         LOCAL_HOSTS
         if ctx.settings.service_token is None
@@ -288,7 +342,9 @@ async def run_stdio(settings: Settings) -> None:
     """``gw-neo4j mcp``: a warm context, the MCP tools on stdin/stdout until the client closes them."""
     ctx = ServiceContext(settings)
     await ctx.start()
+    jobs = IngestJobs(ctx)
     try:
-        await build_server(ctx).run_stdio_async()
+        await build_server(ctx, jobs).run_stdio_async()
     finally:
+        await jobs.close()
         await ctx.close()

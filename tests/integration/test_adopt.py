@@ -29,6 +29,7 @@ from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest
 from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.movies_fixture import MOVIES, MoviesGraph, checksum, create_movies, drop_movies
+from tests.standins.progress import RecordingProgress
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -138,12 +139,16 @@ async def test_interrupted_adopt_resumes_where_it_stopped(
     class Interrupt(Exception):
         pass
 
-    def stop_after_two(done: int, total: int) -> None:
-        if done >= 10:
-            raise Interrupt
+    class StopAfterTwo(RecordingProgress):
+        def advance(self, label: str, done: int, total: int) -> None:
+            super().advance(label, done, total)
+            if done >= 10:
+                raise Interrupt
 
+    stop_after_two = StopAfterTwo()
     with pytest.raises(Interrupt):
         await adopt_graph(store, profile, batch_size=5, progress=stop_after_two)
+    assert stop_after_two.updates == [("adopt", 5, 23), ("adopt", 10, 23)]
     resumed = await adopt_graph(store, profile, batch_size=5)
     assert (resumed.unchanged, resumed.marked) == (10, 13)
 

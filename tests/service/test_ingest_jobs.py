@@ -62,6 +62,7 @@ def test_ingest_job_loads_embeds_and_the_graph_is_walkable(served_graph: tuple[S
             "rows_total": 3,
             "files_done": 1,
             "files_total": 1,
+            "embed": {"done": 4, "total": 4},
         }
         walked = c.post(
             "/v1/walk", json={"question": "which films did Michael Mann direct", "graph": graph, "preset": "relation"}
@@ -97,6 +98,50 @@ def test_ingest_refusals(served_graph: tuple[ServedApp, str]) -> None:
         assert bad["status"] == "failed"
         assert bad["error"].startswith("kb.txt:2: "), bad["error"]
         assert c.get("/v1/jobs/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (
+            {"files": [{"name": "kb.txt", "content": "a|b|c\n"}], "db_schema": "public"},
+            "db_schema does not apply to structured files (triples, CSV, JSON lines): it is for a database URL",
+        ),
+        (
+            {"files": [{"name": "kb.txt", "content": "a|b|c\n"}], "llm_model": "openai/gpt-4o-mini"},
+            "llm_model does not apply to structured files (triples, CSV, JSON lines): it is for text documents",
+        ),
+        (
+            {"files": [{"name": "notes.md", "content": "# Heat\n"}], "type_map": {"directed_by": ["Film", None]}},
+            "type_map does not apply to text documents: it is for structured files",
+        ),
+        (
+            {"files": [{"name": "notes.md", "content": "# Heat\n"}], "on_error": "skip"},
+            "on_error does not apply to text documents: it is for structured files",
+        ),
+    ],
+)
+def test_an_option_the_pipeline_does_not_use_is_refused_before_a_job_starts(
+    served_graph: tuple[ServedApp, str],
+    body: dict[str, object],
+    detail: str,
+) -> None:
+    app, graph = served_graph
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        refused = c.post("/v1/ingest", json={"graph": graph, **body})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["detail"] == detail + "; leave it out"
+        assert refused.headers["content-type"] == "application/problem+json"
+    assert asyncio.run(documents_of(app.settings, graph)) == []  # no job ran, nothing is in the ledger
+
+
+async def documents_of(settings: Settings, graph: str) -> list[object]:
+    store = GraphStore(settings)
+    await store.connect()
+    try:
+        return list(await list_documents(store, graph))
+    finally:
+        await store.close()
 
 
 def test_job_errors_and_results_name_the_callers_file(served_graph: tuple[ServedApp, str]) -> None:

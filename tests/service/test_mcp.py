@@ -13,14 +13,24 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.types import TextContent, TextResourceContents
 
 from graphwalk_neo4j.store import GraphStore
+from tests.service.conftest import ServedApp, drop, service_settings
 from tests.service.test_shutdown import fake_service_env
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
-    from tests.service.conftest import ServedApp
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"walk", "walk_options", "draw_walk", "search", "get_walk", "list_walks", "list_graphs", "graph_schema"}
+TOOLS = {
+    "walk",
+    "ingest",
+    "walk_options",
+    "draw_walk",
+    "search",
+    "get_walk",
+    "list_walks",
+    "list_graphs",
+    "graph_schema",
+}
 
 
 def text_of(item: object) -> str:
@@ -146,3 +156,48 @@ async def test_walk_reports_progress_and_the_stored_walk_explains_and_draws_itse
     assert row["answers"] == explained["answers"]
     assert hostile.is_error
     assert 'no stored walk "x\' OR true //"' in text_of(hostile.content[0])
+
+
+async def test_ingest_tool_runs_the_service_job_and_refuses_options_of_other_pipelines(
+    neo4j_settings: Settings, graph_name: str
+) -> None:
+    """The MCP `ingest` tool is POST /v1/ingest waited for: the same composition, the same refusals, a progress
+    notification per committed batch."""
+    app = ServedApp(service_settings(neo4j_settings, "")).start()
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, total, message))
+
+    kb = "Heat|directed_by|Michael Mann\nHeat|starred_actors|Al Pacino\nCollateral|directed_by|Michael Mann\n"
+    try:
+        async with Client(f"{app.url}/mcp") as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert "ingest" in tools
+            refused = await client.call_tool(
+                "ingest", {"graph": graph_name, "files": [{"name": "kb.txt", "content": kb}], "db_schema": "public"}
+            )
+            assert refused.is_error
+            assert text_of(refused.content[0]).endswith(
+                ": db_schema does not apply to structured files (triples, CSV, JSON lines): it is for a database "
+                "URL; leave it out"
+            )
+            done = structured(
+                await client.call_tool(
+                    "ingest",
+                    {"graph": graph_name, "files": [{"name": "kb.txt", "content": kb}], "batch_size": 2},
+                    progress_callback=on_progress,
+                )
+            )
+            failed = await client.call_tool(
+                "ingest", {"graph": graph_name, "files": [{"name": "bad.txt", "content": "a|b|c\nbroken\n"}]}
+            )
+        assert (done["kind"], done["status"]) == ("structured", "done")
+        [file] = done["result"]["files"]
+        assert (file["path"], file["status"], file["rows"]) == ("kb.txt", "loaded", 3)
+        assert heard == [(2, 3, "kb.txt"), (3, 3, "kb.txt")]  # one per committed batch of 2 rows
+        assert failed.is_error
+        assert ": ingest failed: bad.txt:2: " in text_of(failed.content[0])
+    finally:
+        app.stop()
+        await drop(neo4j_settings, graph_name)

@@ -31,7 +31,8 @@ Two phases, so that ``on_error="fail"`` writes nothing when any input is bad (:f
 Legacy ledger entries (keyed by base name before paths were the identity) are migrated on first contact: the
 key is rewritten in place (provenance and claims), nothing is recreated.
 
-Progress is reported through an optional callback ``(file, rows done, rows total)``; the CLI draws it.
+Progress is reported through :class:`graphwalk_neo4j.progress.Progress`: ``advance(file, rows done, rows total)``
+once a batch is committed; the CLI draws it, the service keeps it on the job.
 
 Modules: :mod:`.plan` (phase 1: models, hashes, plans and diffs) and :mod:`.apply` (phase 2); this package holds
 the entry points (:func:`ingest_files`, :func:`ingest_file`).
@@ -50,7 +51,6 @@ from graphwalk_neo4j.ingest.structured.plan import (
     Diff,
     FileResult,
     Plan,
-    Progress,
     TypeMap,
     check_type_map,
     content_hash_of,
@@ -58,6 +58,7 @@ from graphwalk_neo4j.ingest.structured.plan import (
     plan_file,
     read_type_map,
 )
+from graphwalk_neo4j.progress import QUIET, Progress
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -72,7 +73,6 @@ __all__ = [
     "Diff",
     "FileResult",
     "Plan",
-    "Progress",
     "TypeMap",
     "apply_plan",
     "check_type_map",
@@ -89,7 +89,7 @@ async def ingest_files(
     store: GraphStore,
     paths: Sequence[str | Path],
     *,
-    progress: Progress | None = None,
+    progress: Progress = QUIET,
     on_file_done: Callable[[FileResult], None] | None = None,
     **kwargs: Any,
 ) -> list[FileResult]:
@@ -107,7 +107,7 @@ async def ingest_files(
     return results
 
 
-async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress | None, **kwargs: Any) -> FileResult:
+async def _apply_with_replan(store: GraphStore, plan: Plan, *, progress: Progress, **kwargs: Any) -> FileResult:
     for _ in range(5):
         try:
             return await apply_plan(store, plan, progress=progress)
@@ -120,7 +120,7 @@ async def ingest_file(
     store: GraphStore,
     path: str | Path,
     *,
-    progress: Progress | None = None,
+    progress: Progress = QUIET,
     **kwargs: Any,
 ) -> FileResult:
     """Plan and apply one file; see :func:`plan_file` for the options (graph, source, root, fmt, on_error,

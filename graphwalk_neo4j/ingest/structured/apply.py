@@ -32,8 +32,8 @@ from graphwalk_neo4j.ingest.structured.plan import (
     DIFF_TX_LIMIT,
     FileResult,
     Plan,
-    Progress,
 )
+from graphwalk_neo4j.progress import QUIET, Progress
 from graphwalk_neo4j.store import GraphStore, run_template
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class StaleVersion(Exception):
     """The stored version changed between planning and applying a diff (a concurrent ingest); plan again."""
 
 
-async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress | None = None) -> FileResult:
+async def apply_plan(store: GraphStore, plan: Plan, *, progress: Progress = QUIET) -> FileResult:
     """Carry out a :func:`plan_file` plan. Re-plans (a few times) when a concurrent ingest got there first."""
     started = time.perf_counter()
     result = FileResult(
@@ -100,7 +100,7 @@ async def _store_manifest(
         await store.in_write_tx(work)
 
 
-async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
+async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progress: Progress) -> None:
     assert plan.fmt is not None
     graph, key = plan.graph, plan.key
     if plan.mode == "reload" or (plan.existing and plan.existing["status"] == "retracting"):
@@ -145,8 +145,7 @@ async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progres
             )
             result.counts.add(counts)
             result.batches += 1
-            if progress:
-                progress(str(plan.path), rows_done, plan.rows)
+            progress.advance(str(plan.path), rows_done, plan.rows)
             await pause_point("ingest.batch")  # test hook (graphwalk_neo4j.faults): after a committed batch
     finally:
         if not pending.done():
@@ -156,7 +155,7 @@ async def _apply_load(store: GraphStore, plan: Plan, result: FileResult, progres
     await store.write("schema/await_fulltext_refresh")  # the name index is eventually consistent
 
 
-async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progress: Progress | None) -> None:
+async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progress: Progress) -> None:
     diff = plan.diff
     assert diff is not None
     assert plan.existing is not None
@@ -229,8 +228,7 @@ async def _apply_diff(store: GraphStore, plan: Plan, result: FileResult, progres
     result.status = "updated"
     result.removed = removed
     result.changed_segments = len(diff.new_segments)
-    if progress:
-        progress(str(plan.path), plan.rows, plan.rows)
+    progress.advance(str(plan.path), plan.rows, plan.rows)
     if diff.add:
         await store.write("schema/await_fulltext_refresh")
 

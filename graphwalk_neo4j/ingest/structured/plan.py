@@ -9,7 +9,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 PARSER_VERSION = "structured-1"
 DIFF_TX_LIMIT = 20_000  # changed elements a diff applies in one transaction; beyond, batches (manifest last)
 MAX_FILTER_TOKENS = 2_000  # candidates beyond which every unchanged line is parsed instead of filtered
-Progress = Callable[[str, int, int], None]  # (file, rows done, rows total)
 TypeMap = Mapping[str, tuple[str | None, str | None]]
 
 
