@@ -1,7 +1,7 @@
 """Rewrite held-out MetaQA questions in words MetaQA's templates do not use, for a robustness check.
 
     python scripts/paraphrase_metaqa.py --data ../shared/datasets/metaqa --split dev \
-        --heldout DIR --n 300 --seed 0 --out /tmp/metaqa_para
+        --heldout DIR --n 300 --seed 0 --out results/metaqa_para
 
 Picks the first ``--n`` questions per hop (seeded, as ``eval metaqa --n`` does) among a learned decider's
 held-out test split, rewrites each with fixed word substitutions (``directed`` -> ``helmed``, ``actors`` ->

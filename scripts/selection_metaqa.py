@@ -1,6 +1,6 @@
 """The selection set the learned decider's robustness changes were chosen on (docs/eval.md, "Reworded questions").
 
-    python scripts/selection_metaqa.py --data ../shared/datasets/metaqa --out /tmp/metaqa_select
+    python scripts/selection_metaqa.py --data ../shared/datasets/metaqa --out results/metaqa_select
 
 Takes 300 questions per hop from the *validation* split that ``gw-neo4j decider train --per-file 10000`` uses
 (seed 0), and writes them twice: ``qa_select_{k}hop.txt`` reworded with this script's own word list, and
