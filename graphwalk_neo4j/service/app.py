@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.admission import WalkCall, walk_call
-from graphwalk_neo4j.errors import BookmarkError, DrainingError, GraphwalkError
+from graphwalk_neo4j.errors import BookmarkError, GraphwalkError
 from graphwalk_neo4j.graph.identity import entity_uid
 from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.guard import Guard
@@ -327,8 +327,6 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     async def ingest(body: IngestRequest, request: Request) -> JSONResponse:
         """Start an ingest as a background job (files inline, or a SQL URL when allowed); poll
         ``GET /v1/jobs/{id}``. Same pipelines and ledger guarantees as ``gw-neo4j ingest``."""
-        if ctx.draining:
-            raise DrainingError("the service is shutting down and takes no new jobs")
         job = jobs.submit(body)
         return JSONResponse(job.model_dump(mode="json"), status_code=202, headers={"Location": f"/v1/jobs/{job.id}"})
 

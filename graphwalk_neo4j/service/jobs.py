@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphwalk_neo4j import wiring
-from graphwalk_neo4j.errors import ConfigError, GraphwalkError, NotFoundError
+from graphwalk_neo4j.errors import ConfigError, DrainingError, GraphwalkError, NotFoundError
 from graphwalk_neo4j.progress import QUIET, ForwardProgress, Progress
 
 if TYPE_CHECKING:
@@ -126,6 +126,8 @@ class IngestJobs:
     def submit(self, request: IngestRequest, progress: Progress = QUIET) -> JobView:
         """Check ``request`` (one line naming what is wrong, nothing written) and start it as a job; ``progress``
         also hears the job's progress (the MCP tool's notifications)."""
+        if self.ctx.draining:
+            raise DrainingError("the service is shutting down and takes no new jobs")
         if request.sql is not None and not self.ctx.settings.service_ingest_sql:
             raise ConfigError(
                 "SQL ingest through the service is off: it connects to a database the caller names. "
