@@ -13,7 +13,6 @@ import click
 from click.core import ParameterSource
 from rich.table import Table
 
-from graphwalk_neo4j import wiring
 from graphwalk_neo4j.cli.common import (
     connected,
     emit_json,
@@ -27,11 +26,10 @@ from graphwalk_neo4j.cli.common import (
 )
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import GraphwalkError, Interrupted
-from graphwalk_neo4j.ingest.structured import FileResult, read_type_map
 from graphwalk_neo4j.progress import ForwardProgress
-from graphwalk_neo4j.store.store import transient_retries
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.ingest.structured import FileResult
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.wiring import IngestCall
 
@@ -39,6 +37,8 @@ if TYPE_CHECKING:
 async def _ingest(settings: Settings, call: IngestCall) -> dict[str, Any]:
     """Structured files: plan every file (validate, no writes), then apply, drawing rows per file; on
     Ctrl-C/SIGTERM or a failure while writing, say what was committed."""
+    from graphwalk_neo4j import wiring
+
     results: list[dict[str, Any]] = []
     current: dict[str, Any] = {"path": None, "rows": 0, "total": 0}
     bar = BarProgress(unit="rows", eta=False, names={str(Path(p)): Path(p).name for p in call.inputs})
@@ -171,6 +171,10 @@ def ingest(
     as_json: bool,
 ) -> None:
     """Load structured files, text documents (LLM extraction) or a SQL database into the graph."""
+    from graphwalk_neo4j import wiring
+    from graphwalk_neo4j.ingest.structured import read_type_map
+    from graphwalk_neo4j.store.store import transient_retries
+
     settings = load_settings(ctx)
     given = {name: ctx.params[name] for name in wiring.OPTIONS if option_set(ctx, name)}
     call = wiring.ingest_call(paths, graph=graph, fmt=fmt, options=given, spell=flag)
@@ -273,6 +277,7 @@ def render_report(report: dict[str, Any]) -> None:
 
 def _ingest_other(settings: Settings, call: IngestCall, *, as_json: bool) -> None:
     """Text documents or a database: run the ingest :mod:`graphwalk_neo4j.wiring` composes, render."""
+    from graphwalk_neo4j import wiring
 
     async def work() -> dict[str, Any]:
         async with connected(settings) as store:

@@ -102,18 +102,20 @@ def imported_by(*args: str) -> tuple[int, set[str]]:
         (["walk", "--help"], 0),
         (["walk"], 2),  # QUESTION missing
         (["walk", "--beam-width", "999", "who directed The Matrix"], 2),
+        (["search"], 2),  # TEXT missing
+        (["search", "--limit", "201", "Nolan"], 2),  # above MAX_SEARCH_HITS (limits.py)
+        (["walks", "list", "--limit", "0"], 2),
+        (["decider", "train", "--graph", "g", "--out", "d", "--members", "99"], 2),
+        (["ingest"], 2),  # PATHS missing
+        (["ingest", "kb.txt", "--on-error", "ignore"], 2),
+        (["drop-graph", "movies"], 2),  # no --yes: refused before the library loads
+        (["serve", "--port", "70000"], 2),
     ],
 )
 def test_help_and_argument_errors_import_no_heavy_library(args: list[str], code: int) -> None:
     exit_code, packages = imported_by(*args)
     assert exit_code == code
     assert sorted(packages & HEAVY) == []
-
-
-# Commands whose module still imports its library at the top, with what it loads; each is a known gap, and the
-# test fails when one is fixed, so that it leaves this table. cli/ingest.py is being recomposed on another branch
-# (its pipeline choice moving into wiring); its imports are deferred once that lands.
-NOT_YET_LIGHT: dict[str, list[str]] = {"ingest": ["neo4j", "numpy"]}
 
 
 def test_every_commands_help_and_argument_error_import_no_heavy_library() -> None:
@@ -124,7 +126,7 @@ def test_every_commands_help_and_argument_error_import_no_heavy_library() -> Non
     for args, (code, packages) in zip(cases, imported_by_each(cases), strict=True):
         found[" ".join(args)] = (code, sorted(packages & HEAVY))
     expected: dict[str, tuple[int, list[str]]] = {
-        " ".join(args): (0 if args[-1] == "--help" else 2, NOT_YET_LIGHT.get(args[0], [])) for args in cases
+        " ".join(args): (0 if args[-1] == "--help" else 2, []) for args in cases
     }
     assert found == expected
 
