@@ -214,7 +214,7 @@ def _header(walk: StoredWalk) -> Text:
     if walk.retracted_names:
         text.append(
             f"\ndata changed since: {', '.join(walk.retracted_names)} retracted by a later ingest "
-            "(kept as :RetractedEntity, so this trace replays as recorded)",
+            "(kept as :RetractedEntity, so this walk replays as recorded)",
             style="yellow",
         )
     return text

@@ -178,8 +178,8 @@ async def train_from_traces(
     if not decisions:
         raise InputError(
             f"graph {graph!r} has no stored decision steps"
-            f"{f' by model {model!r}' if model else ''}; record walks with tracing on "
-            "(gw-neo4j walk --graph G ..., or eval --trace) first"
+            f"{f' by model {model!r}' if model else ''}; store some walks first "
+            "(every gw-neo4j walk --graph G ... is stored; eval metaqa stores its walks with --store-walks)"
         )
     questions = {w.id: w.question for w in walks}
     splits = {wid: split_of(seed, q) for wid, q in questions.items()}

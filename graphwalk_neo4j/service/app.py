@@ -222,7 +222,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         if site is not None and site not in ("same-origin", "none"):
             raise StarletteHTTPException(
                 403,
-                f"GET /v1/walk from a {site} browser request is refused (it writes a trace); "
+                f"GET /v1/walk from a {site} browser request is refused (it stores a walk); "
                 "POST /v1/walk with a JSON body instead",
             )
         body = WalkRequest(question=question, graph=graph, preset=preset)

@@ -164,7 +164,7 @@ def guide_page(walks: list[StoredWalk], service_url: str, graph: str | None = No
             _p(
                 "Set the parameters (click the text to edit the question in the editor first), then run the "
                 "statement: it asks the service to walk (GET /v1/walk, with apoc.load.json), waits until the "
-                "trace is committed, and returns the answers and draws the walk. The Cypher side only reads."
+                "walk is stored, and returns the answers and draws the walk. The Cypher side only reads."
             ),
             *run_blocks(service_url, graph),
         ),

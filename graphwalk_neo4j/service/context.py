@@ -377,7 +377,7 @@ class ServiceContext:
         deadline: float | None = None,
     ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
-        :meth:`release`). The trace is committed in Neo4j when this returns."""
+        :meth:`release`). The walk is stored in Neo4j when this returns."""
         backend = await self.walk_backend(call.graph, call.model)
         walker = await self.walker_for(call.graph)
         config = call.config
