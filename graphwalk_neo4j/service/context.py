@@ -79,14 +79,15 @@ def check_caller_model(settings: Settings, model: str | None) -> None:
 
 
 DISCONNECT_POLL_S = 0.25  # how often a running walk asks whether its HTTP caller is still there
-ANSWER_MARGIN_MAX_S = 10.0  # a walk's own deadline is this much (or a fifth of the timeout) before the request's
+ANSWER_MARGIN_MAX_S = 15.0  # a walk's own deadline is this much (or a quarter of the timeout) before the request's
 
 
 def answer_margin(timeout_s: float) -> float:
     """How long before the request timeout a walk stops by itself, leaving time to read its best beam's last
-    move, finish its trace and send its partial answer: a fifth of the timeout, at most
-    :data:`ANSWER_MARGIN_MAX_S` (120 s: 10 s)."""
-    return min(ANSWER_MARGIN_MAX_S, timeout_s / 5)
+    move, finish its trace and send its partial answer: a quarter of the timeout, at most
+    :data:`ANSWER_MARGIN_MAX_S` (120 s: 15 s). Sixteen worst-case walks cut together on a loaded 2-core box took
+    up to 10 s for that (docs/benchmarks.md)."""
+    return min(ANSWER_MARGIN_MAX_S, timeout_s / 4)
 
 
 def _malloc_trim() -> None:
