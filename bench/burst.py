@@ -202,11 +202,16 @@ async def main() -> None:
     parser.add_argument("--timeout-s", type=float, default=120.0)
     parser.add_argument("--out", type=Path, default=None, help="also write the result as JSON here")
     parser.add_argument("--server-log", type=Path, default=None, help="the server's JSON log lines go here")
+    parser.add_argument(
+        "--malloc-arena-max", type=int, default=None, help="run the server with MALLOC_ARENA_MAX set to this (glibc)"
+    )
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 1)
+    env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else {}
     result = await run_burst(
-        Settings(), args.graph, args.hub, args.requests, args.timeout_s, server_log=args.server_log
+        Settings(), args.graph, args.hub, args.requests, args.timeout_s, env=env, server_log=args.server_log
     )
+    result["malloc_arena_max"] = args.malloc_arena_max
     result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
     text = json.dumps(result, indent=1)
     if args.out is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
+import gc
 import logging
 import time
 import uuid
@@ -90,7 +91,11 @@ def answer_margin(timeout_s: float) -> float:
     return min(ANSWER_MARGIN_MAX_S, timeout_s / 4)
 
 
-def _malloc_trim() -> None:
+FULL_COLLECTION_EVERY = 256  # walks: a busy service that is never idle still collects its cycles this often
+
+
+def _collect_and_trim() -> None:
+    gc.collect()  # the cycles the walks left (gw-neo4j serve runs no automatic full collection, service/server.py)
     libc_name = ctypes.util.find_library("c")
     if libc_name is None:
         return
@@ -100,9 +105,10 @@ def _malloc_trim() -> None:
 
 
 async def return_memory() -> None:
-    """Hand the heap's free pages back to the system once no walk runs (glibc keeps freed arenas mapped; a burst of
-    big walks would otherwise leave the process at its peak RSS). In a worker thread: the trim walks every arena."""
-    await asyncio.to_thread(_malloc_trim)
+    """Collect cyclic garbage and hand the heap's free pages back to the system, once no walk runs or every
+    :data:`FULL_COLLECTION_EVERY` walks (glibc keeps freed arenas mapped; a burst of big walks would otherwise
+    leave the process at its peak RSS). In a worker thread: the trim walks every arena."""
+    await asyncio.to_thread(_collect_and_trim)
 
 
 class ServiceContext:
@@ -131,6 +137,7 @@ class ServiceContext:
         self._walkers: dict[str, WalkService] = {}
         self._warming: dict[str, asyncio.Task[None]] = {}
         self.walks_in_flight = 0
+        self._walks_since_collection = 0
         self.walks_cancelled: dict[str, int] = {"timeout": 0, "disconnected": 0}
         self.requests_in_flight = 0  # HTTP requests other than probes and metrics (the guard counts them)
         self.draining = False
@@ -309,7 +316,9 @@ class ServiceContext:
                 work.cancel()
                 await asyncio.wait([work])
             self.release()
-            if self.walks_in_flight == 0:
+            self._walks_since_collection += 1
+            if self.walks_in_flight == 0 or self._walks_since_collection >= FULL_COLLECTION_EVERY:
+                self._walks_since_collection = 0
                 await return_memory()
 
     @staticmethod

@@ -9,6 +9,7 @@ stored with status ``interrupted``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import logging
 import signal
@@ -33,6 +34,12 @@ log = logging.getLogger("graphwalk_neo4j.service")
 # walks' CPU pool (walk/cpu.py) computes while the event loop waits on sockets; each time the loop wakes (a probe,
 # a Neo4j answer) it waits up to this long for the lock, several times per request, so the service shortens it.
 SWITCH_INTERVAL_S = 0.001
+# Python's automatic full (oldest-generation) garbage collection walks every tracked object while holding the
+# interpreter lock: with sixteen worst-case walks in flight it ran for up to 3 s at a time (17 s of a 50 s burst),
+# and every request, /healthz too, waited. The service turns it off (the young generations still collect as
+# usual), freezes what start-up loaded (the warm caches) out of the collector's sight, and collects in full when
+# no walk runs or every 256 walks (ServiceContext.run_admitted, return_memory).
+NO_AUTOMATIC_FULL_COLLECTION = 1_000_000_000
 
 
 def is_loopback(host: str) -> bool:
@@ -70,6 +77,11 @@ class DrainingServer(uvicorn.Server):
         self._loop = asyncio.get_running_loop()
         await super().serve(sockets)
 
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        gc.collect()
+        gc.freeze()  # the warm caches and everything start-up built: no collection need walk them again
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.ctx.draining or self._loop is None:
             self.force_exit = self.should_exit  # a second signal while shutting down: now
@@ -103,6 +115,8 @@ def serve(settings: Settings, host: str, port: int, *, log_level: str = "info") 
     check_bind(settings, host)
     logs.configure(log_level)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
     ctx = ServiceContext(settings)
     app = create_app(settings, context=ctx)
     config = uvicorn.Config(
