@@ -85,7 +85,7 @@ ANSWER_MARGIN_MAX_S = 15.0  # a walk's own deadline is this much (or a quarter o
 
 def answer_margin(timeout_s: float) -> float:
     """How long before the request timeout a walk stops by itself, leaving time to read its best beam's last
-    move, finish its trace and send its partial answer: a quarter of the timeout, at most
+    move, finish storing the walk and send its partial answer: a quarter of the timeout, at most
     :data:`ANSWER_MARGIN_MAX_S` (120 s: 15 s). Sixteen worst-case walks cut together on a loaded 2-core box took
     up to 10 s for that (docs/benchmarks.md)."""
     return min(ANSWER_MARGIN_MAX_S, timeout_s / 4)

@@ -2,7 +2,7 @@
 loop, earliest deadline first.
 
 A walk's pure steps (turning the expander's Cypher rows into options, planning a depth's questions, building
-the decision request, ranking answers and keeping beams, building a depth's trace rows, serialising the answer)
+the decision request, ranking answers and keeping beams, building a depth's stored rows, serialising the answer)
 cost up to seconds each for the biggest allowed walks. On the event loop they would hold every other request
 of a service (its ``/healthz`` probe included) for that long; in one thread per walk, sixteen walks would split
 the interpreter lock sixteen ways and the loop would wait behind all of them. So they run in one small pool of
@@ -11,7 +11,7 @@ lock with that few threads only.
 
 Queued steps run earliest deadline first: a walk runs under :func:`walk_deadline` (the service sets it from the
 request's deadline; a walk without one queues after every walk with one, in arrival order), so the walks that
-started first finish first, and a walk past its deadline gets its last steps (its partial answer, its trace, its
+started first finish first, and a walk past its deadline gets its last steps (its partial answer, its stored walk, its
 response) done before newer walks compute, instead of waiting behind all of them.
 """
 
