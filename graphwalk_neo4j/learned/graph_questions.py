@@ -189,35 +189,85 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
 
 # -- wording ---------------------------------------------------------------------------------------------
 
-# {x}: the phrase so far (the topic, or the previous hop's phrase); {r}: the relation in words; {n}: the same
-# without a leading "has" / "is" / "in" (``has tags`` -> ``tags``); {y} / {ys}: the type reached, singular / plural.
-FORWARD = (
-    "the {n} of {x}",
-    "{x}'s {n}",
-    "the {y} {x} is {r}",
-    "the {n} {y} of {x}",
-    "what {x} has as {n}",
-)
-INVERSE = (
-    "the {ys} {r} {x}",
-    "{ys} that are {r} {x}",
-    "the {y} whose {n} is {x}",
-    "every {y} with {n} {x}",
-    "what has {n} {x}",
-)
+# A relation is read one of two ways. *Verb-like* names end in a preposition (``directed_by``, ``works_at``,
+# ``born_in``): the inverse reads ``the films directed by [X]``, the forward ``who was [X] directed by``.
+# *Noun-like* names (``genre``, ``starred_actors``, ``place_of_birth``; a leading ``has`` / ``in`` dropped):
+# ``the genre of [X]``, inverse ``the films whose genre is [X]``. Patterns: {x} the phrase so far (the topic, or
+# the previous hop's phrase); {r} the relation in words; {n} its noun; {y} / {ys} the type reached; {w} the
+# question word for the answer's kind (``who``, ``which film``, ``what``).
+PREPOSITIONS = frozenset("by in at of on from to for with into about under".split())
 LEADING = frozenset({"has", "have", "is", "in", "of", "with", "get"})
-FRAMES = (
-    "which is {p}",
-    "what is {p}",
-    "what are {p}",
-    "name {p}",
-    "tell me {p}",
-    "list {p}",
-    "{p}",
-    "find {p}",
-    "who or what is {p}",
-    "do you know {p}",
+# Words that make a type an agent, asked for with ``who``: decided from the type's own words, nothing else.
+AGENT_WORDS = frozenset(
+    "person people human individual actor actress director writer author artist musician singer composer "
+    "player athlete employee worker staff user customer client member character politician scientist founder "
+    "manager student teacher producer reviewer agent man woman child owner creator leader officer".split()
 )
+# Types that read as a time, asked for with ``when`` or ``in which``.
+TIME_WORDS = frozenset("year date time day month decade century era period".split())
+
+# Inner hops: a noun phrase around the phrase before it.
+NOUN_FORWARD = ("the {n} of {x}", "{x}'s {n}", "the {ys} that are the {n} of {x}", "the {n} of {x}")
+NOUN_INVERSE = (
+    "the {ys} whose {n} is {x}",
+    "{ys} with {n} {x}",
+    "the {ys} that have {x} as {n}",
+    "{ys} having {n} {x}",
+)
+VERB_FORWARD = ("the {y} {x} is {r}", "the {ys} that {x} was {r}", "the {ys} {x} is {r}")
+VERB_INVERSE = ("the {ys} {r} {x}", "{ys} {r} {x}", "the {ys} that are {r} {x}", "{ys} that were {r} {x}")
+# The last hop: a question whose question word says what kind of thing is asked for.
+ASK_NOUN_FORWARD = ("{w} is the {n} of {x}", "{w} are {x}'s {n}", "{w} is the {n} of {x}", "{w} are the {n} of {x}")
+ASK_NOUN_INVERSE = ("{w} has {x} as {n}", "{w} have the {n} {x}", "{w} has {n} {x}", "{w} are with {n} {x}")
+ASK_VERB_FORWARD = ("{w} was {x} {r}", "{w} is {x} {r}", "{w} were {x} {r}")
+ASK_VERB_INVERSE = ("{w} is {r} {x}", "{w} are {r} {x}", "{w} was {r} {x}", "{w} were {r} {x}")
+# A share of the questions name no kind: the noun phrase framed plainly.
+FRAMES = ("name {p}", "list {p}", "tell me {p}", "{p}", "find {p}", "what are {p}", "give me {p}")
+PLAIN_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A relation name read as words: ``words`` (all of them), ``core`` (the last segment of a path-like name:
+    ``/film/film/directed_by`` -> ``directed by``), ``noun`` (the core without a leading ``has`` / ``in``) and
+    whether it reads as a verb (ends in a preposition)."""
+
+    words: str
+    core: str
+    noun: str
+    verb: bool
+
+
+def read_relation(relation: str) -> Reading:
+    """How :func:`write_question` reads ``relation`` (the graph's own words, no dictionary of relations)."""
+    words = relation_words(relation)
+    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    core = relation_words(segments[-1]) if len(segments) > 1 else words
+    parts = core.split()
+    verb = len(parts) > 1 and parts[-1] in PREPOSITIONS
+    head, _, rest = core.partition(" ")
+    noun = rest if head in LEADING and rest else core
+    return Reading(words=words, core=core, noun=noun, verb=verb)
+
+
+def kind_of(type_words: str) -> str:
+    """``agent`` when a type reads as a person or other agent (any of its words in :data:`AGENT_WORDS`), ``time``
+    when it reads as a time, ``thing`` otherwise."""
+    words = set(type_words.lower().split())
+    if words & AGENT_WORDS:
+        return "agent"
+    if words & TIME_WORDS:
+        return "time"
+    return "thing"
+
+
+def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
+    """The words that open a question asking for a ``kind`` (:func:`kind_of`) of type ``y``."""
+    if kind == "agent":
+        return rng.choice(("who", "who", f"which {y}", f"which {ys}"))
+    if kind == "time":
+        return rng.choice(("when", f"in which {y}", f"which {y}", f"what {y}"))
+    return rng.choice((f"which {y}", f"what {y}", f"which {ys}", "what"))
 
 
 def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
@@ -231,17 +281,33 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
     topic = index.names[path.start]
     phrase = f"[{topic}]"
     nodes = [path.start]
-    for move in path.moves:
+    plain = rng.random() < PLAIN_SHARE
+    for k, move in enumerate(path.moves):
         relation, direction = move
         reached = index.follow(nodes, move, path.start)
-        kind = _type_word(index, reached)
-        pattern = rng.choice(FORWARD if direction == "out" else INVERSE)
-        words = relation_words(relation)
-        head, _, rest = words.partition(" ")
-        noun = rest if head in LEADING and rest else words
-        phrase = pattern.format(x=phrase, r=words, n=noun, y=kind, ys=plural(kind))
+        y = _type_word(index, reached)
+        reading = read_relation(relation)
+        # a path-like name is read by its last segment, its domain words kept now and then
+        r = reading.core if rng.random() < 0.75 else reading.words
+        n = reading.noun if r == reading.core else reading.words
+        last = k == len(path.moves) - 1
+        patterns: tuple[str, ...]
+        if last and not plain:
+            if reading.verb:
+                patterns = ASK_VERB_FORWARD if direction == "out" else ASK_VERB_INVERSE
+            else:
+                patterns = ASK_NOUN_FORWARD if direction == "out" else ASK_NOUN_INVERSE
+            w = question_word(kind_of(y), y, plural(y), rng)
+        elif reading.verb:
+            patterns, w = (VERB_FORWARD if direction == "out" else VERB_INVERSE), ""
+        else:
+            patterns, w = (NOUN_FORWARD if direction == "out" else NOUN_INVERSE), ""
+        if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
+            patterns = tuple(p for p in patterns if "{x}'s" not in p)
+        phrase = rng.choice(patterns).format(x=phrase, r=r, n=n, y=y, ys=plural(y), w=w)
         nodes = reached
-    raw = rng.choice(FRAMES).format(p=phrase)
+    raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
+    raw = " ".join(raw.split())
     return raw, raw.replace(f"[{topic}]", topic)
 
 

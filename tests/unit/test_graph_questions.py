@@ -6,11 +6,14 @@ from collections import Counter
 from typing import Any
 
 from graphwalk_neo4j.learned.graph_questions import (
-    FRAMES,
     GraphIndex,
+    Reading,
     SampledPath,
     SamplingOptions,
     graph_pairs,
+    kind_of,
+    question_word,
+    read_relation,
     sample_paths,
     write_question,
 )
@@ -46,10 +49,17 @@ def index() -> GraphIndex:
 
 
 class First:
-    """An rng whose every choice is the first option (so the wording is the first pattern of each list)."""
+    """An rng whose every choice is the first option (so the wording is the first pattern of each list) and
+    whose every draw is ``u`` (0.5: a question that names its kind, a path-like name read by its last segment)."""
+
+    def __init__(self, u: float = 0.5) -> None:
+        self.u = u
 
     def choice(self, options: Any) -> Any:
         return options[0]
+
+    def random(self) -> float:
+        return self.u
 
 
 def test_follow_reads_both_directions_and_leaves_the_start_out() -> None:
@@ -61,16 +71,51 @@ def test_follow_reads_both_directions_and_leaves_the_start_out() -> None:
     assert g.degree("inception") == 3
 
 
-def test_each_hop_wraps_the_one_before_in_the_graphs_own_words() -> None:
+def test_each_hop_wraps_the_one_before_and_the_last_asks_for_its_kind() -> None:
     g = index()
     two = SampledPath("inception", (("directed_by", "out"), ("directed_by", "in")), ("memento",))
     raw, text = write_question(g, two, First())  # type: ignore[arg-type]
-    assert raw == "which is the movies directed by the directed by of [Inception]"
-    assert text == "which is the movies directed by the directed by of Inception"
+    assert raw == "which movie is directed by the person [Inception] is directed by"
+    assert text == "which movie is directed by the person Inception is directed by"
+    # a quarter of the questions name no kind: the noun phrase, framed plainly
+    assert write_question(g, two, First(0.1))[0] == "name the movies directed by the person [Inception] is directed by"  # type: ignore[arg-type]
     genre = SampledPath("memento", (("has_genre", "out"),), ("thriller",))
-    assert write_question(g, genre, First())[0] == "which is the genre of [Memento]"  # type: ignore[arg-type]
+    assert write_question(g, genre, First())[0] == "which genre is the genre of [Memento]"  # type: ignore[arg-type]
+    # a person is asked for with "who" (the first of the agent question words), a year with "when"
+    director = SampledPath("inception", (("directed_by", "out"),), ("nolan",))
+    assert write_question(g, director, First())[0] == "who was [Inception] directed by"  # type: ignore[arg-type]
     freebase = SampledPath("inception", (("/film/film/release_year", "out"),), ("y2010",))
-    assert write_question(g, freebase, First())[0] == "which is the film release year of [Inception]"  # type: ignore[arg-type]
+    assert write_question(g, freebase, First())[0] == "when is the release year of [Inception]"  # type: ignore[arg-type]
+    # now and then a path-like name keeps its domain words
+    assert write_question(g, freebase, First(0.8))[0] == "when is the film release year of [Inception]"  # type: ignore[arg-type]
+
+
+def test_relations_read_as_verbs_or_nouns_from_their_own_words() -> None:
+    assert read_relation("directed_by") == Reading("directed by", "directed by", "directed by", True)
+    assert read_relation("works_at").verb
+    assert read_relation("has_genre") == Reading("has genre", "has genre", "genre", False)
+    assert read_relation("in_language").noun == "language"
+    assert read_relation("/people/person/place_of_birth") == Reading(
+        "people person place of birth", "place of birth", "place of birth", False
+    )
+    assert read_relation("__business__employment__employer").core == "employer"
+    assert read_relation("/film/film/directed_by").verb
+    assert read_relation("P57") == Reading("p57", "p57", "p57", False)
+    assert read_relation("starred_actors").verb is False
+
+
+def test_the_kind_asked_for_comes_from_the_types_words() -> None:
+    assert [kind_of(t) for t in ("person", "film director", "year", "release date", "movie", "city")] == [
+        "agent",
+        "agent",
+        "time",
+        "time",
+        "thing",
+        "thing",
+    ]
+    assert question_word("agent", "person", "persons", First()) == "who"  # type: ignore[arg-type]
+    assert question_word("time", "year", "years", First()) == "when"  # type: ignore[arg-type]
+    assert question_word("thing", "city", "cities", First()) == "which city"  # type: ignore[arg-type]
 
 
 def test_sampled_paths_are_distinct_seeded_and_answer_what_following_them_reaches() -> None:
@@ -108,7 +153,8 @@ def test_pairs_keep_the_start_id_and_the_answers_by_name() -> None:
         assert q.raw.count("[") == 1
         assert f"[{q.topic}]" in q.raw
         assert q.text == q.raw.replace(f"[{q.topic}]", q.topic)
-        assert any(q.raw.startswith(f.split("{p}")[0]) for f in FRAMES)
+    asks = [q.raw for q in pairs if q.raw.startswith(("who ", "which ", "what ", "when ", "in which "))]
+    assert len(asks) == 8  # most questions say what they ask for
     assert pairs == graph_pairs(g, SamplingOptions(questions=12, seed=1))
 
 
