@@ -16,7 +16,8 @@ from graphwalk_neo4j.errors import ConfigError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-FORMAT_VERSION = 3  # 3: word-level coverage (EXTRA 10) and ensembles; 2: sentence coverage only
+FORMAT_VERSION = 4  # 4: moves read by their words (text projections, EXTRA 12); 3: word-level coverage (EXTRA 10)
+READABLE_FORMATS = (3, 4)  # format 3 artifacts still load (ids and the first 10 extras only)
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"
@@ -34,10 +35,10 @@ def read_artifact_config(directory: str | Path) -> dict[str, Any]:
             "train one with `gw-neo4j decider train`"
         )
     config: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if config.get("format") != FORMAT_VERSION:
+    if config.get("format") not in READABLE_FORMATS:
         raise ConfigError(
             f"{directory}: artifact format {config.get('format')!r}, this version reads "
-            f"{FORMAT_VERSION}; retrain with `gw-neo4j decider train`"
+            f"{' and '.join(map(str, READABLE_FORMATS))}; retrain with `gw-neo4j decider train`"
         )
     return config
 

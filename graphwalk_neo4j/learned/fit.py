@@ -37,7 +37,7 @@ from graphwalk_neo4j.decide.calibration import expected_calibration_error
 from graphwalk_neo4j.extras import require_extra
 from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRICS_FILE, MODEL_FILE
 from graphwalk_neo4j.learned.augment import variants
-from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras
+from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras, type_text
 from graphwalk_neo4j.learned.model import MAX_PATH, Vocab, Weights, encode, save_members
 from graphwalk_neo4j.learned.options import FitOptions as FitOptions
 
@@ -80,6 +80,7 @@ class _Tensors:
         vocab: Vocab,
         qindex: Mapping[str, int],
         vectors: Mapping[str, np.ndarray],
+        tindex: Mapping[str, int],
     ) -> None:
         n = len(examples)
         m = max((len(e.inputs.tokens) for e in examples), default=1)
@@ -91,6 +92,10 @@ class _Tensors:
         self.mask = np.zeros((n, m), dtype=bool)
         self.target = np.zeros((n, m), dtype=np.float32)
         self.set_valued = np.zeros(n, dtype=bool)
+        # the moves by their words: rows of the text matrix (0: no text), see fit()
+        self.mtext = np.zeros((n, m), dtype=np.int64)
+        self.ttext = np.zeros((n, m), dtype=np.int64)
+        self.ptext = np.zeros((n, MAX_PATH), dtype=np.int64)  # the hops taken, the last one last
         for i, e in enumerate(examples):
             enc = encode(vocab, e.inputs)
             k = len(enc.tokens)
@@ -102,10 +107,15 @@ class _Tensors:
             self.mask[i, :k] = True
             self.target[i, :k] = np.asarray(e.target, dtype=np.float32)
             self.set_valued[i] = e.set_valued
+            self.mtext[i, :k] = [tindex[t] for t in e.inputs.moves]
+            self.ttext[i, :k] = [tindex[type_text(t)] for t in e.inputs.types]
+            hops = [tindex[t] for t in e.inputs.path_moves]
+            self.ptext[i, : len(hops)] = hops[-MAX_PATH:]
 
 
 def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
     nn = torch.nn
+    d = opts.text_dim
 
     class Net(nn.Module):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:
@@ -115,15 +125,27 @@ def _module(torch: Any, vocab: Vocab, q_dim: int, opts: FitOptions) -> Any:
             self.typ = nn.Parameter(torch.randn(k, opts.type_dim) * 0.1)
             self.pos = nn.Parameter(torch.randn(MAX_PATH, v, opts.pos_dim) * 0.1)
             width = q_dim + MAX_PATH * opts.pos_dim + opts.tok_dim + opts.type_dim + EXTRA
+            if d:
+                self.mp = nn.Linear(q_dim, d, bias=False)
+                self.xp = nn.Linear(q_dim, d, bias=False)
+                self.tp = nn.Linear(q_dim, d, bias=False)
+                self.pp = nn.Linear(q_dim, d, bias=False)
+                width += 5 * d
             self.l1 = nn.Linear(width, opts.hidden)
             self.l2 = nn.Linear(opts.hidden, 1)
             self.drop = nn.Dropout(opts.dropout)
+            self.drop_id = nn.Dropout(opts.id_dropout if d else 0.0)
 
-        def forward(self, q: Any, path: Any, tok: Any, typ: Any, extra: Any) -> Any:
+        def forward(self, q: Any, path: Any, tok: Any, typ: Any, extra: Any, text: Any = None) -> Any:
             n, m = tok.shape
             path_vec = torch.cat([self.pos[i][path[:, i]] for i in range(MAX_PATH)], dim=1)
-            shared = torch.cat([self.drop(q), path_vec], dim=1)[:, None, :].expand(n, m, -1)
-            x = torch.cat([shared, self.tok[tok], self.typ[typ], extra], dim=2)
+            shared = [self.drop(q), self.drop_id(path_vec)]
+            per = [self.drop_id(self.tok[tok]), self.typ[typ], extra]
+            if d:
+                moves, types, last, mean = text  # (n, m, Q), (n, m, Q), (n, Q), (n, Q)
+                shared += [self.pp(last), self.pp(mean)]
+                per += [self.mp(moves), self.xp(q[:, None, :] * moves), self.tp(q[:, None, :] * types)]
+            x = torch.cat([torch.cat(shared, dim=1)[:, None, :].expand(n, m, -1), *per], dim=2)
             return self.l2(torch.relu(self.l1(x))).squeeze(-1)
 
     return Net()
@@ -138,6 +160,7 @@ def _weights(net: Any) -> Weights:
     def arr(t: Any) -> np.ndarray:
         return np.asarray(t.detach().cpu().numpy(), dtype=np.float32)
 
+    text = {n: arr(getattr(net, n).weight) for n in Weights.TEXT_NAMES if hasattr(net, n)}
     return Weights(
         tok=arr(net.tok),
         typ=arr(net.typ),
@@ -146,6 +169,7 @@ def _weights(net: Any) -> Weights:
         b1=arr(net.l1.bias),
         w2=arr(net.l2.weight[0]),
         b2=arr(net.l2.bias[0]),
+        **text,
     )
 
 
@@ -278,17 +302,37 @@ async def fit(
     questions = sorted({e.inputs.question for e in (*train, *val)})
     qindex = {q: i for i, q in enumerate(questions)}
     qmatrix = np.stack([vectors[q] for q in questions]).astype(np.float32)
-    tr, va = _Tensors(train, vocab, qindex, vectors), _Tensors(val, vocab, qindex, vectors)
+    # every move, hop and type text once; row 0 is no text (padding)
+    move_texts = sorted({t for e in (*train, *val) for t in (*e.inputs.moves, *e.inputs.path_moves)})
+    move_texts += sorted({type_text(k) for e in (*train, *val) for k in e.inputs.types} - set(move_texts))
+    tindex = {t: i + 1 for i, t in enumerate(move_texts)}
+    tmatrix = np.zeros((len(move_texts) + 1, qmatrix.shape[1]), dtype=np.float32)
+    for t, i in tindex.items():
+        tmatrix[i] = vectors[t]
+    tr, va = _Tensors(train, vocab, qindex, vectors, tindex), _Tensors(val, vocab, qindex, vectors, tindex)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     qt = torch.tensor(qmatrix, device=device)
+    tt = torch.tensor(tmatrix, device=device)
 
     def tensors(t: _Tensors, idx: np.ndarray) -> tuple[Any, ...]:
+        ptext = torch.tensor(t.ptext[idx], device=device)
+        hops = (ptext > 0).sum(1)
+        rows = torch.arange(len(idx), device=device)
+        last = tt[ptext[rows, (hops - 1).clamp(min=0)]]  # row 0 (zeros) when no hop was taken
+        mean = tt[ptext].sum(1) / hops.clamp(min=1)[:, None]
+        text = (
+            tt[torch.tensor(t.mtext[idx], device=device)],
+            tt[torch.tensor(t.ttext[idx], device=device)],
+            last,
+            mean,
+        )
         return (
             qt[torch.tensor(t.q[idx], device=device)],
             torch.tensor(t.path[idx], device=device),
             torch.tensor(t.tok[idx], device=device),
             torch.tensor(t.typ[idx], device=device),
             torch.tensor(t.extra[idx], device=device),
+            text if opts.text_dim else None,
         )
 
     def net_scores(net: Any, t: _Tensors) -> np.ndarray:

@@ -10,11 +10,15 @@
    left out (the rule MetaQA and ``--exclude start`` follow); paths with an empty answer, more than
    ``max_answers`` answers or an intermediate frontier above ``max_frontier`` nodes are drawn again.
 3. **Wording** (:func:`write_question`): from the graph's own words only: the relation name read as words
-   (:func:`~graphwalk_neo4j.identifiers.relation_words`: ``directed_by``, ``directedBy`` and
-   ``/film/film/directed_by`` read ``directed by``, ``film directed by``) and the node types (labels) of the ends.
-   Each hop becomes a phrase around the one before it (``the genre of [X]``, ``the films directed by ...``),
-   picked from a few general English patterns written here, not taken from any benchmark's questions, and the
-   outer phrase is framed as a question (``which ...``, ``name ...``). The topic is written ``[like this]``.
+   (:func:`read_relation`: ``directed_by`` and ``directedBy`` read ``directed by``; a path-like name such as
+   ``/film/film/directed_by`` by its last segment, its domain words kept now and then) and the node types
+   (labels) of the ends. A name ending in a preposition reads as a verb (``the films directed by [X]``, ``who
+   was [X] directed by``), any other as a noun (``the genre of [X]``, ``films whose genre is [X]``). Each inner
+   hop becomes a noun phrase around the one before it; the last becomes a question whose opening says what kind
+   of thing is asked for (:func:`kind_of` from the answer type's words: ``who`` for a person-like type, ``when``
+   for a time-like one, ``which city`` otherwise), except for a quarter of the questions, which frame the noun
+   phrase plainly (``name ...``, ``list ...``). The patterns are general English written here, not taken from
+   any benchmark's questions. The topic is written ``[like this]``.
 
 Everything is seeded: the same graph and seed give the same questions.
 """

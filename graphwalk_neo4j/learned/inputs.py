@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from graphwalk_neo4j.decide.render import hop_move, kind_count
+from graphwalk_neo4j.identifiers import relation_words
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-EXTRA = 10  # per option: see option_extras
+EXTRA = 12  # per option: see option_extras (format 3 artifacts read the first 10)
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -40,6 +41,12 @@ _WORDS = re.compile(r"[a-z][a-z']*")
 def content_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
     return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))
+
+
+def type_text(kind: str) -> str:
+    """A node type in words (``Person`` -> ``person``, ``FilmGenre`` -> ``film genre``): what the model compares
+    with the kind of thing a question asks for."""
+    return relation_words(kind) if kind.strip() else "node"
 
 
 def move_token(relation: str | None, direction: str | None) -> str:
@@ -79,9 +86,11 @@ class DecisionInputs:
         }
 
     def texts(self) -> tuple[str, ...]:
-        """Every text the model embeds for this decision: the question, the moves, and their words."""
+        """Every text the model embeds for this decision: the question, the moves, their words, and the types
+        the options reach in words."""
         words = {w: None for text in (self.question, *self.moves, *self.path_moves) for w in content_words(text)}
-        return (self.question, *self.moves, *self.path_moves, *words)
+        kinds = {type_text(k): None for k in self.types}
+        return tuple(dict.fromkeys((self.question, *self.moves, *self.path_moves, *words, *kinds)))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
@@ -142,7 +151,10 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
        words' meaning even where its sentence embedding moves;
     8. ``wleft``: on STOP only, the best ``wgain`` any move still offers;
     9. ``wcover``: the mean over the question's content words of their best cosine with the path's words
-       and this move's (STOP: the path's).
+       and this move's (STOP: the path's);
+    10. ``kind``: cos(question, the type the option reaches in words, :func:`type_text`): does the question ask
+        for the kind of thing this move reaches (STOP: the kind the walk stands on)?
+    11. ``kind_gain``: the same minus STOP's (does moving bring the walk closer to the kind asked for?).
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -168,6 +180,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     for i in stops:
         out[i, 6] = best_gain
     _word_extras(out, vectors, inputs)
+    kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
+    here = kinds[stops[0]] if stops else 0.0
+    for i, kind in enumerate(kinds):
+        out[i, 10] = kind
+        out[i, 11] = kind - here
     return out
 
 

@@ -8,7 +8,12 @@ never its text, and scores every option with a small network over frozen sentenc
 * the path so far as learned embeddings of its (relation, direction) moves, one table per position;
 * each option's move (a learned embedding of its (relation, direction), or of STOP), the type it reaches, the
   log of its target count, and the cosine between the question and the move in words (``directed by (film to
-  person)``, ``films directed by this person``), which carries meaning to relations the model never saw.
+  person)``, ``films directed by this person``), with the other relation-free numbers of
+  :func:`~graphwalk_neo4j.learned.inputs.option_extras`;
+* (format 4) the moves by their words, so a relation the model never saw is not blind: learned projections of
+  the option's move in words, of its elementwise product with the question, of the question times the type it
+  reaches in words, and of the path's last and mean hop in words (:class:`TextVectors`). Format 3 artifacts,
+  from before these, still load and read the ids and the first ten extras only.
 
 ``score = w2 · relu(W1 · x + b1) + b2`` per option; ``p = softmax(score / T)`` with the temperature ``T``
 fitted on the validation split (so the probabilities are calibrated on held-out decisions). The forward pass is
@@ -35,7 +40,7 @@ from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, trained_walk_defaults
-from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras
+from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras, type_text
 from graphwalk_neo4j.learned.linker import MentionLinker
 
 if TYPE_CHECKING:
@@ -96,52 +101,113 @@ def encode(vocab: Vocab, d: DecisionInputs) -> Encoded:
 
 
 @dataclass
+class TextVectors:
+    """A decision's moves by their words (format 4): the embeddings the projections ``mp``, ``xp``, ``tp`` and
+    ``pp`` of :class:`Weights` read."""
+
+    moves: np.ndarray  # (n, Q): each option's move in words
+    types: np.ndarray  # (n, Q): the type each option reaches, in words
+    last: np.ndarray  # (Q,): the last hop taken, in words (zeros at the start)
+    mean: np.ndarray  # (Q,): the mean of the last MAX_PATH hops taken (zeros at the start)
+
+
+def text_vectors(vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> TextVectors:
+    """:class:`TextVectors` for ``inputs`` from the embeddings of its texts (:meth:`DecisionInputs.texts`)."""
+    q_dim = len(vectors[inputs.question])
+    path = [np.asarray(vectors[m], dtype=np.float32) for m in inputs.path_moves[-MAX_PATH:]]
+    zeros = np.zeros(q_dim, dtype=np.float32)
+    return TextVectors(
+        moves=np.stack([np.asarray(vectors[m], dtype=np.float32) for m in inputs.moves]),
+        types=np.stack([np.asarray(vectors[type_text(k)], dtype=np.float32) for k in inputs.types]),
+        last=path[-1] if path else zeros,
+        mean=np.mean(path, axis=0).astype(np.float32) if path else zeros,
+    )
+
+
+@dataclass
 class Weights:
-    """The network's parameters (NumPy, float32). Names match the torch module in :mod:`.fit`."""
+    """The network's parameters (NumPy, float32). Names match the torch module in :mod:`.fit`.
+
+    Format 4 adds the text projections (``None`` in a format 3 artifact, which reads moves by id only):
+    ``mp`` the option's move in words, ``xp`` its elementwise product with the question, ``tp`` the question
+    times the reached type in words, ``pp`` the path's last hop and mean hop in words, each ``(d, Q)``."""
 
     tok: np.ndarray  # (V, dt)
     typ: np.ndarray  # (K, dk)
     pos: np.ndarray  # (MAX_PATH, V, dp)
-    w1: np.ndarray  # (H, 384 + MAX_PATH*dp + dt + dk + EXTRA)
+    w1: np.ndarray  # (H, Q + MAX_PATH*dp [+ 2d] + dt + dk + EXTRA [+ 3d])
     b1: np.ndarray  # (H,)
     w2: np.ndarray  # (H,)
     b2: np.ndarray  # ()
+    mp: np.ndarray | None = None
+    xp: np.ndarray | None = None
+    tp: np.ndarray | None = None
+    pp: np.ndarray | None = None
 
     NAMES = ("tok", "typ", "pos", "w1", "b1", "w2", "b2")
+    TEXT_NAMES = ("mp", "xp", "tp", "pp")
+
+    @property
+    def reads_text(self) -> bool:
+        return self.mp is not None
 
 
 def save_members(path: Path, members: Sequence[Weights]) -> None:
     """Every member's weights in one ``.npz``: array ``{name}.{k}`` for member ``k``."""
-    np.savez(path, **{f"{n}.{k}": getattr(w, n) for k, w in enumerate(members) for n in Weights.NAMES})
+    arrays = {}
+    for k, w in enumerate(members):
+        for n in (*Weights.NAMES, *Weights.TEXT_NAMES):
+            value = getattr(w, n)
+            if value is not None:
+                arrays[f"{n}.{k}"] = value
+    np.savez(path, **arrays)
 
 
 def load_members(path: Path) -> list[Weights]:
     with np.load(path) as data:
         count = 1 + max(int(key.rsplit(".", 1)[1]) for key in data.files)
-        return [
-            Weights(**{n: np.asarray(data[f"{n}.{k}"], dtype=np.float32) for n in Weights.NAMES}) for k in range(count)
-        ]
+        members = []
+        for k in range(count):
+            found = {n: np.asarray(data[f"{n}.{k}"], dtype=np.float32) for n in Weights.NAMES}
+            text = {n: np.asarray(data[f"{n}.{k}"], dtype=np.float32) for n in Weights.TEXT_NAMES if f"{n}.{k}" in data}
+            members.append(Weights(**found, **text))
+        return members
 
 
-def logits(weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:
-    """The options' scores before the temperature (the same arithmetic as the torch module)."""
-    q_dim = qvec.shape[0]
-    dp = weights.pos.shape[2]
+def logits(
+    weights: Weights, qvec: np.ndarray, enc: Encoded, extras: np.ndarray, text: TextVectors | None = None
+) -> np.ndarray:
+    """The options' scores before the temperature (the same arithmetic as the torch module). ``text`` is
+    required by a model that reads moves by their words (format 4) and ignored by one that does not."""
     path_vec = np.concatenate([weights.pos[i, enc.path[i]] for i in range(MAX_PATH)])
-    w_q = weights.w1[:, :q_dim]
-    w_p = weights.w1[:, q_dim : q_dim + MAX_PATH * dp]
-    rest = weights.w1[:, q_dim + MAX_PATH * dp :]
-    shared = w_q @ qvec + w_p @ path_vec + weights.b1  # (H,), once per decision
-    per_option = np.concatenate(
-        [weights.tok[enc.tokens], weights.typ[enc.types], extras.astype(np.float32)], axis=1
-    )  # (n, dt + dk + EXTRA)
-    hidden = np.maximum(shared[None, :] + per_option @ rest.T, 0.0)
+    shared_in = [qvec.astype(np.float32), path_vec]
+    per_in = [weights.tok[enc.tokens], weights.typ[enc.types]]
+    text_cols = 0
+    if weights.reads_text:
+        if text is None:
+            raise ValueError("this model reads moves by their words: pass their TextVectors")
+        mp, xp, tp, pp = (getattr(weights, n) for n in Weights.TEXT_NAMES)
+        shared_in += [pp @ text.last, pp @ text.mean]
+        q = qvec.astype(np.float32)
+        text_per = [text.moves @ mp.T, (q * text.moves) @ xp.T, (q * text.types) @ tp.T]
+        text_cols = sum(t.shape[1] for t in text_per)
+    shared_x = np.concatenate(shared_in)
+    width = shared_x.shape[0]
+    n_extra = weights.w1.shape[1] - width - weights.tok.shape[1] - weights.typ.shape[1] - text_cols
+    per_in.append(extras[:, :n_extra].astype(np.float32))  # format 3 read the first 10 extras
+    if weights.reads_text:
+        per_in += text_per
+    shared = weights.w1[:, :width] @ shared_x + weights.b1  # (H,), once per decision
+    per_option = np.concatenate(per_in, axis=1)
+    hidden = np.maximum(shared[None, :] + per_option @ weights.w1[:, width:].T, 0.0)
     return np.asarray(hidden @ weights.w2 + weights.b2, dtype=np.float64)
 
 
-def ensemble_logits(members: Sequence[Weights], qvec: np.ndarray, enc: Encoded, extras: np.ndarray) -> np.ndarray:
+def ensemble_logits(
+    members: Sequence[Weights], qvec: np.ndarray, enc: Encoded, extras: np.ndarray, text: TextVectors | None = None
+) -> np.ndarray:
     """The members' scores averaged (an ensemble of independently seeded fits; one member: its scores)."""
-    return np.asarray(np.mean([logits(w, qvec, enc, extras) for w in members], axis=0))
+    return np.asarray(np.mean([logits(w, qvec, enc, extras, text) for w in members], axis=0))
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -233,7 +299,8 @@ class LearnedDecider(DecisionBackend):
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         vecs = await self.vectors(list(inputs.texts()))
         qvec = vecs[inputs.question]
-        return ensemble_logits(self.members, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs))
+        text = text_vectors(vecs, inputs) if self.members[0].reads_text else None
+        return ensemble_logits(self.members, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs), text)
 
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
         return softmax(await self.scores(decision_inputs(context)), self.temperature)

@@ -36,3 +36,5 @@ class FitOptions:
     patience: int = 6
     augment: int = 2  # rewordings of each training decision's question (0: none)
     members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
+    text_dim: int = 32  # width of each projection of the moves' words (0: moves by id only, as format 3)
+    id_dropout: float = 0.25  # dropout on the learned (relation, direction) embeddings, so the words carry too

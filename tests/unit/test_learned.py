@@ -27,10 +27,12 @@ from graphwalk_neo4j.learned.fit import (
 )
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
+    DecisionInputs,
     content_words,
     decision_inputs,
     masked_question,
     option_extras,
+    type_text,
 )
 from graphwalk_neo4j.learned.model import (
     LearnedDecider,
@@ -41,6 +43,7 @@ from graphwalk_neo4j.learned.model import (
     load_members,
     logits,
     save_members,
+    text_vectors,
 )
 from graphwalk_neo4j.walk.ports import Option
 from tests.tate_decision import TATE, YEARS, tate_decision
@@ -92,7 +95,14 @@ def test_masked_question_is_case_insensitive_and_whole_word() -> None:
     assert masked_question(ctx) == "did act with sharon tateson"
 
 
-def test_numpy_forward_equals_the_torch_module() -> None:
+def _text(inputs: DecisionInputs, q_dim: int) -> dict[str, np.ndarray]:
+    """Distinct, seeded vectors for every text of ``inputs`` (what the text projections read)."""
+    rng = np.random.default_rng(7)
+    return {t: rng.standard_normal(q_dim).astype(np.float32) for t in inputs.texts()}
+
+
+@pytest.mark.parametrize("text_dim", [0, 5])
+def test_numpy_forward_equals_the_torch_module(text_dim: int) -> None:
     import torch
 
     question = tate_question()
@@ -100,12 +110,20 @@ def test_numpy_forward_equals_the_torch_module() -> None:
     inputs = decision_inputs(question.context)
     vocab = Vocab.build([inputs])
     torch.manual_seed(3)
-    net = _module(torch, vocab, 8, FitOptions(hidden=16, tok_dim=4, type_dim=3, pos_dim=5, dropout=0.0))
+    opts = FitOptions(hidden=16, tok_dim=4, type_dim=3, pos_dim=5, dropout=0.0, text_dim=text_dim)
+    net = _module(torch, vocab, 8, opts)
     net.eval()
     enc = encode(vocab, inputs)
     q = np.linspace(-1, 1, 8, dtype=np.float32)
     extras = np.linspace(-0.5, 0.5, 3 * EXTRA, dtype=np.float32).reshape(3, EXTRA)
     extra = extras[None]
+    text = text_vectors(_text(inputs, 8), inputs)
+    torch_text = (
+        torch.tensor(text.moves)[None],
+        torch.tensor(text.types)[None],
+        torch.tensor(text.last)[None],
+        torch.tensor(text.mean)[None],
+    )
     with torch.no_grad():
         expected = net(
             torch.tensor(q)[None],
@@ -113,9 +131,71 @@ def test_numpy_forward_equals_the_torch_module() -> None:
             torch.tensor(enc.tokens)[None],
             torch.tensor(enc.types)[None],
             torch.tensor(extra),
+            torch_text if text_dim else None,
         ).numpy()[0]
-    got = logits(_weights(net), q, enc, extras)
+    weights = _weights(net)
+    assert weights.reads_text == bool(text_dim)
+    got = logits(weights, q, enc, extras, text)
     assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-5)
+    if text_dim:
+        assert weights.mp is not None
+        assert weights.mp.shape == (5, 8)
+        with pytest.raises(ValueError, match="reads moves by their words"):
+            logits(weights, q, enc, extras)
+
+
+def test_text_vectors_are_the_moves_types_and_path_in_words() -> None:
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    vectors = _text(inputs, 4)
+    text = text_vectors(vectors, inputs)
+    assert np.array_equal(text.moves[1], vectors["starred actors (film to person)"])
+    assert [type_text(k) for k in inputs.types] == ["year", "person", "film"]
+    assert np.array_equal(text.types[1], vectors["person"])
+    assert np.array_equal(text.last, vectors["films starred actors this person"])
+    assert np.array_equal(text.mean, vectors["films starred actors this person"])  # one hop: its mean is itself
+    assert type_text("FilmGenre") == "film genre"
+    assert type_text(" ") == "node"
+
+
+def test_a_format_3_model_reads_the_first_ten_extras_and_no_text() -> None:
+    """An artifact from before the text projections (w1 sized for 10 extras) scores as it did: the two new
+    extras and the text vectors are not read."""
+    question = tate_question()
+    assert question.context is not None
+    inputs = decision_inputs(question.context)
+    vocab = Vocab.build([inputs])
+    rng = np.random.default_rng(2)
+    v, k, q_dim, hidden = len(vocab.tokens), len(vocab.types), 8, 6
+    width = q_dim + 3 * 2 + 4 + 3 + 10
+    old = Weights(
+        tok=rng.standard_normal((v, 4)).astype(np.float32),
+        typ=rng.standard_normal((k, 3)).astype(np.float32),
+        pos=rng.standard_normal((3, v, 2)).astype(np.float32),
+        w1=rng.standard_normal((hidden, width)).astype(np.float32),
+        b1=rng.standard_normal(hidden).astype(np.float32),
+        w2=rng.standard_normal(hidden).astype(np.float32),
+        b2=np.float32(0.5) * np.ones((), dtype=np.float32),
+    )
+    enc = encode(vocab, inputs)
+    q = np.linspace(-1, 1, q_dim, dtype=np.float32)
+    extras = np.linspace(-0.5, 0.5, 3 * EXTRA, dtype=np.float32).reshape(3, EXTRA)
+    changed = extras.copy()
+    changed[:, 10:] = 99.0
+    assert logits(old, q, enc, extras).tolist() == logits(old, q, enc, changed).tolist()
+    path_vec = np.concatenate([old.pos[i, enc.path[i]] for i in range(3)])
+    x = np.concatenate(
+        [
+            np.broadcast_to(np.concatenate([q, path_vec]), (3, q_dim + 6)),
+            old.tok[enc.tokens],
+            old.typ[enc.types],
+            extras[:, :10],
+        ],
+        axis=1,
+    )
+    expected = np.maximum(x @ old.w1.T + old.b1, 0.0) @ old.w2 + old.b2
+    assert logits(old, q, enc, extras).tolist() == pytest.approx(expected.tolist(), abs=1e-5)
 
 
 def test_unknown_moves_and_types_map_to_unk() -> None:
@@ -213,6 +293,22 @@ async def test_learned_decider_needs_structure(tmp_path: Path) -> None:
         LearnedDecider.load(tmp_path, embedder)
 
 
+async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(32)
+    art = tmp_path / "art"
+    await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
+    config = json.loads((art / "config.json").read_text())
+    assert config["format"] == 4
+    assert not LearnedDecider.load(art, embedder).members[0].reads_text
+    (art / "config.json").write_text(json.dumps({**config, "format": 3}))
+    decider = LearnedDecider.load(art, embedder)
+    answer = await decider.decide(DecisionRequest(state="s", questions=[tate_question()]))
+    assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
+    (art / "config.json").write_text(json.dumps({**config, "format": 2}))
+    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4; retrain"):
+        LearnedDecider.load(art, embedder)
+
+
 def test_ece_and_bins_exact() -> None:
     conf = np.asarray([0.95, 0.95, 0.55, 0.55, 0.15])
     right = np.asarray([1, 0, 1, 1, 0])
@@ -245,14 +341,16 @@ def test_an_ensemble_averages_its_members_and_round_trips(tmp_path: Path) -> Non
     enc = encode(vocab, inputs)
     q = np.linspace(-1, 1, 8, dtype=np.float32)
     extras = np.linspace(-0.5, 0.5, 3 * EXTRA, dtype=np.float32).reshape(3, EXTRA)
-    one, two = (logits(w, q, enc, extras) for w in members)
+    text = text_vectors(_text(inputs, 8), inputs)
+    one, two = (logits(w, q, enc, extras, text) for w in members)
     assert not np.allclose(one, two)
-    assert ensemble_logits(members, q, enc, extras).tolist() == pytest.approx(((one + two) / 2).tolist())
+    assert ensemble_logits(members, q, enc, extras, text).tolist() == pytest.approx(((one + two) / 2).tolist())
     save_members(tmp_path / "model.npz", members)
     loaded = load_members(tmp_path / "model.npz")
     assert len(loaded) == 2
     for got, want in zip(loaded, members, strict=True):
-        assert all(np.array_equal(getattr(got, n), getattr(want, n)) for n in Weights.NAMES)
+        assert all(np.array_equal(getattr(got, n), getattr(want, n)) for n in (*Weights.NAMES, *Weights.TEXT_NAMES))
+        assert got.reads_text
 
 
 def test_option_extras_exact() -> None:
@@ -280,12 +378,15 @@ def test_option_extras_exact() -> None:
     # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8. In words the
     # path covers films and starred (mean 0.5); release year adds released and years (gain 2, cover 1)
     cover = 1.4 / np.sqrt(2)
-    assert x[0].tolist() == pytest.approx([np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0])
+    # kinds: the question is 0.6 film (what STOP stands on), nothing year or person: each move is 0.6 further off
+    assert x[0].tolist() == pytest.approx(
+        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6]
+    )
     assert x[1].tolist() == pytest.approx(
-        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5]
+        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6]
     )
     # STOP: the path's cover, and the best gain a move still offers (sentence and words)
-    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5])
+    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0])
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
