@@ -12,6 +12,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from graphwalk_neo4j import faults
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.server import check_bind, is_loopback
@@ -115,17 +116,42 @@ def test_a_full_service_answers_429_with_retry_after(neo4j_settings: Settings, m
         app.stop()
 
 
-def test_a_walk_past_the_timeout_is_a_504(neo4j_settings: Settings, movie_graph: str) -> None:
+def test_a_walk_whose_decision_hangs_answers_at_its_deadline(neo4j_settings: Settings, movie_graph: str) -> None:
+    """The decision never comes back; the walk's own deadline (the timeout less the answer margin) bounds it, so
+    the request answers 200 with the walk's partial answer and why it stopped, before the 504 would come."""
     app, backend = _gated_app(neo4j_settings, movie_graph, service_timeout_s=0.5)
     try:
         with httpx.Client(base_url=app.url, timeout=60) as c:
             r = c.post("/v1/walk", json={**QUESTION, "graph": movie_graph})  # never released: the decision hangs
-            assert r.status_code == 504
+            assert r.status_code == 200, r.text
+            body = r.json()
+            assert body["status"] == "budget"
+            assert body["bundle"]["stopped"].startswith("budget: deadline: the walk's time ran out after ")
+            assert app.ctx.walks_in_flight == 0  # the slot came back
+            stored = c.get(f"/v1/walks/{body['walk_id']}", params={"graph": movie_graph}).json()["walk"]
+            assert stored["status"] == "budget"
+    finally:
+        backend.release.set()
+        app.stop()
+
+
+def test_a_walk_past_the_timeout_is_a_504(
+    neo4j_settings: Settings, movie_graph: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held between its depths (a pause point only a cancellation ends, where no deadline check reaches), the walk
+    is still running when the request's time is up: 504, the walk cancelled and stored as interrupted."""
+    faults._passes.clear()
+    monkeypatch.setenv(faults.ENV, "walk.depth@2")
+    app = ServedApp(service_settings(neo4j_settings, movie_graph, service_timeout_s=0.5)).start()
+    try:
+        with httpx.Client(base_url=app.url, timeout=60) as c:
+            question = {"question": "who starred in Titanic", "graph": movie_graph, "start": "Titanic"}
+            r = c.post("/v1/walk", json=question)
+            assert r.status_code == 504, r.text
             problem = r.json()
             assert problem["detail"].startswith("the request took longer than 0.5 s (GW_NEO4J_SERVICE_TIMEOUT_S)")
             assert app.ctx.walks_in_flight == 0  # the slot came back
             stored = c.get(f"/v1/walks/{problem['walk_id']}", params={"graph": movie_graph}).json()["walk"]
-            assert stored["status"] == "interrupted"  # the cut walk's trace says so
+            assert stored["status"] == "interrupted"  # the cut walk's stored record says so
     finally:
-        backend.release.set()
         app.stop()
