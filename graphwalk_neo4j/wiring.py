@@ -81,6 +81,30 @@ DEFAULTS: dict[str, Any] = {
     "db_schema": None,
     "prune": False,
 }
+FORMATS = ("triples", "csv", "jsonl", "text")
+"""The input formats a caller may name (``fmt``); without one the pipeline and format come from the inputs."""
+RANGES: dict[str, tuple[int, int | None]] = {
+    "batch_size": (1, 100_000),
+    "concurrency": (1, 256),
+    "max_bytes": (1, None),
+}
+"""The bounds of the numeric options (``None``: no upper bound), which every door that offers one checks."""
+CHOICES: dict[str, tuple[str, ...]] = {"on_error": ("fail", "skip"), "routing": ("decide", "exact")}
+"""The values an option with choices takes, in every door that offers it."""
+CLI_ONLY: dict[str, str] = {
+    "root": "it names a directory on the server; the service files inline files in a folder of its own",
+    "decision_model": "the service's own model (GW_NEO4J_MODEL) decides; a caller's would get around the allowed "
+    "learned folders (GW_NEO4J_SERVICE_LEARNED_DIRS)",
+    "concurrency": "extraction calls in flight are the operator's to set (the service shares its model)",
+    "max_bytes": "an inline file is already bounded by the request body limit (GW_NEO4J_SERVICE_MAX_BODY_BYTES)",
+    "prune": "one request's inline files are not a whole source: pruning would retract every document it left out",
+}
+"""The options ``POST /v1/ingest`` and the MCP ``ingest`` tool do not take, and why."""
+SERVICE_DEFAULTS: dict[str, tuple[Any, str]] = {
+    "source": ("api", "inline files are recorded under their own source, apart from files read from disk"),
+}
+"""Where the service's doors (HTTP, MCP) default differently from :data:`DEFAULTS`, and why (a database is
+still named by its URL)."""
 SQL_BATCH = 5000  # rows per transaction at most for a database table
 PIPELINE_WORDS: dict[Pipeline, str] = {
     "structured": "structured files (triples, CSV, JSON lines)",

@@ -104,7 +104,11 @@ def flag(name: str) -> str:
     "directories and .md files are text, a sqlite:// or postgresql:// URL is a database.",
 )
 @graph_option
-@click.option("--source", default="files", show_default=True, help="Source name recorded in the ledger.")
+@click.option(
+    "--source",
+    default=None,
+    help="Source name recorded in the ledger (default: files; a database: sql:NAME, from its URL).",
+)
 @click.option(
     "--root",
     type=click.Path(file_okay=False),
@@ -155,7 +159,7 @@ def ingest(
     paths: tuple[str, ...],
     fmt: str | None,
     graph: str,
-    source: str,
+    source: str | None,
     root: str | None,
     on_error: str,
     batch_size: int,

@@ -24,13 +24,16 @@ from graphwalk_neo4j.admission import walk_call
 from graphwalk_neo4j.cli import COMMANDS, main
 from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.identifiers import MAX_IDENTIFIER_CHARS
+from graphwalk_neo4j.ingest.sources import MAX_BYTES
 from graphwalk_neo4j.service.app import create_app
 from graphwalk_neo4j.service.context import ServiceContext
+from graphwalk_neo4j.service.jobs import IngestRequest
 from graphwalk_neo4j.service.mcp import build_server
 from graphwalk_neo4j.service.models import SearchRequest, WalkRequest
 from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS
 from graphwalk_neo4j.walk.config import LIMIT_REASONS, MAX_QUESTION_CHARS, MAX_START_ENTITIES, Budget, WalkConfig
+from graphwalk_neo4j.wiring import CHOICES, CLI_ONLY, DEFAULTS, FORMATS, OPTIONS, RANGES, SERVICE_DEFAULTS, ingest_call
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -48,15 +51,27 @@ WALK_LIMITS: dict[str, int | None] = {  # the limit each walk argument has (walk
     "choose_start": None,
 }
 LIMIT_UNITS = {"question": "characters", "graph": "characters (letters, digits, _)", "start": "entities"}
+INGEST_DOORS = ("CLI", "HTTP", "MCP")
+INGEST_ARGUMENTS = ("inputs", "graph", "fmt")  # ingest_call's own parameters that a caller gives
+DEFAULT_WORDS = {  # a default wiring leaves to the pipeline (None), as the docs say it
+    "source": "`files` (a database: `sql:NAME`, from its URL)",
+    "llm_model": "none (the CLI reads `GW_NEO4J_LLM_MODEL`)",
+    "decision_model": "none (`GW_NEO4J_MODEL`)",
+    "max_bytes": f"none ({MAX_BYTES:,} bytes)",
+}
+DOOR_ONLY = {"CLI": {"as_json"}, "HTTP": set(), "MCP": set()}  # how a door answers, not what it ingests
 
 
 @dataclass(frozen=True)
 class Spelling:
-    """One argument as one door spells it: its name there, its default, its limit (``None``: none)."""
+    """One argument as one door spells it: its name there, its default, its limit (``None``: none), and where
+    the door says so its minimum and its choices."""
 
     name: str
     default: Any
     limit: int | None
+    minimum: int | None = None
+    choices: tuple[str, ...] | None = None
 
 
 # ---- the source ---------------------------------------------------------------------------------------------
@@ -75,6 +90,28 @@ def walk_options() -> Iterator[tuple[str, FieldInfo]]:
         yield f"budget.{name}", field
 
 
+def ingest_arguments() -> dict[str, Spelling]:
+    """Every ingest argument and option: ingest_call's own (the inputs, the graph, the format) with its defaults,
+    then :data:`graphwalk_neo4j.wiring.OPTIONS` with wiring's defaults, ranges and choices."""
+    params = inspect.signature(ingest_call).parameters
+    out = {
+        "inputs": Spelling("inputs", None, None),
+        "graph": Spelling("graph", params["graph"].default, MAX_IDENTIFIER_CHARS),
+        "fmt": Spelling("fmt", params["fmt"].default, None, choices=FORMATS),
+    }
+    for name in OPTIONS:
+        low, high = RANGES.get(name, (None, None))
+        out[name] = Spelling(name, DEFAULTS[name], high, low, CHOICES.get(name))
+    return out
+
+
+def door_default(door: str, name: str) -> Any:
+    """The default an ingest option has in ``door``: wiring's, or the service's where it records its own."""
+    if door != "CLI" and name in SERVICE_DEFAULTS:
+        return SERVICE_DEFAULTS[name][0]
+    return ingest_arguments()[name].default
+
+
 # ---- the doors ----------------------------------------------------------------------------------------------
 def command(path: str) -> click.Command:
     """A command by its words (``"walks list"``)."""
@@ -88,15 +125,7 @@ def command(path: str) -> click.Command:
 
 def cli_walk() -> dict[str, Spelling]:
     """``gw-neo4j walk``'s arguments (the question and start limits are walk_call's, which the command runs)."""
-    out: dict[str, Spelling] = {}
-    for param in command("walk").params:
-        if param.name in WALK_LIMITS:
-            flag = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
-            default = _none(param.default)
-            if isinstance(param, click.Option) and param.is_flag and default is None:
-                default = False  # a flag not given
-            out[param.name] = Spelling(flag, default, WALK_LIMITS[param.name])
-    return out
+    return {p.name: _click_spelling(p, WALK_LIMITS[p.name]) for p in command("walk").params if p.name in WALK_LIMITS}
 
 
 def cli_walk_flags() -> dict[str, click.Option]:
@@ -121,6 +150,24 @@ def mcp_walk() -> dict[str, Spelling]:
     return _schema_spellings(mcp_tools()["walk"])
 
 
+def ingest_doors() -> dict[str, dict[str, Spelling]]:
+    """``gw-neo4j ingest``'s arguments, ``POST /v1/ingest``'s body fields and the MCP ``ingest`` tool's
+    parameters, each keyed by the ingest argument it sets (the paths, or ``files`` and ``sql``: ``inputs``;
+    ``format``: ``fmt``), plus what only that door has (:data:`DOOR_ONLY`)."""
+    cli = {"inputs" if p.name == "paths" else str(p.name): p for p in command("ingest").params}
+    doors = {
+        "CLI": {name: _click_spelling(p, MAX_IDENTIFIER_CHARS if name == "graph" else None) for name, p in cli.items()},
+        "HTTP": _schema_spellings(IngestRequest.model_json_schema()),
+        "MCP": _schema_spellings(mcp_tools()["ingest"]),
+    }
+    for door in ("HTTP", "MCP"):
+        spelled = doors[door]
+        files, sql = spelled.pop("files"), spelled.pop("sql")
+        spelled["inputs"] = Spelling(f"{files.name}` or `{sql.name}", None, None)
+        spelled["fmt"] = spelled.pop("format")
+    return doors
+
+
 def result_sizes() -> dict[str, dict[str, Spelling]]:
     """How many hits a search returns and walks a listing returns, in each door: ``{what: {door: spelling}}``."""
 
@@ -128,7 +175,8 @@ def result_sizes() -> dict[str, dict[str, Spelling]]:
         [param] = [p for p in command(path).params if p.name == name]
         assert isinstance(param, click.Option), path
         assert isinstance(param.type, click.IntRange), path
-        return Spelling(param.opts[0], param.default, param.type.max)
+        found = _click_spelling(param)
+        return Spelling(found.name, found.default, found.limit)
 
     listing = create_app(Settings(embedder="fake")).openapi()["paths"]["/v1/walks"]["get"]["parameters"]
     [query] = [p["schema"] for p in listing if p["name"] == "limit"]
@@ -149,11 +197,38 @@ def result_sizes() -> dict[str, dict[str, Spelling]]:
     }
 
 
+def _click_spelling(param: click.Parameter, limit: int | None = None) -> Spelling:
+    """A click argument or option: its flag (or metavar), its default (a flag not given: ``False``), its
+    bounds (an IntRange's, else ``limit``: one the command checks itself) and its choices."""
+    flag = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    default = _none(param.default)
+    if isinstance(param, click.Option) and param.is_flag and default is None:
+        default = False  # a flag not given
+    low = None
+    if isinstance(param.type, click.IntRange):
+        low = param.type.min
+        limit = param.type.max if param.type.max is not None else limit
+    choices = tuple(str(c) for c in param.type.choices) if isinstance(param.type, click.Choice) else None
+    return Spelling(flag, default, limit, low, choices)
+
+
 def _schema_spellings(schema: Mapping[str, Any]) -> dict[str, Spelling]:
     out = {}
     for name, prop in schema["properties"].items():
-        out[name] = Spelling(name, prop.get("default"), _limit(prop))
+        out[name] = Spelling(name, prop.get("default"), _limit(prop), _minimum(prop), _choices(prop))
     return out
+
+
+def _minimum(prop: Mapping[str, Any]) -> int | None:
+    if isinstance(found := prop.get("minimum"), int):
+        return found
+    return next((m for choice in prop.get("anyOf", ()) if (m := _minimum(choice)) is not None), None)
+
+
+def _choices(prop: Mapping[str, Any]) -> tuple[str, ...] | None:
+    if isinstance(found := prop.get("enum"), list):
+        return tuple(found)
+    return next((c for choice in prop.get("anyOf", ()) if (c := _choices(choice)) is not None), None)
 
 
 def _limit(prop: Mapping[str, Any]) -> int | None:
@@ -256,7 +331,54 @@ def render_surface() -> str:
         for door, spelling in doors.items():
             if door != "source":
                 lines.append(f"| {what} | {door} | `{spelling.name}` | {spelling.default} | {spelling.limit:,} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_render_ingest()]) + "\n"
+
+
+def _render_ingest() -> list[str]:
+    doors = ingest_doors()
+    lines = [
+        "",
+        "## Ingest: one ingest, three doors",
+        "",
+        "`gw-neo4j ingest`, `POST /v1/ingest` (a job) and the MCP `ingest` tool all run",
+        "`graphwalk_neo4j.wiring.ingest_call` and `run_ingest`: the pipeline comes from the inputs (structured",
+        "files, text documents, or a database URL), and an option the pipeline does not use is refused with one line",
+        "naming it (CLI exit 2, HTTP 400, an MCP tool error) before anything is written. A default is what a caller",
+        "who leaves the option out gets; a limit or choice past which a door refuses is the same in every door that",
+        "offers the option. The service's doors take data inline (`files`: `{name, content}`) or a database URL",
+        "(`sql`, when `GW_NEO4J_SERVICE_INGEST_SQL=true`); `type_map` is a JSON file on the CLI and the object",
+        "itself in HTTP and MCP.",
+        "",
+        "| argument | applies to | CLI `gw-neo4j ingest` | HTTP `POST /v1/ingest` | MCP `ingest` | default | "
+        "limit / choices |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    absent = []
+    for name, spelling in ingest_arguments().items():
+        pipelines = ", ".join(sorted(OPTIONS[name])) if name in OPTIONS else "all"
+        cells = [f"`{doors[d][name].name}`" if name in doors[d] else "no (below)" for d in INGEST_DOORS]
+        default = DEFAULT_WORDS.get(name) or _cell(spelling.default)
+        if name in SERVICE_DEFAULTS:
+            default += f"; HTTP and MCP: {_cell(SERVICE_DEFAULTS[name][0])}"
+        lines.append(f"| `{name}` | {pipelines} | {' | '.join(cells)} | {default} | {_bounds(spelling, name)} |")
+        if name in CLI_ONLY:
+            absent.append(f"- `{name}`: {CLI_ONLY[name]}.")
+    lines += ["", "Not in HTTP or MCP (the CLI only), and why:", "", *absent]
+    lines += ["", "Where the service's doors default differently:", ""]
+    lines += [f"- `{name}` {_cell(value)}: {why}." for name, (value, why) in SERVICE_DEFAULTS.items()]
+    lines += ["", "CLI only, beside these: `--json` (the report as JSON on stdout)."]
+    return lines
+
+
+def _bounds(spelling: Spelling, name: str) -> str:
+    if spelling.choices:
+        return " \\| ".join(f"`{c}`" for c in spelling.choices)
+    if spelling.minimum is not None:
+        high = f"{spelling.limit:,}" if spelling.limit is not None else "no maximum"
+        return f"{spelling.minimum:,} to {high}"
+    if spelling.limit is not None:
+        return f"{spelling.limit:,} {LIMIT_UNITS.get(name, '')}".rstrip()
+    return ""
 
 
 CLI_HEADER = """# CLI reference: `gw-neo4j`

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from graphwalk_neo4j import wiring
 from graphwalk_neo4j.errors import ConfigError, DrainingError, GraphwalkError, NotFoundError
 from graphwalk_neo4j.progress import QUIET, ForwardProgress, Progress
+from graphwalk_neo4j.service.models import GraphName
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -55,7 +56,7 @@ class InlineFile(BaseModel):
 class IngestRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    graph: str = Field(default="default", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=100)
+    graph: GraphName = "default"
     source: str = Field(default="api", pattern=_SAFE_NAME)
     format: Literal["triples", "csv", "jsonl", "text"] | None = Field(
         default=None,

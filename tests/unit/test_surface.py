@@ -1,20 +1,27 @@
-"""One user surface: the walk's arguments, options and result sizes have the same names, defaults and limits in
-the CLI, HTTP and MCP; docs/surface.md and docs/cli.md are what graphwalk_neo4j.cli.reference writes from the code
-(run `python -m graphwalk_neo4j.cli.reference` after changing a command or an option)."""
+"""One user surface: the walk's arguments, options and result sizes, and every ingest argument and option, have
+the same names, defaults and limits in the CLI, HTTP and MCP (an option a door leaves out, or a default it keeps
+of its own, has its reason in graphwalk_neo4j.wiring); docs/surface.md and docs/cli.md are what
+graphwalk_neo4j.cli.reference writes from the code (run `python -m graphwalk_neo4j.cli.reference` after changing
+a command or an option)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import click
 from click.testing import CliRunner
 
 from graphwalk_neo4j.cli import main
 from graphwalk_neo4j.cli.reference import (
+    DOOR_ONLY,
+    Spelling,
     cli_walk,
     cli_walk_flags,
+    door_default,
     http_walk,
+    ingest_arguments,
+    ingest_doors,
     mcp_walk,
     render_cli,
     render_surface,
@@ -23,6 +30,10 @@ from graphwalk_neo4j.cli.reference import (
     walk_options,
 )
 from graphwalk_neo4j.walk.config import field_range
+from graphwalk_neo4j.wiring import CLI_ONLY, OPTIONS, SERVICE_DEFAULTS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -78,3 +89,35 @@ def test_docs_surface_and_cli_are_written_from_the_code() -> None:
     assert (DOCS / "cli.md").read_text(encoding="utf-8") == render_cli(), (
         "docs/cli.md is stale: run `python -m graphwalk_neo4j.cli.reference`"
     )
+
+
+def test_every_ingest_option_has_one_name_default_and_limit_in_the_doors_that_offer_it() -> None:
+    source, doors = ingest_arguments(), ingest_doors()
+    spell: dict[str, Callable[[str], str]] = {"CLI": lambda n: "--" + n.replace("_", "-"), "HTTP": str, "MCP": str}
+    for door, spelled in doors.items():
+        known = set(spelled) - DOOR_ONLY[door]
+        assert known <= set(source), (door, "offers options wiring.OPTIONS does not know", known - set(source))
+        missing = set(source) - known
+        if door == "CLI":
+            assert not missing, ("the CLI lacks", missing)
+        else:
+            assert missing == set(CLI_ONLY), (door, "lacks, without a reason in wiring.CLI_ONLY", missing)
+        for name in known - {"inputs"}:
+            want, got = source[name], spelled[name]
+            expected = ("--format" if door == "CLI" else "format") if name == "fmt" else spell[door](name)
+            assert got.name == expected, (door, name)
+            assert (got.limit, got.minimum, got.choices) == (want.limit, want.minimum, want.choices), (door, name)
+            if door == "MCP" and name != "graph":
+                assert got.default is None, name  # not given: the HTTP request's default (the tool builds one)
+            else:
+                assert got.default == door_default(door, name), (door, name)
+    assert doors["CLI"]["inputs"].name == "PATHS"
+    assert doors["HTTP"]["inputs"].name == doors["MCP"]["inputs"].name == "files` or `sql"
+
+
+def test_the_ingest_source_is_wirings() -> None:
+    assert set(ingest_arguments()) == {"inputs", "graph", "fmt", *OPTIONS}
+    assert set(CLI_ONLY) <= set(OPTIONS)
+    assert set(SERVICE_DEFAULTS) <= set(OPTIONS) - set(CLI_ONLY)
+    assert ingest_arguments()["batch_size"] == Spelling("batch_size", 5000, 100_000, 1)
+    assert ingest_arguments()["graph"].limit == 64
