@@ -150,11 +150,14 @@ def ingest_call(
     graph: str = "default",
     fmt: str | None = None,
     options: Mapping[str, Any] | None = None,
+    configured: Mapping[str, Any] | None = None,
     spell: Callable[[str], str] = str,
     check_files: bool = True,
 ) -> IngestCall:
     """The ingest a caller asked for, checked, with nothing read or written. ``options`` are the ones the caller
-    *set* (keys of :data:`OPTIONS`); ``spell`` writes an option's name as the door does (``--db-schema`` for the
+    *set* (keys of :data:`OPTIONS`); ``configured`` are values from the environment (``GW_NEO4J_LLM_MODEL`` for
+    the CLI's ``--llm-model``): used where the pipeline takes them, in place of the default, and never refused;
+    ``spell`` writes an option's name as the door does (``--db-schema`` for the
     CLI, ``db_schema`` for HTTP and MCP). Refuses with :class:`~graphwalk_neo4j.errors.ConfigError` an option the
     chosen pipeline does not use, and with :class:`~graphwalk_neo4j.errors.InputError` a structured file that is
     not there (``check_files``; the service writes its inline files later, into a folder of its own)."""
@@ -177,7 +180,8 @@ def ingest_call(
         for p in paths:
             if not Path(p).exists():
                 raise InputError("file not found", path=p)
-    chosen = {name: given.get(name, DEFAULTS[name]) for name in OPTIONS if pipeline in OPTIONS[name]}
+    fallback = {**DEFAULTS, **(configured or {})}
+    chosen = {name: given.get(name, fallback[name]) for name in OPTIONS if pipeline in OPTIONS[name]}
     if pipeline == "structured":
         chosen["fmt"] = fmt
     return IngestCall(pipeline=pipeline, inputs=paths, graph=graph_name(graph), options=chosen)

@@ -181,7 +181,8 @@ def ingest(
 
     settings = load_settings(ctx)
     given = {name: ctx.params[name] for name in wiring.OPTIONS if option_set(ctx, name)}
-    call = wiring.ingest_call(paths, graph=graph, fmt=fmt, options=given, spell=flag)
+    from_env = {n: ctx.params[n] for n in wiring.OPTIONS if ctx.get_parameter_source(n) is ParameterSource.ENVIRONMENT}
+    call = wiring.ingest_call(paths, graph=graph, fmt=fmt, options=given, configured=from_env, spell=flag)
     if call.pipeline == "structured" and type_map is not None:
         call = replace(call, options={**call.options, "type_map": read_type_map(type_map)})
     if call.pipeline != "structured":

@@ -112,3 +112,22 @@ def test_defaults_and_environment_values_are_not_refused(
     [file] = json.loads(result.stdout)["files"]
     assert (file["status"], file["rows"]) == ("loaded", 2)
     assert len(asyncio.run(documents(neo4j_settings, graph_name))) == 1
+
+
+@pytest.mark.usefixtures("store")  # the graph is dropped afterwards
+def test_the_environment_names_the_extraction_model_of_text_ingest(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
+    # GW_NEO4J_LLM_MODEL is --llm-model's environment variable: text ingest extracts with it (a model litellm has
+    # no provider for, so the one call fails at once, offline, and the report names the model it tried)
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Heat\nHeat is a film directed by Michael Mann.\n", encoding="utf-8")
+    result = invoke(
+        ["ingest", str(notes), "--graph", graph_name, "--routing", "exact", "--json"],
+        neo4j_settings,
+        GW_NEO4J_LLM_MODEL="no-such-provider/model",
+    )
+    assert result.exit_code == 1, result.output  # the document failed; not "needs an extraction model"
+    report = json.loads(result.stdout)
+    assert report["extraction"]["model"] == "no-such-provider/model"
+    assert [d["status"] for d in report["documents"]] == ["incomplete"]

@@ -47,6 +47,18 @@ def test_text_and_database_calls_hold_only_their_options(tmp_path: Path) -> None
     assert sql.options == {"source": None, "embed": False, "batch_size": 5000, "db_schema": "main", "prune": False}
 
 
+def test_a_configured_value_is_used_where_the_pipeline_takes_it_and_never_refused(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.txt"
+    kb.write_text("a|b|c\n", encoding="utf-8")
+    configured = {"llm_model": "openai/from-env"}  # the CLI's GW_NEO4J_LLM_MODEL
+    text = ingest_call([tmp_path / "notes.md"], configured=configured, check_files=False)
+    assert text.options["llm_model"] == "openai/from-env"
+    given = ingest_call([tmp_path / "notes.md"], options={"llm_model": "openai/x"}, configured=configured)
+    assert given.options["llm_model"] == "openai/x"  # what the caller set wins
+    structured = ingest_call([kb], configured=configured)
+    assert "llm_model" not in structured.options
+
+
 @pytest.mark.parametrize(
     ("inputs", "options", "message"),
     [
