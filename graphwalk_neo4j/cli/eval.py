@@ -23,9 +23,8 @@ from graphwalk_neo4j.cli.common import (
 )
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.cli.render import make_console
-from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.eval.records import MetaQAOptions
-from graphwalk_neo4j.walk.config import preset_names
+from graphwalk_neo4j.walk.config import preset_names, unknown_preset
 
 
 def _hops(value: str) -> list[int]:
@@ -149,9 +148,9 @@ def metaqa(
     """Answer MetaQA questions and score them (hits@1, EM, F1, ceiling, calls, round trips, latency)."""
     settings = load_settings(ctx)
     presets = [p.strip() for p in preset.split(",") if p.strip()]
-    unknown = [p for p in presets if p not in preset_names(aliases=True)]
+    unknown = [p for p in presets if p not in preset_names()]
     if unknown:
-        raise ConfigError(f"unknown preset(s) {', '.join(unknown)}; valid presets: {', '.join(preset_names())}")
+        raise unknown_preset(unknown[0])
     overrides: dict[str, Any] = {
         k: v
         for k, v in (

@@ -4,8 +4,8 @@ chose none).
 
 Owns every knob the engine reads and their validation; nothing here does I/O. Every preset shares one
 evaluation set-up: no STOP at the start node, ``max_frontier=2000``, ``Budget(max_depth=4, max_decision_calls=12)``.
-``relation-hint`` / ``relation-beam-hint`` add the expected answer type to the prompt; their former names
-``relation-v2`` / ``relation-beam-v2`` stay accepted as aliases (:data:`PRESET_ALIASES`).
+``relation-hint`` / ``relation-beam-hint`` add the expected answer type to the prompt (their former names
+``relation-v2`` / ``relation-beam-v2`` are refused with the new name, :data:`RENAMED_PRESETS`).
 
 Every knob a caller can set has a maximum here, and nowhere else: the fields below carry it (``le=``), the CLI's
 ranges, the HTTP schema and the MCP tools read it from them, and docs/surface.md lists them with their reasons.
@@ -274,13 +274,21 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-# Former preset names, still accepted (users' scripts and eval specs name them): alias -> preset.
-PRESET_ALIASES: dict[str, str] = {"relation-v2": "relation-hint", "relation-beam-v2": "relation-beam-hint"}
+# Presets renamed once: their former names said a version, not what they do. They are no longer accepted (one
+# name per preset on every door); the refusal names the new one.
+RENAMED_PRESETS: dict[str, str] = {"relation-v2": "relation-hint", "relation-beam-v2": "relation-beam-hint"}
 
 
-def preset_names(*, aliases: bool = False) -> list[str]:
-    """The presets; with ``aliases`` also the former names :func:`get_preset` accepts."""
-    return list(PRESETS) + (list(PRESET_ALIASES) if aliases else [])
+def preset_names() -> list[str]:
+    """The presets, in the order the help lists them."""
+    return list(PRESETS)
+
+
+def unknown_preset(name: str) -> ConfigError:
+    """The one-line refusal of a preset name that is not one (a renamed one says its new name)."""
+    renamed = RENAMED_PRESETS.get(name)
+    hint = f" (it was renamed {renamed!r})" if renamed else ""
+    return ConfigError(f"unknown walk preset {name!r}{hint}; valid presets: {', '.join(PRESETS)}")
 
 
 def get_preset(name: str, **overrides: Any) -> WalkConfig:
@@ -289,9 +297,9 @@ def get_preset(name: str, **overrides: Any) -> WalkConfig:
     Raises :class:`ConfigError` naming the valid presets when ``name`` is unknown.
     """
     try:
-        base = PRESETS[PRESET_ALIASES.get(name, name)]
+        base = PRESETS[name]
     except KeyError:
-        raise ConfigError(f"unknown walk preset {name!r}; valid presets: {', '.join(PRESETS)}") from None
+        raise unknown_preset(name) from None
     config = WalkConfig.model_validate(base)
     return config.with_overrides(**overrides) if overrides else config
 

@@ -98,10 +98,14 @@ def test_presets_follow_m5_setup() -> None:
     assert get_preset("sample").strategy == "sample"
     assert get_preset("sample").n_samples == 4
     assert get_preset("relation-hint").answer_type == "hint"
-    # the former names stay accepted aliases of the same presets
-    assert get_preset("relation-v2") == get_preset("relation-hint")
-    assert get_preset("relation-beam-v2") == get_preset("relation-beam-hint")
-    assert preset_names(aliases=True) == [*PRESETS, "relation-v2", "relation-beam-v2"]
+    assert preset_names() == list(PRESETS)
+    # the former names are refused with the new one
+    with pytest.raises(
+        ConfigError, match=r"^unknown walk preset 'relation-v2' \(it was renamed 'relation-hint'\); valid"
+    ):
+        get_preset("relation-v2")
+    with pytest.raises(ConfigError, match=r"^unknown walk preset 'nope'; valid presets: greedy, beam, "):
+        get_preset("nope")
 
 
 def test_get_preset_with_overrides() -> None:
@@ -154,7 +158,7 @@ def test_field_ranges_are_read_from_the_fields() -> None:
 def test_every_default_and_preset_lies_inside_the_limits_and_the_work_budget_defaults() -> None:
     assert WalkConfig().budget.max_nodes_read == 200_000
     assert WalkConfig().budget.max_memory_mb == 256
-    for name in preset_names(aliases=True):
+    for name in preset_names():
         config = get_preset(name)
         assert config.width <= MAX_BEAM_WIDTH, name
         assert config.max_depth <= MAX_DEPTH, name
