@@ -153,14 +153,17 @@ def ingest_call(
     configured: Mapping[str, Any] | None = None,
     spell: Callable[[str], str] = str,
     check_files: bool = True,
+    environment: Mapping[str, str] | None = None,
 ) -> IngestCall:
     """The ingest a caller asked for, checked, with nothing read or written. ``options`` are the ones the caller
     *set* (keys of :data:`OPTIONS`); ``configured`` are values from the environment (``GW_NEO4J_LLM_MODEL`` for
     the CLI's ``--llm-model``): used where the pipeline takes them, in place of the default, and never refused;
-    ``spell`` writes an option's name as the door does (``--db-schema`` for the
-    CLI, ``db_schema`` for HTTP and MCP). Refuses with :class:`~graphwalk_neo4j.errors.ConfigError` an option the
-    chosen pipeline does not use, and with :class:`~graphwalk_neo4j.errors.InputError` a structured file that is
-    not there (``check_files``; the service writes its inline files later, into a folder of its own)."""
+    ``spell`` writes an option's name as the door does (``--db-schema`` for the CLI, ``db_schema`` for HTTP and
+    MCP); ``environment`` names the variables a door reads an option from, so that a refusal offers them.
+    Refuses with :class:`~graphwalk_neo4j.errors.ConfigError` an option the chosen pipeline does not use and text
+    documents without an extraction model (before a job starts or a file is read), and with
+    :class:`~graphwalk_neo4j.errors.InputError` a structured file that is not there (``check_files``; the service
+    writes its inline files later, into a folder of its own)."""
     given = dict(options or {})
     unknown = sorted(set(given) - set(OPTIONS))
     if unknown:
@@ -182,6 +185,12 @@ def ingest_call(
                 raise InputError("file not found", path=p)
     fallback = {**DEFAULTS, **(configured or {})}
     chosen = {name: given.get(name, fallback[name]) for name in OPTIONS if pipeline in OPTIONS[name]}
+    if pipeline == "text" and not chosen["llm_model"]:
+        variable = (environment or {}).get("llm_model")
+        raise ConfigError(
+            f"text ingest needs an extraction model: pass {spell('llm_model')} (a litellm name such as "
+            f"openai/gpt-4o-mini){f' or set {variable}' if variable else ''}"
+        )
     if pipeline == "structured":
         chosen["fmt"] = fmt
     return IngestCall(pipeline=pipeline, inputs=paths, graph=graph_name(graph), options=chosen)
@@ -263,11 +272,8 @@ async def _run_text(
     """Text ingest with parts built from settings; returns the report as a dict."""
     opts = call.options
     llm_model, routing, concurrency = opts["llm_model"], opts["routing"], opts["concurrency"]
-    if not llm_model:
-        raise ConfigError(
-            "text ingest needs an extraction model: pass --llm-model (a litellm name such as "
-            "openai/gpt-4o-mini) or set GW_NEO4J_LLM_MODEL"
-        )
+    if not llm_model:  # ingest_call refuses this in every door; a hand-built IngestCall gets the same word
+        raise ConfigError("text ingest needs an extraction model (llm_model)")
     extractor = Extractor.from_settings(settings, llm_model, concurrency=concurrency)
     decider, note = (None, None) if routing == "exact" else build_decider(settings, opts["decision_model"])
     adjudicator = None

@@ -182,7 +182,10 @@ def ingest(
     settings = load_settings(ctx)
     given = {name: ctx.params[name] for name in wiring.OPTIONS if option_set(ctx, name)}
     from_env = {n: ctx.params[n] for n in wiring.OPTIONS if ctx.get_parameter_source(n) is ParameterSource.ENVIRONMENT}
-    call = wiring.ingest_call(paths, graph=graph, fmt=fmt, options=given, configured=from_env, spell=flag)
+    envvars = {p.name: p.envvar for p in ctx.command.params if p.name in wiring.OPTIONS and isinstance(p.envvar, str)}
+    call = wiring.ingest_call(
+        paths, graph=graph, fmt=fmt, options=given, configured=from_env, spell=flag, environment=envvars
+    )
     if call.pipeline == "structured" and type_map is not None:
         call = replace(call, options={**call.options, "type_map": read_type_map(type_map)})
     if call.pipeline != "structured":

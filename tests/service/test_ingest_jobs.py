@@ -135,6 +135,19 @@ def test_an_option_the_pipeline_does_not_use_is_refused_before_a_job_starts(
     assert asyncio.run(documents_of(app.settings, graph)) == []  # no job ran, nothing is in the ledger
 
 
+def test_text_without_an_extraction_model_is_refused_before_a_job_starts(served_graph: tuple[ServedApp, str]) -> None:
+    """The service reads no GW_NEO4J_LLM_MODEL (that is the CLI's): the request names the model, and the refusal
+    says so in the request's own words."""
+    app, graph = served_graph
+    with httpx.Client(base_url=app.url, timeout=60) as c:
+        refused = c.post("/v1/ingest", json={"graph": graph, "files": [{"name": "notes.md", "content": "# Heat\n"}]})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["detail"] == (
+            "text ingest needs an extraction model: pass llm_model (a litellm name such as openai/gpt-4o-mini)"
+        )
+    assert asyncio.run(documents_of(app.settings, graph)) == []
+
+
 async def documents_of(settings: Settings, graph: str) -> list[object]:
     store = GraphStore(settings)
     await store.connect()

@@ -94,6 +94,20 @@ def test_an_option_the_pipeline_does_not_use_is_refused(
     assert str(refused.value) == message
 
 
+def test_text_without_an_extraction_model_is_refused_in_the_doors_words(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    with pytest.raises(
+        ConfigError,
+        match=r"^text ingest needs an extraction model: pass llm_model \(a litellm name such as openai/gpt-4o-mini\)$",
+    ):
+        ingest_call([notes], check_files=False)  # HTTP and MCP: the request's field
+    flag = {"llm_model": "GW_NEO4J_LLM_MODEL"}
+    with pytest.raises(
+        ConfigError, match=r"pass --llm-model \(a litellm name such as openai/gpt-4o-mini\) or set GW_NEO4J_LLM_MODEL$"
+    ):
+        ingest_call([notes], check_files=False, spell=lambda n: "--" + n.replace("_", "-"), environment=flag)
+
+
 def test_the_door_spells_the_option_it_refuses() -> None:
     with pytest.raises(ConfigError, match=r"^--db-schema does not apply to structured files"):
         ingest_call(["kb.txt"], options={"db_schema": "x"}, spell=lambda n: "--" + n.replace("_", "-"))
