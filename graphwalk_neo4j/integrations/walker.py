@@ -102,9 +102,8 @@ class GraphWalker:
                     backend = self._given_backend or resolve_backend(
                         self.settings, self.model, embedder_factory=lambda _s: embedder
                     )
-                    verify = getattr(backend, "verify", None)
-                    if verify is not None and self._given_backend is None:
-                        await verify()  # Jev: the pinned model id must be listed before the first walk
+                    if self._given_backend is None:
+                        await backend.verify()  # Jev: the pinned model id must be listed; others: nothing
                 except BaseException:
                     await store.close()
                     raise

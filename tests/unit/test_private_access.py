@@ -93,3 +93,25 @@ def test_the_check_sees_a_read_across_packages() -> None:
     ]
     files[service] = ast.parse("def count(cache):\n    return cache._replace(n=1)\n")
     assert violations(files) == []
+
+
+def backend_probes(tree: ast.AST) -> list[int]:
+    """Lines that look a backend's member up by name (``getattr(backend, ...)``, ``hasattr(self.backend, ...)``):
+    the decision-backend contract has every member, with no-op defaults, so callers call them."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {"getattr", "hasattr"}:
+            target = ast.unparse(node.args[0]) if node.args else ""
+            if "backend" in target.lower() or "decider" in target.lower():
+                out.append(node.lineno)
+    return out
+
+
+def test_no_backend_member_is_looked_up_by_name() -> None:
+    found = [
+        f"{p.relative_to(ROOT.parent)}:{line}"
+        for p in sorted(ROOT.rglob("*.py"))
+        for line in backend_probes(ast.parse(p.read_text(encoding="utf-8")))
+    ]
+    assert found == []
+    assert backend_probes(ast.parse("x = getattr(self._backend, 'verify', None)\ny = hasattr(decider, 'a')")) == [1, 2]
