@@ -29,7 +29,7 @@ from graphwalk_neo4j.qa_format import answer_set, precision_recall_f1
 from graphwalk_neo4j.store.queries import ADOPTED_BY_ID, ADOPTED_EXACT_NAMES, ENTITIES_BY_ID, DegreeRow
 from graphwalk_neo4j.walk import choice_questions
 from graphwalk_neo4j.walk.config import WalkConfig
-from graphwalk_neo4j.walk.entry import best_candidate
+from graphwalk_neo4j.walk.entry import best_candidate, node_ref
 from graphwalk_neo4j.walk.graph_expander import Neo4jExpander
 from graphwalk_neo4j.walk.ports import ExpandRequest, Move, NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
@@ -102,10 +102,6 @@ class MiningOptions:
     concurrency: int = 2  # batches in flight at once (Neo4j answers one while Python scores the other)
 
 
-def _ref(row: DegreeRow) -> NodeRef:
-    return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
-
-
 async def start_refs(
     store: GraphStore, graph: str, pairs: Sequence[QAPair], profile: GraphProfile | None = None
 ) -> list[NodeRef | None]:
@@ -116,10 +112,10 @@ async def start_refs(
     if profile is None or not profile.adopted:
         uids = [entity_uid(graph, q.start_id) for q in pairs]
         rows = await store.read(ENTITIES_BY_ID, uids=uids, bookkeeping=BOOKKEEPING_TYPES)
-        by_id = {r["id"]: _ref(r) for r in rows}
+        by_id = {r["id"]: node_ref(r) for r in rows}
         return [by_id.get(q.start_id) for q in pairs]
     ids = sorted({q.topic_id for q in pairs if q.topic_id})
-    by_element = {r["id"]: _ref(r) for r in await store.read(ADOPTED_BY_ID, graph=graph, ids=ids)} if ids else {}
+    by_element = {r["id"]: node_ref(r) for r in await store.read(ADOPTED_BY_ID, graph=graph, ids=ids)} if ids else {}
     names = sorted({" ".join(q.topic.lower().split()) for q in pairs if not q.topic_id})
     found: dict[str, list[DegreeRow]] = {}
     for row in await store.read(ADOPTED_EXACT_NAMES, graph=graph, names=names) if names else []:
@@ -130,7 +126,7 @@ async def start_refs(
             out.append(by_element.get(q.topic_id))
         else:
             named = found.get(" ".join(q.topic.lower().split()))
-            out.append(_ref(best_candidate(q.topic, named)) if named else None)
+            out.append(node_ref(best_candidate(q.topic, named)) if named else None)
     return out
 
 

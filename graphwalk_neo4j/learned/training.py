@@ -29,8 +29,7 @@ from graphwalk_neo4j.learned.qa import (
     sample_pairs,
     split_of,
 )
-from graphwalk_neo4j.store.queries import ADOPTED_EXACT_NAMES, EXACT_NAMES, DegreeRow, SpanDegreeRow
-from graphwalk_neo4j.walk.entry import best_per_span, question_spans
+from graphwalk_neo4j.walk.entry import best_per_span, names_query, question_spans
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.progress import Progress
     from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.store.queries import DegreeRow, SpanDegreeRow
     from graphwalk_neo4j.walk.config import WalkConfig
 
 
@@ -51,13 +51,13 @@ async def mention_candidates(
     """Per question: its exact-name mentions (the walk's own spans and look-up, one round trip per batch of
     questions; an adopted graph's names with ``profile``) and the index of the one naming its topic (``None``
     when the topic is not among them)."""
-    names_query = ADOPTED_EXACT_NAMES if profile is not None and profile.adopted else EXACT_NAMES
+    lookup = names_query(profile)
     out: list[tuple[str, list[tuple[str, DegreeRow]], int | None]] = []
     for i in range(0, len(pairs), batch):
         part = pairs[i : i + batch]
         spans = [question_spans(q.text) for q in part]
         names = sorted({s for group in spans for s in group})
-        rows = await store.read(names_query, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
+        rows = await store.read(lookup, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES)
         found: dict[str, list[SpanDegreeRow]] = {}
         for row in rows:
             found.setdefault(row["span"], []).append(row)

@@ -153,15 +153,17 @@ def pick_mentions(question: str, found: Mapping[str, Sequence[DegreeRow]]) -> li
     return chosen
 
 
-def _ref(row: DegreeRow) -> NodeRef:
+def node_ref(row: DegreeRow) -> NodeRef:
+    """A looked-up entity as the walk holds it (its degree as importance)."""
     return NodeRef(id=row["id"], name=row["name"], type=row.get("type"), importance=float(row.get("degree") or 0))
 
 
 _ELEMENT_ID = re.compile(r"\d+:[0-9a-fA-F-]+:\d+")
 
 
-def _names_query(profile: GraphProfile) -> Query[SpanDegreeRow]:
-    return ADOPTED_EXACT_NAMES if profile.adopted else EXACT_NAMES
+def names_query(profile: GraphProfile | None) -> Query[SpanDegreeRow]:
+    """The exact-name look-up of a graph: the adopted nodes' index, else the ingested entities' one."""
+    return ADOPTED_EXACT_NAMES if profile is not None and profile.adopted else EXACT_NAMES
 
 
 async def resolve_starts(
@@ -180,17 +182,17 @@ async def resolve_starts(
             ENTITIES_BY_ID, uids=[entity_uid(graph, s) for s in starts], bookkeeping=BOOKKEEPING_TYPES
         )
     by_id = {r["id"]: r for r in rows}
-    names_query = _names_query(profile)
+    lookup = names_query(profile)
     names = [s.strip().lower() for s in starts if s not in by_id]
     by_name: dict[str, list[SpanDegreeRow]] = {}
-    for row in await store.read(names_query, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES) if names else []:
+    for row in await store.read(lookup, graph=graph, names=names, bookkeeping=BOOKKEEPING_TYPES) if names else []:
         by_name.setdefault(row["span"], []).append(row)
     out: list[NodeRef] = []
     for s in starts:
         if s in by_id:
-            out.append(_ref(by_id[s]))
+            out.append(node_ref(by_id[s]))
         elif s.strip().lower() in by_name:
-            out.append(_ref(best_candidate(s, by_name[s.strip().lower()])))
+            out.append(node_ref(best_candidate(s, by_name[s.strip().lower()])))
         else:
             hits = await search_entities(store, graph, s, k=5, profile=profile)
             hint = f"; did you mean: {', '.join(repr(h.name) for h in hits)}" if hits else ""
@@ -213,9 +215,9 @@ async def link_question(
     """Link ``question`` (see the module docstring). With a ``scorer`` (a learned decider's), every exact
     mention is scored and the best one comes first, instead of the longest."""
     profile = profile or ingested_profile(graph)
-    names_query = _names_query(profile)
+    lookup = names_query(profile)
     spans = question_spans(question)
-    rows = await store.read(names_query, graph=graph, names=spans, bookkeeping=BOOKKEEPING_TYPES) if spans else []
+    rows = await store.read(lookup, graph=graph, names=spans, bookkeeping=BOOKKEEPING_TYPES) if spans else []
     found: dict[str, list[SpanDegreeRow]] = {}
     for row in rows:
         found.setdefault(row["span"], []).append(row)
@@ -228,12 +230,12 @@ async def link_question(
     if mentions and not choose:
         best = mentions[0]
         return Linking(
-            start=[_ref(best[1])],
+            start=[node_ref(best[1])],
             method="exact",
             mentions=[m for m, _ in mentions],
-            candidates=[_ref(r) for _, r in mentions],
+            candidates=[node_ref(r) for _, r in mentions],
         )
-    candidates = [_ref(r) for _, r in mentions]
+    candidates = [node_ref(r) for _, r in mentions]
     if len(candidates) < max_candidates:
         hits = await search_entities(store, graph, question, k=max_candidates, embedder=embedder, profile=profile)
         known = {c.id for c in candidates}
@@ -244,7 +246,7 @@ async def link_question(
     if not candidates:
         raise LinkingError(
             f"no entity of graph {graph!r} is mentioned in the question, and search found none that shares a word "
-            f"with it (or is close in meaning); give the start with --start NAME"
+            "with it (or is close in meaning); give the start with --start NAME"
         )
     if not choose or backend is None or len(candidates) == 1:
         return Linking(
