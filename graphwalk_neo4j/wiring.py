@@ -111,19 +111,13 @@ PIPELINE_WORDS: dict[Pipeline, str] = {
     "text": "text documents",
     "sql": "a database",
 }
-_FOR = {
-    "root": "structured files",
-    "on_error": "structured files",
-    "type_map": "structured files",
-    "batch_size": "structured files and databases",
-    "llm_model": "text documents",
-    "routing": "text documents",
-    "decision_model": "text documents",
-    "concurrency": "text documents",
-    "max_bytes": "text documents",
-    "db_schema": "a database URL",
-    "prune": "text documents and databases",
-}
+_USED_BY: dict[Pipeline, str] = {"structured": "structured files", "text": "text documents", "sql": "databases"}
+
+
+def _used_by(name: str) -> str:
+    """What an option is for, in words, from :data:`OPTIONS` (``structured files and databases``)."""
+    pipelines = [p for p in _USED_BY if p in OPTIONS[name]]
+    return "a database URL" if pipelines == ["sql"] else " and ".join(_USED_BY[p] for p in pipelines)
 
 
 @dataclass(frozen=True)
@@ -175,7 +169,7 @@ def ingest_call(
     for name in OPTIONS:
         if name in given and pipeline not in OPTIONS[name]:
             raise ConfigError(
-                f"{spell(name)} does not apply to {PIPELINE_WORDS[pipeline]}: it is for {_FOR[name]}; leave it out"
+                f"{spell(name)} does not apply to {PIPELINE_WORDS[pipeline]}: it is for {_used_by(name)}; leave it out"
             )
     if pipeline == "sql":
         need_sqlalchemy()  # without the sql extra: one line, before Neo4j is touched
