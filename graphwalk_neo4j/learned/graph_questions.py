@@ -280,39 +280,242 @@ def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
     return relation_words(kind) if kind else "thing"
 
 
+# Other forms of a relation's words, by general English morphology (no list of relations): the agent noun of a
+# past participle (``directed`` -> ``director``), the past tense of an agent noun (``actors`` -> ``acted``), the
+# participle of a time attribute's modifier (``release year`` -> ``released``). Irregular words by table.
+IRREGULAR_AGENT = {
+    "written": "writer",
+    "wrote": "writer",
+    "sung": "singer",
+    "made": "maker",
+    "built": "builder",
+    "taught": "teacher",
+    "led": "leader",
+    "won": "winner",
+    "held": "holder",
+    "sold": "seller",
+    "bought": "buyer",
+    "drawn": "drawer",
+    "played": "player",
+    "produced": "producer",
+}
+IRREGULAR_ACTS = {
+    "writer": ("wrote", "written"),
+    "singer": ("sang", "sung"),
+    "maker": ("made", "made"),
+    "builder": ("built", "built"),
+    "teacher": ("taught", "taught"),
+    "leader": ("led", "led"),
+    "winner": ("won", "won"),
+    "holder": ("held", "held"),
+    "seller": ("sold", "sold"),
+    "buyer": ("bought", "bought"),
+    "speaker": ("spoke", "spoken"),
+}  # agent noun -> its past tense and past participle
+VOWELS = frozenset("aeiou")
+
+
+def agent_noun(participle: str) -> str | None:
+    """The one who does what a past participle says (``directed`` -> ``director``, ``founded`` -> ``founder``,
+    ``written`` -> ``writer``); ``None`` for a word that is not a regular ``-ed`` participle."""
+    if participle in IRREGULAR_AGENT:
+        return IRREGULAR_AGENT[participle]
+    if len(participle) < 5 or not participle.endswith("ed"):
+        return None
+    stem = participle[:-2]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+        stem = stem[:-1]  # starred -> star
+    return stem + ("or" if stem.endswith("t") else "er")
+
+
+def act_forms(agent: str) -> tuple[str, str] | None:
+    """What an agent noun's one did, as past tense and past participle (``actors`` -> ``acted``, ``founder``
+    -> ``founded``, ``writers`` -> ``wrote`` / ``written``); ``None`` for a word that does not end like one."""
+    word = agent[:-1] if agent.endswith(("ors", "ers")) else agent
+    if word in IRREGULAR_ACTS:
+        return IRREGULAR_ACTS[word]
+    if len(word) < 5 or not word.endswith(("or", "er")):
+        return None
+    stem = word[:-2]
+    past = stem + ("d" if stem.endswith("e") else "ed")
+    return past, past
+
+
+def participle(word: str) -> str | None:
+    """A time attribute's modifier as a participle (``release`` -> ``released``, ``founding`` -> ``founded``)."""
+    if word.endswith("ing") and len(word) > 5:
+        return word[:-3] + "ed"
+    if word.endswith("e") and len(word) > 3:
+        return word + "d"
+    if len(word) > 3 and word[-1] not in VOWELS | {"h", "y", "w"}:
+        return word + "ed"
+    return None
+
+
+# A move followed by its own inverse reaches the other things that share a neighbour with the phrase before it
+# (films that share a director, people who share a film): read as one phrase, the neighbour named by the
+# relation's noun or agent noun ({a}, plural {as_}) or by its type ({m}, {ms}). {ys}: the type reached.
+SHARE_OUT_IN = (
+    "the {ys} that share {as_} with {x}",
+    "{ys} with the same {a} as {x}",
+    "the {ys} that have the same {a} as {x}",
+    "other {ys} of the {a} of {x}",
+)
+SHARE_OUT_IN_VERB = ("the {ys} {r} the same {m} as {x}", "{ys} that were also {r} the {m} of {x}")
+SHARE_IN_OUT = (
+    "the {ys} that share {ms} with {x} as {as_}",
+    "the other {as_} of the {ms} of {x}",
+    "{ys} who are {as_} of the same {ms} as {x}",
+)
+ASK_SHARE_OUT_IN = (
+    "{w} share {as_} with {x}",
+    "{w} have the same {a} as {x}",
+    "{w} are the other {ys} of the {a} of {x}",
+)
+ASK_SHARE_IN_OUT = ("{w} share {ms} with {x} as {as_}", "{w} are the other {as_} of the {ms} of {x}")
+SHARE_SHARE = 0.5  # how often a move and its inverse are read as one phrase
+# A noun whose head is an agent noun reads as the act (``starred actors`` -> ``acted in``) now and then.
+ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
+ACT_INVERSE = ("the {ys} {x} {v} in", "{ys} that {x} {v}")
+ASK_ACT_FORWARD = ("{w} {v} in {x}", "{w} {v} {x}")
+ASK_ACT_INVERSE = ("{w} has {x} {vp} in", "{w} did {x} appear in as {n}")
+# A time attribute with a modifier (``release year``) reads as when the thing was so (``released``).
+TIME_FORWARD = ("the {y} {x} was {p} in", "the {y} when {x} was {p}")
+TIME_INVERSE = ("the {ys} {p} in {x}", "{ys} that were {p} in {x}")
+ASK_TIME_FORWARD = ("when was {x} {p}", "in which {y} was {x} {p}", "what {y} was {x} {p} in")
+ASK_TIME_INVERSE = ("{w} were {p} in {x}", "{w} was {p} in {x}")
+# A question word need not open a question: ``[X] was directed by who``.
+ASK_VERB_FORWARD_AT_END = ("{x} was {r} {w}", "{x} were {r} {w}")
+ASK_NOUN_FORWARD_AT_END = ("the {n} of {x} is {w}", "the {n} of {x} are {w}")
+AT_END_SHARE = 0.2
+OTHER_FORMS = 0.5  # how often a relation that has one of the other forms above is read in it
+
+
+def _plural(noun: str) -> str:
+    """A relation's noun in the plural, left as it is when it already is one (``tags``, ``starred actors``)."""
+    return noun if noun.endswith("s") else plural(noun)
+
+
+def _inverse(move: Move) -> Move:
+    return (move[0], "in" if move[1] == "out" else "out")
+
+
+def _agent_words(reading: Reading, mid: str) -> str:
+    """What the shared neighbour of a move and its inverse is called: the relation's noun, the agent noun of a
+    verb-like relation that reaches an agent (``directed by`` -> ``director``), else the type it reaches."""
+    if not reading.verb:
+        return reading.noun
+    found = agent_noun(reading.core.split()[0]) if kind_of(mid) == "agent" else None
+    return found or mid
+
+
+def _act_verb(reading: Reading, agent: str) -> tuple[str, str] | None:
+    """The act of a noun-like relation whose head is an agent noun and whose agent end is an agent
+    (``starred actors`` -> ``acted``, :func:`act_forms`), else ``None``."""
+    if reading.verb or kind_of(agent) != "agent":
+        return None
+    return act_forms(reading.noun.split()[-1])
+
+
+def _time_participle(reading: Reading, reached: str) -> str | None:
+    """The participle of a time attribute's modifier (``release year`` reaching a year -> ``released``)."""
+    parts = reading.noun.split()
+    if reading.verb or len(parts) != 2 or kind_of(reached) != "time" or parts[1] not in TIME_WORDS:
+        return None
+    return participle(parts[0])
+
+
+def _pattern_words(
+    reading: Reading, direction: str, y: str, source: str, last: bool, rng: random.Random
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The patterns one hop can be written with and the words they take besides {x}, {r}, {n}, {y}, {ys}, {w}:
+    one of the other forms (the act, the time) now and then, else the verb or noun reading."""
+    # the agent end of the hop: what it reaches going out, what it comes from going in
+    act = _act_verb(reading, y if direction == "out" else source)
+    when = _time_participle(reading, y if direction == "out" else source)
+    if act and rng.random() < OTHER_FORMS:
+        words = {"v": act[0], "vp": act[1]}
+        if last:
+            return (ASK_ACT_FORWARD if direction == "out" else ASK_ACT_INVERSE), words
+        return (ACT_FORWARD if direction == "out" else ACT_INVERSE), words
+    if when and rng.random() < OTHER_FORMS:
+        if last:
+            return (ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE), {"p": when}
+        return (TIME_FORWARD if direction == "out" else TIME_INVERSE), {"p": when}
+    if last:
+        if reading.verb:
+            if direction == "out" and rng.random() < AT_END_SHARE:
+                return ASK_VERB_FORWARD_AT_END, {}
+            return (ASK_VERB_FORWARD if direction == "out" else ASK_VERB_INVERSE), {}
+        if direction == "out" and rng.random() < AT_END_SHARE:
+            return ASK_NOUN_FORWARD_AT_END, {}
+        return (ASK_NOUN_FORWARD if direction == "out" else ASK_NOUN_INVERSE), {}
+    if reading.verb:
+        return (VERB_FORWARD if direction == "out" else VERB_INVERSE), {}
+    return (NOUN_FORWARD if direction == "out" else NOUN_INVERSE), {}
+
+
 def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> tuple[str, str]:
     """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3)."""
     topic = index.names[path.start]
     phrase = f"[{topic}]"
     nodes = [path.start]
     plain = rng.random() < PLAIN_SHARE
-    for k, move in enumerate(path.moves):
-        relation, direction = move
+    k, hops = 0, len(path.moves)
+    while k < hops:
+        relation, direction = move = path.moves[k]
         reached = index.follow(nodes, move, path.start)
         y = _type_word(index, reached)
         reading = read_relation(relation)
         # a path-like name is read by its last segment, its domain words kept now and then
         r = reading.core if rng.random() < 0.75 else reading.words
         n = reading.noun if r == reading.core else reading.words
-        last = k == len(path.moves) - 1
-        patterns: tuple[str, ...]
-        if last and not plain:
-            if reading.verb:
-                patterns = ASK_VERB_FORWARD if direction == "out" else ASK_VERB_INVERSE
-            else:
-                patterns = ASK_NOUN_FORWARD if direction == "out" else ASK_NOUN_INVERSE
-            w = question_word(kind_of(y), y, plural(y), rng)
-        elif reading.verb:
-            patterns, w = (VERB_FORWARD if direction == "out" else VERB_INVERSE), ""
-        else:
-            patterns, w = (NOUN_FORWARD if direction == "out" else NOUN_INVERSE), ""
+        if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
+            beyond = index.follow(reached, path.moves[k + 1], path.start)
+            phrase = _shared(phrase, reading, direction, y, _type_word(index, beyond), r, k, k + 2 == hops, plain, rng)
+            nodes, k = beyond, k + 2
+            continue
+        last = k == hops - 1
+        source = _type_word(index, nodes)
+        patterns, extra = _pattern_words(reading, direction, y, source, last and not plain, rng)
+        w = question_word(kind_of(y), y, plural(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
-            patterns = tuple(p for p in patterns if "{x}'s" not in p)
-        phrase = rng.choice(patterns).format(x=phrase, r=r, n=n, y=y, ys=plural(y), w=w)
-        nodes = reached
+            patterns = tuple(p for p in patterns if "{x}'s" not in p) or patterns
+        phrase = rng.choice(patterns).format(x=phrase, r=r, n=n, y=y, ys=plural(y), w=w, **extra)
+        nodes, k = reached, k + 1
     raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
     raw = " ".join(raw.split())
     return raw, raw.replace(f"[{topic}]", topic)
+
+
+def _shared(
+    phrase: str,
+    reading: Reading,
+    direction: str,
+    mid: str,
+    end: str,
+    r: str,
+    k: int,
+    last: bool,
+    plain: bool,
+    rng: random.Random,
+) -> str:
+    """A move and its inverse as one phrase (:data:`SHARE_OUT_IN`): ``the films that share directors with X``
+    (out, then in: the far end shared) or ``the people that share films with X as starred actors`` (in, then
+    out: the near end shared)."""
+    a = _agent_words(reading, mid) if direction == "out" else _agent_words(reading, end)
+    words = {"x": phrase, "r": r, "a": a, "as_": _plural(a), "m": mid, "ms": plural(mid), "ys": plural(end)}
+    patterns: tuple[str, ...]
+    if last and not plain:
+        patterns = ASK_SHARE_OUT_IN if direction == "out" else ASK_SHARE_IN_OUT
+        words["w"] = question_word(kind_of(end), end, plural(end), rng)
+    elif direction == "out":
+        patterns = SHARE_OUT_IN + (SHARE_OUT_IN_VERB if reading.verb else ())
+    else:
+        patterns = SHARE_IN_OUT
+    if k > 0:
+        patterns = tuple(p for p in patterns if "{x}'s" not in p) or patterns
+    return rng.choice(patterns).format(**words)
 
 
 def graph_pairs(index: GraphIndex, options: SamplingOptions) -> list[QAPair]:

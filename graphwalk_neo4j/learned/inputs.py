@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-EXTRA = 12  # per option: see option_extras (format 3 artifacts read the first 10)
+EXTRA = 14  # per option: see option_extras (format 3 artifacts read the first 10, format 4 the first 12)
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -62,6 +62,29 @@ def masked_question(context: DecisionContext) -> str:
     return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
 
 
+def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, ...]:
+    """Per content word of the ``masked`` question (:func:`content_words`), how near it stands to a start
+    entity's name in ``question``: ``1 / d`` for a word ``d`` words away (the next word: 1). English names the
+    first hop next to its topic (``the director of the films starring [X]``: ``starring`` first), so nearness
+    tells the model which of the question's relations comes first. Empty when no name is found."""
+    words = _WORDS.findall(question.lower())
+    spans: list[tuple[int, int]] = []
+    for name in names:
+        part = _WORDS.findall(name.lower())
+        for i in range(len(words) - len(part) + 1) if part else ():
+            if words[i : i + len(part)] == part:
+                spans.append((i, i + len(part)))
+    if not spans:
+        return ()
+    distance: dict[str, int] = {}
+    for i, word in enumerate(words):
+        if any(a <= i < b for a, b in spans):
+            continue
+        d = min(a - i if i < a else i - b + 1 for a, b in spans)
+        distance[word] = min(d, distance.get(word, d))
+    return tuple(1.0 / distance[w] if w in distance else 0.0 for w in content_words(masked))
+
+
 @dataclass(frozen=True)
 class DecisionInputs:
     """One decision as the model reads it: strings only, so training data is plain JSON."""
@@ -73,6 +96,7 @@ class DecisionInputs:
     counts: tuple[int, ...]
     moves: tuple[str, ...]  # per option, in words
     path_moves: tuple[str, ...] = ()  # the hops taken so far, in words
+    near: tuple[float, ...] = ()  # per content word of the question: nearness to the topic (:func:`nearness`)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +107,7 @@ class DecisionInputs:
             "counts": list(self.counts),
             "moves": list(self.moves),
             "path_moves": list(self.path_moves),
+            "near": list(self.near),
         }
 
     def texts(self) -> tuple[str, ...]:
@@ -102,6 +127,7 @@ class DecisionInputs:
             counts=tuple(int(c) for c in data["counts"]),
             moves=tuple(data["moves"]),
             path_moves=tuple(data.get("path_moves") or ()),
+            near=tuple(float(x) for x in data.get("near") or ()),
         )
 
 
@@ -119,14 +145,16 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         types.append(option.target_type or "node")
         counts.append(option.count)
         moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
+    masked = masked_question(context)
     return DecisionInputs(
-        question=masked_question(context),
+        question=masked,
         path=tuple(move_token(h.relation, h.direction) for h in context.path),
         tokens=tuple(tokens),
         types=tuple(types),
         counts=tuple(counts),
         moves=tuple(moves),
         path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
+        near=nearness(context.question, masked, [s.name for s in context.start]),
     )
 
 
@@ -154,7 +182,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
        and this move's (STOP: the path's);
     10. ``kind``: cos(question, the type the option reaches in words, :func:`type_text`): does the question ask
         for the kind of thing this move reaches (STOP: the kind the walk stands on)?
-    11. ``kind_gain``: the same minus STOP's (does moving bring the walk closer to the kind asked for?).
+    11. ``kind_gain``: the same minus STOP's (does moving bring the walk closer to the kind asked for?);
+    12. ``ngain``: ``wgain`` word by word weighted by each word's nearness to the topic (:func:`nearness`),
+        over the nearness summed: of the relations the question still names, does this move take the one
+        named nearest the topic, which English names first (STOP: 0);
+    13. ``nleft``: on STOP only, the best ``ngain`` any move still offers.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -198,14 +230,16 @@ def _best_match(question: np.ndarray, against: Sequence[str], vectors: Mapping[s
 
 
 def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
-    """Columns 7-9 of :func:`option_extras` (word-level coverage)."""
+    """Columns 7-9, 12 and 13 of :func:`option_extras` (word-level coverage)."""
     words = content_words(inputs.question)
     if not words:
         return
     question = np.stack([vectors[w] for w in words])  # once per decision, not once per option
     path_words = [w for m in inputs.path_moves for w in content_words(m)]
     covered = _best_match(question, path_words, vectors)
-    best = 0.0
+    near = np.asarray(inputs.near, dtype=np.float32) if len(inputs.near) == len(words) else None
+    weight = near / near.sum() if near is not None and near.sum() > 0 else None
+    best = nbest = 0.0
     stops = []
     for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
         if token == STOP_TOKEN:
@@ -217,5 +251,9 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
         out[i, 7] = gain
         out[i, 9] = float(reach.mean())
         best = max(best, gain)
+        if weight is not None:
+            out[i, 12] = float((reach - covered) @ weight)
+            nbest = max(nbest, float(out[i, 12]))
     for i in stops:
         out[i, 8] = best
+        out[i, 13] = nbest

@@ -10,8 +10,11 @@ from graphwalk_neo4j.learned.graph_questions import (
     Reading,
     SampledPath,
     SamplingOptions,
+    act_forms,
+    agent_noun,
     graph_pairs,
     kind_of,
+    participle,
     question_word,
     read_relation,
     sample_paths,
@@ -78,7 +81,8 @@ def test_each_hop_wraps_the_one_before_and_the_last_asks_for_its_kind() -> None:
     assert raw == "which movie is directed by the person [Inception] is directed by"
     assert text == "which movie is directed by the person Inception is directed by"
     # a quarter of the questions name no kind: the noun phrase, framed plainly
-    assert write_question(g, two, First(0.1))[0] == "name the movies directed by the person [Inception] is directed by"  # type: ignore[arg-type]
+    # a move followed by its inverse is read as one phrase half of the time: what shares the neighbour
+    assert write_question(g, two, First(0.1))[0] == "name the movies that share directors with [Inception]"  # type: ignore[arg-type]
     genre = SampledPath("memento", (("has_genre", "out"),), ("thriller",))
     assert write_question(g, genre, First())[0] == "which genre is the genre of [Memento]"  # type: ignore[arg-type]
     # a person is asked for with "who" (the first of the agent question words), a year with "when"
@@ -88,6 +92,59 @@ def test_each_hop_wraps_the_one_before_and_the_last_asks_for_its_kind() -> None:
     assert write_question(g, freebase, First())[0] == "when is the release year of [Inception]"  # type: ignore[arg-type]
     # now and then a path-like name keeps its domain words
     assert write_question(g, freebase, First(0.8))[0] == "when is the film release year of [Inception]"  # type: ignore[arg-type]
+
+
+class Seq(First):
+    """Like :class:`First`, but its draws are ``values`` in turn."""
+
+    def __init__(self, *values: float) -> None:
+        super().__init__()
+        self.values = list(values)
+
+    def random(self) -> float:
+        return self.values.pop(0)
+
+
+def test_other_forms_of_a_relations_words() -> None:
+    g = index()
+    # a move and its inverse asked for as what shares the neighbour (the agent noun of "directed": director)
+    two = SampledPath("inception", (("directed_by", "out"), ("directed_by", "in")), ("memento",))
+    assert write_question(g, two, First(0.3))[0] == "which movie share directors with [Inception]"  # type: ignore[arg-type]
+    # in, then out: the other ends of the near end's things, named by the relation's noun
+    g.add("inception", "starred_actors", "hardy")
+    g.names["hardy"], g.types["hardy"] = "Tom Hardy", "Person"
+    costars = SampledPath("dicaprio", (("starred_actors", "in"), ("starred_actors", "out")), ("hardy",))
+    assert write_question(g, costars, First(0.3))[0] == "who share movies with [Leonardo DiCaprio] as starred actors"  # type: ignore[arg-type]
+    # a noun whose head is an agent noun, read as the act; a time attribute read as when
+    actors = SampledPath("inception", (("starred_actors", "out"),), ("dicaprio",))
+    assert write_question(g, actors, First(0.3))[0] == "who acted in [Inception]"  # type: ignore[arg-type]
+    year = SampledPath("inception", (("/film/film/release_year", "out"),), ("y2010",))
+    assert write_question(g, year, First(0.3))[0] == "when was [Inception] released"  # type: ignore[arg-type]
+    # a question word at the end (draws: not plain, the name's last segment, at the end)
+    director = SampledPath("inception", (("directed_by", "out"),), ("nolan",))
+    assert write_question(g, director, Seq(0.3, 0.3, 0.1))[0] == "[Inception] was directed by who"  # type: ignore[arg-type]
+
+
+def test_english_forms_by_rule_and_table() -> None:
+    assert [agent_noun(w) for w in ("directed", "founded", "created", "managed", "written", "born", "in")] == [
+        "director",
+        "founder",
+        "creator",
+        "manager",
+        "writer",
+        None,
+        None,
+    ]
+    assert act_forms("actors") == ("acted", "acted")
+    assert act_forms("producer") == ("produced", "produced")
+    assert act_forms("writers") == ("wrote", "written")
+    assert act_forms("genre") is None
+    assert [participle(w) for w in ("release", "founding", "launch", "birth")] == [
+        "released",
+        "founded",
+        None,
+        None,
+    ]
 
 
 def test_relations_read_as_verbs_or_nouns_from_their_own_words() -> None:

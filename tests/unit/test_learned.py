@@ -3,6 +3,7 @@ module it was trained as, fitting + calibration + the artifact, ECE, resolution,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ from graphwalk_neo4j.learned.inputs import (
     content_words,
     decision_inputs,
     masked_question,
+    nearness,
     option_extras,
     type_text,
 )
@@ -298,15 +300,35 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 4
+    assert config["format"] == 5
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
     answer = await decider.decide(DecisionRequest(state="s", questions=[tate_question()]))
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
-    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4; retrain"):
+    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5; retrain"):
         LearnedDecider.load(art, embedder)
+
+
+async def test_an_artifact_of_format_4_reads_its_twelve_extras(tmp_path: Path) -> None:
+    """A format 4 network has no columns for the nearness extras (12, 13): it scores as a format 5 one whose
+    weights on them are zero."""
+    embedder = FakeEmbedder(32)
+    art = tmp_path / "art"
+    await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
+    config = json.loads((art / "config.json").read_text())
+    (weights,) = load_members(art / "model.npz")
+    first = 32 + 3 * weights.pos.shape[2] + 2 * 4 + weights.tok.shape[1] + weights.typ.shape[1] + 12
+    zeroed = weights.w1.copy()
+    zeroed[:, first : first + 2] = 0.0
+    save_members(art / "model.npz", [dataclasses.replace(weights, w1=zeroed)])
+    want = await LearnedDecider.load(art, embedder).decide(DecisionRequest(state="s", questions=[tate_question()]))
+    trimmed = np.delete(weights.w1, [first, first + 1], axis=1)
+    save_members(art / "model.npz", [dataclasses.replace(weights, w1=trimmed)])
+    (art / "config.json").write_text(json.dumps({**config, "format": 4}))
+    got = await LearnedDecider.load(art, embedder).decide(DecisionRequest(state="s", questions=[tate_question()]))
+    assert got.results["b0"].probabilities == pytest.approx(want.results["b0"].probabilities)
 
 
 def test_ece_and_bins_exact() -> None:
@@ -375,18 +397,27 @@ def test_option_extras_exact() -> None:
     }
     x = option_extras(q, vectors, inputs)
     assert x.shape == (3, EXTRA)
+    # nearness to "Sharon Tate": films 3 words away, starred 2, released 2, years 5
+    assert inputs.near == pytest.approx((1 / 3, 1 / 2, 1 / 2, 1 / 5))
+    near = (1 / 2 + 1 / 5) / (1 / 3 + 1 / 2 + 1 / 2 + 1 / 5)  # release year gains released and years
     # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8. In words the
     # path covers films and starred (mean 0.5); release year adds released and years (gain 2, cover 1)
     cover = 1.4 / np.sqrt(2)
     # kinds: the question is 0.6 film (what STOP stands on), nothing year or person: each move is 0.6 further off
     assert x[0].tolist() == pytest.approx(
-        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6]
+        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, near, 0.0]
     )
     assert x[1].tolist() == pytest.approx(
-        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6]
+        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0.0, 0.0]
     )
-    # STOP: the path's cover, and the best gain a move still offers (sentence and words)
-    assert x[2].tolist() == pytest.approx([np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0])
+    # STOP: the path's cover, and the best gain a move still offers (sentence, words, words by nearness)
+    assert x[2].tolist() == pytest.approx(
+        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, near]
+    )
+    # a question that does not name its topic has no nearness: the two columns stay 0
+    assert nearness("which films were released in 1968", "which films were released in 1968", ["Sharon Tate"]) == ()
+    # a word that occurs twice is as near as its nearer place
+    assert nearness("films of X and X films", "films of and films", ["X"]) == (1.0,)
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
