@@ -17,8 +17,13 @@
    hop becomes a noun phrase around the one before it; the last becomes a question whose opening says what kind
    of thing is asked for (:func:`kind_of` from the answer type's words: ``who`` for a person-like type, ``when``
    for a time-like one, ``which city`` otherwise), except for a quarter of the questions, which frame the noun
-   phrase plainly (``name ...``, ``list ...``). The patterns are general English written here, not taken from
-   any benchmark's questions. The topic is written ``[like this]``.
+   phrase plainly (``name ...``, ``list ...``). Other forms of the same words, by general English morphology
+   and no list of relations, now and then: a move followed by its own inverse as one phrase about what shares
+   the neighbour (``the films that share directors with [X]``, the agent noun of ``directed``; ``the people
+   that share films with [X] as starred actors``), a noun whose head is an agent noun as its act (``starred
+   actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
+   released``), and the question word at the end (``[X] was directed by who``). The patterns are written
+   here, not taken from any benchmark's questions. The topic is written ``[like this]``.
 
 Everything is seeded: the same graph and seed give the same questions.
 """
@@ -373,12 +378,19 @@ ASK_SHARE_OUT_IN = (
     "{w} are the other {ys} of the {a} of {x}",
 )
 ASK_SHARE_IN_OUT = ("{w} share {ms} with {x} as {as_}", "{w} are the other {as_} of the {ms} of {x}")
+# In, then out, for a noun that reads as an act (``starred actors``: acted): the others who did it together
+# with the topic.
+SHARE_IN_OUT_ACT = ("the {ys} who {v} together with {x}", "{ys} who {v} alongside {x}")
+ASK_SHARE_IN_OUT_ACT = ("{w} {v} together with {x}", "{w} {v} alongside {x}", "{w} {v} with {x}")
 SHARE_SHARE = 0.5  # how often a move and its inverse are read as one phrase
 # A noun whose head is an agent noun reads as the act (``starred actors`` -> ``acted in``) now and then.
 ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
 ACT_INVERSE = ("the {ys} {x} {v} in", "{ys} that {x} {v}")
 ASK_ACT_FORWARD = ("{w} {v} in {x}", "{w} {v} {x}")
 ASK_ACT_INVERSE = ("{w} has {x} {vp} in", "{w} did {x} appear in as {n}")
+# A passive verb-like relation (``directed by``) going in, in the active voice: what [X] has directed.
+ACTIVE_INVERSE = ("the {ys} {x} has {p}", "{ys} that {x} has {p}")
+ASK_ACTIVE_INVERSE = ("{w} has {x} {p}", "{w} have {x} {p}")
 # A time attribute with a modifier (``release year``) reads as when the thing was so (``released``).
 TIME_FORWARD = ("the {y} {x} was {p} in", "the {y} when {x} was {p}")
 TIME_INVERSE = ("the {ys} {p} in {x}", "{ys} that were {p} in {x}")
@@ -428,8 +440,9 @@ def _time_participle(reading: Reading, reached: str) -> str | None:
 def _pattern_words(
     reading: Reading, direction: str, y: str, source: str, last: bool, rng: random.Random
 ) -> tuple[tuple[str, ...], dict[str, str]]:
-    """The patterns one hop can be written with and the words they take besides {x}, {r}, {n}, {y}, {ys}, {w}:
-    one of the other forms (the act, the time) now and then, else the verb or noun reading."""
+    """The patterns one hop can be written with and the words they take besides {x}, {r}, {n}, {y}, {ys}, {w}
+    (or instead of {n}): one of the other forms (the act, the time, a passive verb in the active voice, a
+    verb's agent noun) now and then, else the verb or noun reading."""
     # the agent end of the hop: what it reaches going out, what it comes from going in
     act = _act_verb(reading, y if direction == "out" else source)
     when = _time_participle(reading, y if direction == "out" else source)
@@ -442,6 +455,15 @@ def _pattern_words(
         if last:
             return (ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE), {"p": when}
         return (TIME_FORWARD if direction == "out" else TIME_INVERSE), {"p": when}
+    core = reading.core.split()
+    if direction == "in" and reading.verb and core[-1] == "by" and len(core) == 2 and rng.random() < OTHER_FORMS:
+        return (ASK_ACTIVE_INVERSE if last else ACTIVE_INVERSE), {"p": core[0]}
+    agent = _agent_words(reading, y if direction == "out" else source) if reading.verb else None
+    if agent and agent not in (y, source) and rng.random() < OTHER_FORMS:
+        # a verb-like relation reaching an agent, read by its agent noun: the director of [X]
+        if last:
+            return (ASK_NOUN_FORWARD if direction == "out" else ASK_NOUN_INVERSE), {"n": agent}
+        return (NOUN_FORWARD if direction == "out" else NOUN_INVERSE), {"n": agent}
     if last:
         if reading.verb:
             if direction == "out" and rng.random() < AT_END_SHARE:
@@ -481,7 +503,7 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         w = question_word(kind_of(y), y, plural(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
             patterns = tuple(p for p in patterns if "{x}'s" not in p) or patterns
-        phrase = rng.choice(patterns).format(x=phrase, r=r, n=n, y=y, ys=plural(y), w=w, **extra)
+        phrase = rng.choice(patterns).format(**{"x": phrase, "r": r, "n": n, "y": y, "ys": plural(y), "w": w, **extra})
         nodes, k = reached, k + 1
     raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
     raw = " ".join(raw.split())
@@ -502,9 +524,18 @@ def _shared(
 ) -> str:
     """A move and its inverse as one phrase (:data:`SHARE_OUT_IN`): ``the films that share directors with X``
     (out, then in: the far end shared) or ``the people that share films with X as starred actors`` (in, then
-    out: the near end shared)."""
+    out: the near end shared; ``who acted together with X`` when the relation reads as an act)."""
     a = _agent_words(reading, mid) if direction == "out" else _agent_words(reading, end)
     words = {"x": phrase, "r": r, "a": a, "as_": _plural(a), "m": mid, "ms": plural(mid), "ys": plural(end)}
+    # the act of an in-then-out pair whose noun reads as one (starred actors: acted); a verb's own ("directed
+    # together with X") would read like its one hop ("what did X direct")
+    act = _act_verb(reading, end)
+    if direction == "in" and act and rng.random() < OTHER_FORMS:
+        words["v"] = act[0]
+        if last and not plain:
+            words["w"] = question_word(kind_of(end), end, plural(end), rng)
+            return rng.choice(ASK_SHARE_IN_OUT_ACT).format(**words)
+        return rng.choice(SHARE_IN_OUT_ACT).format(**words)
     patterns: tuple[str, ...]
     if last and not plain:
         patterns = ASK_SHARE_OUT_IN if direction == "out" else ASK_SHARE_IN_OUT

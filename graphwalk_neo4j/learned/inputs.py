@@ -64,9 +64,11 @@ def masked_question(context: DecisionContext) -> str:
 
 def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, ...]:
     """Per content word of the ``masked`` question (:func:`content_words`), how near it stands to a start
-    entity's name in ``question``: ``1 / d`` for a word ``d`` words away (the next word: 1). English names the
-    first hop next to its topic (``the director of the films starring [X]``: ``starring`` first), so nearness
-    tells the model which of the question's relations comes first. Empty when no name is found."""
+    entity's name in ``question``: ``1 / d`` for a word ``d`` words before the name (the word right before:
+    1), ``-1 / d`` for one ``d`` words after it (the side its nearest place is on). English names the first hop
+    next to its topic (``the director of the films starring [X]``: ``starring`` first), and a predicate after
+    the topic's phrase often names the last (``the films starring [X] were directed by who``), so the model
+    reads the two sides apart. Empty when no name is found."""
     words = _WORDS.findall(question.lower())
     spans: list[tuple[int, int]] = []
     for name in names:
@@ -76,12 +78,14 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
                 spans.append((i, i + len(part)))
     if not spans:
         return ()
-    distance: dict[str, int] = {}
+    distance: dict[str, int] = {}  # signed: before the name positive, after it negative
     for i, word in enumerate(words):
         if any(a <= i < b for a, b in spans):
             continue
-        d = min(a - i if i < a else i - b + 1 for a, b in spans)
-        distance[word] = min(d, distance.get(word, d))
+        # the nearest name: d words before it (positive) or after it (negative)
+        side = min((a - i if i < a else -(i - b + 1) for a, b in spans), key=abs)
+        if word not in distance or abs(side) < abs(distance[word]):
+            distance[word] = side
     return tuple(1.0 / distance[w] if w in distance else 0.0 for w in content_words(masked))
 
 
@@ -183,10 +187,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     10. ``kind``: cos(question, the type the option reaches in words, :func:`type_text`): does the question ask
         for the kind of thing this move reaches (STOP: the kind the walk stands on)?
     11. ``kind_gain``: the same minus STOP's (does moving bring the walk closer to the kind asked for?);
-    12. ``ngain``: ``wgain`` word by word weighted by each word's nearness to the topic (:func:`nearness`),
-        over the nearness summed: of the relations the question still names, does this move take the one
-        named nearest the topic, which English names first (STOP: 0);
-    13. ``nleft``: on STOP only, the best ``ngain`` any move still offers.
+    12. ``ngain``: ``wgain`` over the words before the topic, each weighted by its nearness to it
+        (:func:`nearness`), over the weights summed: of the relations the question still names before its
+        topic, does this move take the one named nearest, which English names first (STOP: the best any move
+        offers);
+    13. ``ngain_after``: the same over the words after the topic (STOP: the best any move offers).
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -237,9 +242,11 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     question = np.stack([vectors[w] for w in words])  # once per decision, not once per option
     path_words = [w for m in inputs.path_moves for w in content_words(m)]
     covered = _best_match(question, path_words, vectors)
-    near = np.asarray(inputs.near, dtype=np.float32) if len(inputs.near) == len(words) else None
-    weight = near / near.sum() if near is not None and near.sum() > 0 else None
-    best = nbest = 0.0
+    near = np.asarray(inputs.near, dtype=np.float32) if len(inputs.near) == len(words) else np.zeros(len(words))
+    sides = [np.where(near > 0, near, 0.0), np.where(near < 0, -near, 0.0)]  # before the topic, after it
+    weights = [w / w.sum() if w.sum() > 0 else w for w in sides]
+    best = 0.0
+    nbest = [0.0, 0.0]
     stops = []
     for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
         if token == STOP_TOKEN:
@@ -251,9 +258,9 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
         out[i, 7] = gain
         out[i, 9] = float(reach.mean())
         best = max(best, gain)
-        if weight is not None:
-            out[i, 12] = float((reach - covered) @ weight)
-            nbest = max(nbest, float(out[i, 12]))
+        for side, weight in enumerate(weights):
+            out[i, 12 + side] = float((reach - covered) @ weight)
+            nbest[side] = max(nbest[side], float(out[i, 12 + side]))
     for i in stops:
         out[i, 8] = best
-        out[i, 13] = nbest
+        out[i, 12], out[i, 13] = nbest

@@ -114,15 +114,24 @@ def test_other_forms_of_a_relations_words() -> None:
     g.add("inception", "starred_actors", "hardy")
     g.names["hardy"], g.types["hardy"] = "Tom Hardy", "Person"
     costars = SampledPath("dicaprio", (("starred_actors", "in"), ("starred_actors", "out")), ("hardy",))
-    assert write_question(g, costars, First(0.3))[0] == "who share movies with [Leonardo DiCaprio] as starred actors"  # type: ignore[arg-type]
+    assert write_question(g, costars, Seq(0.3, 0.3, 0.3, 0.6))[0] == (  # type: ignore[arg-type]
+        "who share movies with [Leonardo DiCaprio] as starred actors"
+    )
+    # ... or, for a relation that reads as an act, who did it together with the topic
+    assert write_question(g, costars, First(0.3))[0] == "who acted together with [Leonardo DiCaprio]"  # type: ignore[arg-type]
     # a noun whose head is an agent noun, read as the act; a time attribute read as when
     actors = SampledPath("inception", (("starred_actors", "out"),), ("dicaprio",))
     assert write_question(g, actors, First(0.3))[0] == "who acted in [Inception]"  # type: ignore[arg-type]
     year = SampledPath("inception", (("/film/film/release_year", "out"),), ("y2010",))
     assert write_question(g, year, First(0.3))[0] == "when was [Inception] released"  # type: ignore[arg-type]
-    # a question word at the end (draws: not plain, the name's last segment, at the end)
+    # a verb-like relation reaching an agent, by its agent noun (draws: not plain, the last segment, the noun)
     director = SampledPath("inception", (("directed_by", "out"),), ("nolan",))
-    assert write_question(g, director, Seq(0.3, 0.3, 0.1))[0] == "[Inception] was directed by who"  # type: ignore[arg-type]
+    assert write_question(g, director, Seq(0.3, 0.3, 0.3))[0] == "who is the director of [Inception]"  # type: ignore[arg-type]
+    # a passive verb-like relation going in, in the active voice
+    films = SampledPath("nolan", (("directed_by", "in"),), ("inception", "memento"))
+    assert write_question(g, films, Seq(0.3, 0.3, 0.3))[0] == "which movie has [Christopher Nolan] directed"  # type: ignore[arg-type]
+    # a question word at the end (draws: not plain, the last segment, not the noun, at the end)
+    assert write_question(g, director, Seq(0.3, 0.3, 0.6, 0.1))[0] == "[Inception] was directed by who"  # type: ignore[arg-type]
 
 
 def test_english_forms_by_rule_and_table() -> None:

@@ -397,27 +397,27 @@ def test_option_extras_exact() -> None:
     }
     x = option_extras(q, vectors, inputs)
     assert x.shape == (3, EXTRA)
-    # nearness to "Sharon Tate": films 3 words away, starred 2, released 2, years 5
-    assert inputs.near == pytest.approx((1 / 3, 1 / 2, 1 / 2, 1 / 5))
-    near = (1 / 2 + 1 / 5) / (1 / 3 + 1 / 2 + 1 / 2 + 1 / 5)  # release year gains released and years
+    # nearness to "Sharon Tate": films 3 words before it, starred 2; released 2 words after, years 5
+    assert inputs.near == pytest.approx((1 / 3, 1 / 2, -1 / 2, -1 / 5))
     # release year: sim .6; cover cos(q, (1,1,0,0)/sqrt2) = 1.4/sqrt2; the path alone covers .8. In words the
     # path covers films and starred (mean 0.5); release year adds released and years (gain 2, cover 1)
     cover = 1.4 / np.sqrt(2)
     # kinds: the question is 0.6 film (what STOP stands on), nothing year or person: each move is 0.6 further off
     assert x[0].tolist() == pytest.approx(
-        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, near, 0.0]
+        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, 0.0, 1.0]
     )
     assert x[1].tolist() == pytest.approx(
         [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0.0, 0.0]
     )
-    # STOP: the path's cover, and the best gain a move still offers (sentence, words, words by nearness)
+    # release year gains both words after the topic (released, years: all of their weight), none before it;
+    # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
-        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, near]
+        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0]
     )
     # a question that does not name its topic has no nearness: the two columns stay 0
     assert nearness("which films were released in 1968", "which films were released in 1968", ["Sharon Tate"]) == ()
-    # a word that occurs twice is as near as its nearer place
-    assert nearness("films of X and X films", "films of and films", ["X"]) == (1.0,)
+    # a word that occurs twice is as near as its nearer place (here the one right after a name)
+    assert nearness("films of X and X films", "films of and films", ["X"]) == (-1.0,)
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
