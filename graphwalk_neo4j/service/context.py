@@ -1,6 +1,6 @@
-"""The warm, shared state of one service process: one connected :class:`GraphStore` (one driver), one embedder
-(loaded at start), one :class:`WalkService` per graph (its embedding cache preloaded), one decision backend per
-model, and the count of walks in flight.
+"""The warm, shared state of one service process: one connected :class:`GraphStore` (one driver, on a thread of
+its own when the context owns the store), one embedder (loaded at start), one :class:`WalkService` per graph (its
+embedding cache preloaded), one decision backend per model, and the count of walks in flight.
 
 Routes and MCP tools call these methods and nothing else; each method calls the same library function the CLI
 calls (:meth:`WalkService.walk`, :func:`search_entities`, :func:`list_walks` / :func:`get_walk`). Nothing here is
@@ -124,7 +124,7 @@ class ServiceContext:
     ) -> None:
         self.settings = settings
         self._own_store = store is None
-        self.store = store or GraphStore(settings)
+        self.store = store or GraphStore(settings, driver_thread=True)  # the driver's work off this loop
         if embedder is None:
             embedder = make_embedder(settings)
         self.embedder = embedder

@@ -7,10 +7,13 @@
 * The database is always named (``database_=``); reads are routed as reads.
 * Queries are templates from :mod:`graphwalk_neo4j.store.registry`; values travel only as parameters.
 * Driver errors are translated into :mod:`graphwalk_neo4j.errors` with the cause kept and a fix in the message.
+* ``GraphStore(settings, driver_thread=True)`` (the service's) runs the driver on a loop of its own in one thread
+  (:class:`DriverThread`); by default (CLI, tests, library) it runs on the caller's loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 import re
@@ -43,7 +46,7 @@ from neo4j import (
 from neo4j import exceptions as nx
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+    from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 
     from neo4j.api import AsyncBookmarkManager
 
@@ -174,12 +177,61 @@ def translate(exc: Exception, uri: str, what: str = "query") -> StoreError:
     return StoreError(f"unexpected error during {what}: {exc!r}")
 
 
-class GraphStore:
-    """Async access to one Neo4j database through named templates."""
+class DriverThread:
+    """One daemon thread running an asyncio loop of its own, where a :class:`GraphStore` keeps its driver.
 
-    def __init__(self, settings: Settings) -> None:
+    Why: the async driver does real CPU work in Python (packing a query's parameters, unpacking and converting
+    its rows: about 0.3 s at a time for a 64-beam walk's depth), and on the service's loop that work holds every
+    other request, ``/healthz`` included. On a loop of its own it only competes for the interpreter lock, which
+    the loop gets back every switch interval. :meth:`run` is the one way in."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._serve, name="gw-neo4j-driver", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:  # as asyncio.run ends: what still runs is cancelled, so no caller waits on it forever
+            left = asyncio.all_tasks(self.loop)
+            for task in left:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+            self.loop.run_until_complete(self.loop.shutdown_default_executor())
+            self.loop.close()
+
+    async def run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run ``work`` on the driver's loop and await it from the caller's; cancelling the caller cancels
+        ``work`` there (asyncio chains the cancellation both ways, through the thread-safe future)."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
+
+    def stop(self) -> None:
+        """Stop the loop and join the thread (blocking: call it through :func:`asyncio.to_thread`)."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+
+class GraphStore:
+    """Async access to one Neo4j database through named templates.
+
+    ``driver_thread=True``: the driver lives in a :class:`DriverThread` started by :meth:`connect` and joined by
+    :meth:`close`; every call to the server (queries with their row conversion, transactions, bookmarks) runs
+    there, awaited from the caller's loop, while metrics and error translation stay on the caller's side. Views
+    from :meth:`after` share the thread. The service uses it; the default runs the driver on the caller's loop.
+    With it, use the store's methods only: :attr:`driver` belongs to the driver thread's loop."""
+
+    def __init__(self, settings: Settings, *, driver_thread: bool = False) -> None:
         self.settings = settings
         self.database = settings.database
+        self.driver_thread = driver_thread
+        self._thread: DriverThread | None = None
         self._driver: AsyncDriver | None = None
         self.info: ServerInfo | None = None
         self.metrics = StoreMetrics()
@@ -190,8 +242,9 @@ class GraphStore:
         s = self.settings
         plan = s.pool_plan()
         quiet_driver_retries()
-        try:
-            self._driver = AsyncGraphDatabase.driver(
+
+        async def open_driver() -> AsyncDriver:
+            driver = AsyncGraphDatabase.driver(
                 s.uri,
                 auth=(s.user, s.password.get_secret_value()),
                 connection_timeout=s.connect_timeout_s,
@@ -199,7 +252,17 @@ class GraphStore:
                 connection_acquisition_timeout=plan.acquire_timeout_s,
                 notifications_min_severity="OFF",
             )
-            await self._driver.verify_connectivity()
+            try:
+                await driver.verify_connectivity()
+            except BaseException:
+                await driver.close()
+                raise
+            return driver
+
+        if self.driver_thread and self._thread is None:
+            self._thread = DriverThread()
+        try:
+            self._driver = await self._on_driver(open_driver())
             rows = await self.read("server/components")
         except StoreError:
             await self.close()
@@ -233,9 +296,21 @@ class GraphStore:
         return self.info
 
     async def close(self) -> None:
-        if self._driver is not None:
-            await self._driver.close()
-            self._driver = None
+        """Close the driver (on its own loop) and, with a driver thread, stop its loop and join it."""
+        driver, self._driver = self._driver, None
+        try:
+            if driver is not None:
+                await self._on_driver(driver.close())
+        finally:
+            thread, self._thread = self._thread, None
+            if thread is not None:
+                await asyncio.to_thread(thread.stop)
+
+    async def _on_driver(self, work: Coroutine[Any, Any, T]) -> T:
+        """Await ``work`` where the driver lives: the driver thread's loop, or this one."""
+        if self._thread is None:
+            return await work
+        return await self._thread.run(work)
 
     async def __aenter__(self) -> GraphStore:
         if self._driver is None:
@@ -249,7 +324,7 @@ class GraphStore:
     async def bookmarks(self) -> list[str]:
         """The bookmarks of this process's latest transactions (the driver's query bookmark manager): a reader
         elsewhere that starts :meth:`after` them sees every write this process committed before the call."""
-        return sorted(await self.driver.execute_query_bookmark_manager.get_bookmarks())
+        return sorted(await self._on_driver(self.driver.execute_query_bookmark_manager.get_bookmarks()))
 
     def after(self, bookmarks: Sequence[str]) -> GraphStore:
         """A view of this store (same driver and pool) whose queries wait until the database has applied the
@@ -305,7 +380,7 @@ class GraphStore:
         *,
         read: bool,
     ) -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
-        async with self._measured(name):
+        async def run() -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
             records, summary, _ = await self.driver.execute_query(
                 text,
                 params,
@@ -313,7 +388,10 @@ class GraphStore:
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                 bookmark_manager_=self._manager(),
             )
-        return [_row(r) for r in records], summary
+            return [_row(r) for r in records], summary
+
+        async with self._measured(name):
+            return await self._on_driver(run())
 
     async def query(self, text: str, params: dict[str, Any], *, read: bool = False) -> list[dict[str, Any]]:
         """Run one statement in an auto-retried managed transaction and return its rows as dicts."""
@@ -354,16 +432,27 @@ class GraphStore:
     async def autocommit(self, query: Query[Any] | QueryName, **params: Any) -> list[Row]:
         """Run a template as an auto-commit statement (needed by ``CALL {...} IN TRANSACTIONS``)."""
         name = _name(query)
-        async with self._measured(name), self._session() as session:
-            result = await session.run(template(name).body, params)
-            return [_row(r) async for r in result]
+
+        async def run() -> list[Row]:
+            async with self._session() as session:
+                result = await session.run(template(name).body, params)
+                return [_row(r) async for r in result]
+
+        async with self._measured(name):
+            return await self._on_driver(run())
 
     async def in_write_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
         """Run ``work`` in one managed write transaction (retried by the driver: keep it idempotent, DB-only).
 
-        Counted as one round trip in :attr:`metrics` (the statements inside run through :func:`run_template`)."""
-        async with self._measured(None), self._session() as session:
-            return await session.execute_write(work)
+        Counted as one round trip in :attr:`metrics` (the statements inside run through :func:`run_template`).
+        With a driver thread ``work`` runs on its loop."""
+
+        async def run() -> T:
+            async with self._session() as session:
+                return await session.execute_write(work)
+
+        async with self._measured(None):
+            return await self._on_driver(run())
 
 
 async def run_template(

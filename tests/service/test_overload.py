@@ -11,9 +11,9 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import httpx
-from neo4j.exceptions import ConnectionAcquisitionTimeoutError
 
 from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.errors import StoreBusyError
 from graphwalk_neo4j.service.context import ServiceContext
 from tests.service.conftest import ServedApp, service_settings
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.base import DecisionRequest, DecisionResponse
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.store import GraphStore
-    from neo4j import AsyncSession, AsyncTransaction
+    from neo4j import AsyncManagedTransaction
 
 QUESTION = {"question": "who directed Memento", "preset": "relation", "start": "Memento"}
 
@@ -38,21 +38,23 @@ class HoldingBackend(FakeBackend):
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
         if self.store is not None and not self.holding.is_set():
-            async with self.store.driver.session(database=self.store.database) as session:
-                tx = await self._begin(session)
-                await tx.run("RETURN 1")
-                self.holding.set()
-                await asyncio.to_thread(self.release.wait, 60)
-                await tx.rollback()
+            await self._hold(self.store)
         return await super().decide(request)
 
-    @staticmethod
-    async def _begin(session: AsyncSession) -> AsyncTransaction:
-        """Take the pool's one connection, waiting out the walk's own background trace write if it holds it."""
+    async def _hold(self, store: GraphStore) -> None:
+        """Take the pool's one connection in a write transaction (through the store: its driver runs on the
+        service's driver thread), waiting out the walk's own background trace write if it holds it."""
+
+        async def work(tx: AsyncManagedTransaction) -> None:
+            await tx.run("RETURN 1")
+            self.holding.set()
+            await asyncio.to_thread(self.release.wait, 60)
+
         for _ in range(200):
             try:
-                return await session.begin_transaction()
-            except ConnectionAcquisitionTimeoutError:
+                await store.in_write_tx(work)
+                return
+            except StoreBusyError:
                 await asyncio.sleep(0.05)
         raise AssertionError("the pool's one connection never came free for the holding decision")
 
