@@ -1,7 +1,8 @@
 """A burst of worst-case walks against a real ``gw-neo4j serve`` (issue 21): does the service stay responsive, cut
 what runs too long within the timeout, and give its memory back?
 
-``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120] [--out FILE]``
+``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120] [--out FILE]
+[--python-malloc malloc]``
 
 * Server: a ``gw-neo4j serve`` subprocess on the running Neo4j, warming ``--graph`` (the MetaQA KB, embedded with
   MiniLM), the seeded fake decider (zero latency, keeping nothing: the CPU is the walk's own), the request
@@ -205,13 +206,22 @@ async def main() -> None:
     parser.add_argument(
         "--malloc-arena-max", type=int, default=None, help="run the server with MALLOC_ARENA_MAX set to this (glibc)"
     )
+    parser.add_argument(
+        "--python-malloc",
+        choices=["malloc"],
+        default=None,
+        help="run the server with PYTHONMALLOC set to this (malloc: no pymalloc arenas, all freed memory trimmable)",
+    )
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 1)
     env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else {}
+    if args.python_malloc:
+        env["PYTHONMALLOC"] = args.python_malloc
     result = await run_burst(
         Settings(), args.graph, args.hub, args.requests, args.timeout_s, env=env, server_log=args.server_log
     )
     result["malloc_arena_max"] = args.malloc_arena_max
+    result["python_malloc"] = args.python_malloc
     result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
     text = json.dumps(result, indent=1)
     if args.out is not None:

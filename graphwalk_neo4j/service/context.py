@@ -92,6 +92,10 @@ def answer_margin(timeout_s: float) -> float:
 
 
 FULL_COLLECTION_EVERY = 256  # walks: a busy service that is never idle still collects its cycles this often
+# Once the last request has been answered: how long to wait before collecting, so that the answers' bodies and
+# buffers are gone too (collected in the last walk's own `finally`, before its answer was built and sent, about
+# 100 MB of a burst's 200 stayed mapped: docs/benchmarks.md, the burst).
+IDLE_COLLECTION_DELAY_S = 0.5
 
 
 def _collect_and_trim() -> None:
@@ -105,9 +109,10 @@ def _collect_and_trim() -> None:
 
 
 async def return_memory() -> None:
-    """Collect cyclic garbage and hand the heap's free pages back to the system, once no walk runs or every
-    :data:`FULL_COLLECTION_EVERY` walks (glibc keeps freed arenas mapped; a burst of big walks would otherwise
-    leave the process at its peak RSS). In a worker thread: the trim walks every arena."""
+    """Collect cyclic garbage and hand the heap's free pages back to the system, once the service is idle after
+    walks (:data:`IDLE_COLLECTION_DELAY_S` after the last answer went out) or every :data:`FULL_COLLECTION_EVERY`
+    walks (glibc keeps freed arenas mapped; a burst of big walks would otherwise leave the process at its peak
+    RSS). In a worker thread: the trim walks every arena."""
     await asyncio.to_thread(_collect_and_trim)
 
 
@@ -138,6 +143,7 @@ class ServiceContext:
         self._warming: dict[str, asyncio.Task[None]] = {}
         self.walks_in_flight = 0
         self._walks_since_collection = 0
+        self._collection: asyncio.Task[None] | None = None  # the idle collection, once scheduled
         self.walks_cancelled: dict[str, int] = {"timeout": 0, "disconnected": 0}
         self.requests_in_flight = 0  # HTTP requests other than probes and metrics (the guard counts them)
         self.draining = False
@@ -171,6 +177,8 @@ class ServiceContext:
     async def close(self) -> None:
         for task in self._warming.values():
             task.cancel()
+        if self._collection is not None:
+            self._collection.cancel()
         for backend in self._backends.values():
             try:
                 await backend.aclose()
@@ -315,9 +323,9 @@ class ServiceContext:
             if not work.done():
                 work.cancel()
                 await asyncio.wait([work])
-            self.release()
             self._walks_since_collection += 1
-            if self.walks_in_flight == 0 or self._walks_since_collection >= FULL_COLLECTION_EVERY:
+            self.release()  # the last one schedules the idle collection (_check_idle)
+            if self._walks_since_collection >= FULL_COLLECTION_EVERY:
                 self._walks_since_collection = 0
                 await return_memory()
 
@@ -346,6 +354,16 @@ class ServiceContext:
     def _check_idle(self) -> None:
         if self.walks_in_flight == 0 and self.requests_in_flight == 0:
             self._idle.set()
+            if self._walks_since_collection and (self._collection is None or self._collection.done()):
+                self._collection = asyncio.ensure_future(self._collect_when_idle())
+
+    async def _collect_when_idle(self) -> None:
+        """:func:`return_memory` once the service has stayed idle :data:`IDLE_COLLECTION_DELAY_S` after walks (a
+        walk admitted meanwhile defers it to the next idle moment)."""
+        await asyncio.sleep(IDLE_COLLECTION_DELAY_S)
+        if self._idle.is_set() and self._walks_since_collection:
+            self._walks_since_collection = 0
+            await return_memory()
 
     async def wait_idle(self) -> None:
         """Until no walk runs and no request is open (streamed walks included)."""

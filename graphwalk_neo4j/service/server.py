@@ -38,7 +38,7 @@ SWITCH_INTERVAL_S = 0.001
 # interpreter lock: with sixteen worst-case walks in flight it ran for up to 3 s at a time (17 s of a 50 s burst),
 # and every request, /healthz too, waited. The service turns it off (the young generations still collect as
 # usual), freezes what start-up loaded (the warm caches) out of the collector's sight, and collects in full when
-# no walk runs or every 256 walks (ServiceContext.run_admitted, return_memory).
+# the service is idle after walks or every 256 walks (ServiceContext._collect_when_idle, return_memory).
 NO_AUTOMATIC_FULL_COLLECTION = 1_000_000_000
 
 
