@@ -10,6 +10,7 @@ state that another replica would need: every walk, trace and document lives in N
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import ctypes
 import ctypes.util
 import gc
@@ -355,15 +356,19 @@ class ServiceContext:
         if self.walks_in_flight == 0 and self.requests_in_flight == 0:
             self._idle.set()
             if self._walks_since_collection and (self._collection is None or self._collection.done()):
-                self._collection = asyncio.ensure_future(self._collect_when_idle())
+                # in a context of its own: not the request's that happened to end last (its log fields, its deadline)
+                loop = asyncio.get_running_loop()
+                self._collection = loop.create_task(self._collect_when_idle(), context=contextvars.Context())
 
     async def _collect_when_idle(self) -> None:
         """:func:`return_memory` once the service has stayed idle :data:`IDLE_COLLECTION_DELAY_S` after walks (a
         walk admitted meanwhile defers it to the next idle moment)."""
         await asyncio.sleep(IDLE_COLLECTION_DELAY_S)
         if self._idle.is_set() and self._walks_since_collection:
-            self._walks_since_collection = 0
+            walks, self._walks_since_collection = self._walks_since_collection, 0
+            started = time.perf_counter()
             await return_memory()
+            log.info("memory returned", extra={"walks": walks, "seconds": round(time.perf_counter() - started, 3)})
 
     async def wait_idle(self) -> None:
         """Until no walk runs and no request is open (streamed walks included)."""
