@@ -287,23 +287,8 @@ def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
 
 # Other forms of a relation's words, by general English morphology (no list of relations): the agent noun of a
 # past participle (``directed`` -> ``director``), the past tense of an agent noun (``actors`` -> ``acted``), the
-# participle of a time attribute's modifier (``release year`` -> ``released``). Irregular words by table.
-IRREGULAR_AGENT = {
-    "written": "writer",
-    "wrote": "writer",
-    "sung": "singer",
-    "made": "maker",
-    "built": "builder",
-    "taught": "teacher",
-    "led": "leader",
-    "won": "winner",
-    "held": "holder",
-    "sold": "seller",
-    "bought": "buyer",
-    "drawn": "drawer",
-    "played": "player",
-    "produced": "producer",
-}
+# participle of a time attribute's modifier (``release year`` -> ``released``). Irregular words by table: one
+# table of agent nouns and their past tense and past participle, read both ways.
 IRREGULAR_ACTS = {
     "writer": ("wrote", "written"),
     "singer": ("sang", "sung"),
@@ -316,8 +301,10 @@ IRREGULAR_ACTS = {
     "seller": ("sold", "sold"),
     "buyer": ("bought", "bought"),
     "speaker": ("spoke", "spoken"),
-}  # agent noun -> its past tense and past participle
-VOWELS = frozenset("aeiou")
+    "drawer": ("drew", "drawn"),
+}
+IRREGULAR_AGENT = {form: agent for agent, forms in IRREGULAR_ACTS.items() for form in forms}
+NO_ED_AFTER = frozenset("aeiouhyw")  # a modifier ending so does not take -ed (idea, birth, day, view)
 
 
 def agent_noun(participle: str) -> str | None:
@@ -352,7 +339,7 @@ def participle(word: str) -> str | None:
         return word[:-3] + "ed"
     if word.endswith("e") and len(word) > 3:
         return word + "d"
-    if len(word) > 3 and word[-1] not in VOWELS | {"h", "y", "w"}:
+    if len(word) > 3 and word[-1] not in NO_ED_AFTER:
         return word + "ed"
     return None
 
@@ -443,9 +430,9 @@ def _pattern_words(
     """The patterns one hop can be written with and the words they take besides {x}, {r}, {n}, {y}, {ys}, {w}
     (or instead of {n}): one of the other forms (the act, the time, a passive verb in the active voice, a
     verb's agent noun) now and then, else the verb or noun reading."""
-    # the agent end of the hop: what it reaches going out, what it comes from going in
-    act = _act_verb(reading, y if direction == "out" else source)
-    when = _time_participle(reading, y if direction == "out" else source)
+    end = y if direction == "out" else source  # the agent or time end: what it reaches out, comes from in
+    act = _act_verb(reading, end)
+    when = _time_participle(reading, end)
     if act and rng.random() < OTHER_FORMS:
         words = {"v": act[0], "vp": act[1]}
         if last:
@@ -458,7 +445,7 @@ def _pattern_words(
     core = reading.core.split()
     if direction == "in" and reading.verb and core[-1] == "by" and len(core) == 2 and rng.random() < OTHER_FORMS:
         return (ASK_ACTIVE_INVERSE if last else ACTIVE_INVERSE), {"p": core[0]}
-    agent = _agent_words(reading, y if direction == "out" else source) if reading.verb else None
+    agent = _agent_words(reading, end) if reading.verb else None
     if agent and agent not in (y, source) and rng.random() < OTHER_FORMS:
         # a verb-like relation reaching an agent, read by its agent noun: the director of [X]
         if last:
@@ -494,7 +481,8 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         n = reading.noun if r == reading.core else reading.words
         if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
             beyond = index.follow(reached, path.moves[k + 1], path.start)
-            phrase = _shared(phrase, reading, direction, y, _type_word(index, beyond), r, k, k + 2 == hops, plain, rng)
+            ask = k + 2 == hops and not plain
+            phrase = _shared(phrase, reading, direction, y, _type_word(index, beyond), r, ask, rng)
             nodes, k = beyond, k + 2
             continue
         last = k == hops - 1
@@ -502,7 +490,7 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         patterns, extra = _pattern_words(reading, direction, y, source, last and not plain, rng)
         w = question_word(kind_of(y), y, plural(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
-            patterns = tuple(p for p in patterns if "{x}'s" not in p) or patterns
+            patterns = tuple(p for p in patterns if "{x}'s" not in p)
         phrase = rng.choice(patterns).format(**{"x": phrase, "r": r, "n": n, "y": y, "ys": plural(y), "w": w, **extra})
         nodes, k = reached, k + 1
     raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
@@ -517,35 +505,32 @@ def _shared(
     mid: str,
     end: str,
     r: str,
-    k: int,
-    last: bool,
-    plain: bool,
+    ask: bool,
     rng: random.Random,
 ) -> str:
     """A move and its inverse as one phrase (:data:`SHARE_OUT_IN`): ``the films that share directors with X``
     (out, then in: the far end shared) or ``the people that share films with X as starred actors`` (in, then
-    out: the near end shared; ``who acted together with X`` when the relation reads as an act)."""
+    out: the near end shared; ``who acted together with X`` when the relation reads as an act), as a question
+    when ``ask`` (the last hops of a question that names its kind). No pattern here has ``{x}'s``, so none needs
+    leaving out after a whole phrase."""
     a = _agent_words(reading, mid) if direction == "out" else _agent_words(reading, end)
     words = {"x": phrase, "r": r, "a": a, "as_": _plural(a), "m": mid, "ms": plural(mid), "ys": plural(end)}
     # the act of an in-then-out pair whose noun reads as one (starred actors: acted); a verb's own ("directed
     # together with X") would read like its one hop ("what did X direct")
     act = _act_verb(reading, end)
-    if direction == "in" and act and rng.random() < OTHER_FORMS:
-        words["v"] = act[0]
-        if last and not plain:
-            words["w"] = question_word(kind_of(end), end, plural(end), rng)
-            return rng.choice(ASK_SHARE_IN_OUT_ACT).format(**words)
-        return rng.choice(SHARE_IN_OUT_ACT).format(**words)
-    patterns: tuple[str, ...]
-    if last and not plain:
-        patterns = ASK_SHARE_OUT_IN if direction == "out" else ASK_SHARE_IN_OUT
+    together = direction == "in" and act is not None and rng.random() < OTHER_FORMS
+    if ask:
         words["w"] = question_word(kind_of(end), end, plural(end), rng)
+    patterns: tuple[str, ...]
+    if act is not None and together:
+        words["v"] = act[0]
+        patterns = ASK_SHARE_IN_OUT_ACT if ask else SHARE_IN_OUT_ACT
+    elif ask:
+        patterns = ASK_SHARE_OUT_IN if direction == "out" else ASK_SHARE_IN_OUT
     elif direction == "out":
         patterns = SHARE_OUT_IN + (SHARE_OUT_IN_VERB if reading.verb else ())
     else:
         patterns = SHARE_IN_OUT
-    if k > 0:
-        patterns = tuple(p for p in patterns if "{x}'s" not in p) or patterns
     return rng.choice(patterns).format(**words)
 
 

@@ -73,9 +73,9 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
     spans: list[tuple[int, int]] = []
     for name in names:
         part = _WORDS.findall(name.lower())
-        for i in range(len(words) - len(part) + 1) if part else ():
-            if words[i : i + len(part)] == part:
-                spans.append((i, i + len(part)))
+        if not part:
+            continue
+        spans += [(i, i + len(part)) for i in range(len(words) - len(part) + 1) if words[i : i + len(part)] == part]
     if not spans:
         return ()
     distance: dict[str, int] = {}  # signed: before the name positive, after it negative

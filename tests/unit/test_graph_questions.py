@@ -147,6 +147,8 @@ def test_english_forms_by_rule_and_table() -> None:
     assert act_forms("actors") == ("acted", "acted")
     assert act_forms("producer") == ("produced", "produced")
     assert act_forms("writers") == ("wrote", "written")
+    # one table of irregular words, read both ways
+    assert (agent_noun("spoken"), act_forms("speakers")) == ("speaker", ("spoke", "spoken"))
     assert act_forms("genre") is None
     assert [participle(w) for w in ("release", "founding", "launch", "birth")] == [
         "released",
