@@ -469,6 +469,7 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
     topic = index.names[path.start]
     phrase = f"[{topic}]"
     nodes = [path.start]
+    here = _type_word(index, nodes)  # the type of the nodes the phrase so far stands on
     plain = rng.random() < PLAIN_SHARE
     k, hops = 0, len(path.moves)
     while k < hops:
@@ -482,17 +483,17 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
             beyond = index.follow(reached, path.moves[k + 1], path.start)
             ask = k + 2 == hops and not plain
-            phrase = _shared(phrase, reading, direction, y, _type_word(index, beyond), r, ask, rng)
+            here = _type_word(index, beyond)
+            phrase = _shared(phrase, reading, direction, y, here, r, ask, rng)
             nodes, k = beyond, k + 2
             continue
         last = k == hops - 1
-        source = _type_word(index, nodes)
-        patterns, extra = _pattern_words(reading, direction, y, source, last and not plain, rng)
+        patterns, extra = _pattern_words(reading, direction, y, here, last and not plain, rng)
         w = question_word(kind_of(y), y, plural(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
             patterns = tuple(p for p in patterns if "{x}'s" not in p)
         phrase = rng.choice(patterns).format(**{"x": phrase, "r": r, "n": n, "y": y, "ys": plural(y), "w": w, **extra})
-        nodes, k = reached, k + 1
+        nodes, here, k = reached, y, k + 1
     raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
     raw = " ".join(raw.split())
     return raw, raw.replace(f"[{topic}]", topic)
