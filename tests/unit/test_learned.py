@@ -16,7 +16,7 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError, DecisionError
-from graphwalk_neo4j.learned.augment import reword, variants, vocabulary
+from graphwalk_neo4j.learned.augment import merged, neighbour_synonyms, reword, variants, vocabulary
 from graphwalk_neo4j.learned.fit import (
     Example,
     FitOptions,
@@ -25,15 +25,19 @@ from graphwalk_neo4j.learned.fit import (
     augmented,
     decision_metrics,
     fit,
+    graph_word_groups,
 )
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
     DecisionInputs,
+    asked_phrase,
+    claims,
     content_words,
     decision_inputs,
     masked_question,
     nearness,
     option_extras,
+    relation_core_words,
     type_text,
 )
 from graphwalk_neo4j.learned.model import (
@@ -80,7 +84,7 @@ def test_inputs_come_from_the_structure() -> None:
     )
     assert inputs.path_moves == ("films starred actors this person",)
     words = ("films", "starred", "released", "years", "release", "year", "film", "actors", "person", "answer")
-    assert inputs.texts() == (inputs.question, *inputs.moves, *inputs.path_moves, *words)
+    assert inputs.texts() == (inputs.question, *inputs.moves, *inputs.path_moves, *words, "which years")
     assert content_words("Who is THE director's wife, and what's it about?") == (
         "director's",
         "wife",
@@ -300,33 +304,36 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 5
+    assert config["format"] == 6
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
     answer = await decider.decide(DecisionRequest(state="s", questions=[tate_question()]))
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
-    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5; retrain"):
+    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6; retrain"):
         LearnedDecider.load(art, embedder)
 
 
-async def test_an_artifact_of_format_4_reads_its_twelve_extras(tmp_path: Path) -> None:
-    """A format 4 network has no columns for the nearness extras (12, 13): it scores as a format 5 one whose
-    weights on them are zero."""
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14)])
+async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
+    """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
+    and the asked kind (14-17): each scores as a format 6 network whose weights on the columns it lacks are
+    zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
     config = json.loads((art / "config.json").read_text())
     (weights,) = load_members(art / "model.npz")
-    first = 32 + 3 * weights.pos.shape[2] + 2 * 4 + weights.tok.shape[1] + weights.typ.shape[1] + 12
+    first = 32 + 3 * weights.pos.shape[2] + 2 * 4 + weights.tok.shape[1] + weights.typ.shape[1] + old_extras
+    lacking = list(range(first, first + EXTRA - old_extras))
     zeroed = weights.w1.copy()
-    zeroed[:, first : first + 2] = 0.0
+    zeroed[:, lacking] = 0.0
     save_members(art / "model.npz", [dataclasses.replace(weights, w1=zeroed)])
     want = await LearnedDecider.load(art, embedder).decide(DecisionRequest(state="s", questions=[tate_question()]))
-    trimmed = np.delete(weights.w1, [first, first + 1], axis=1)
+    trimmed = np.delete(weights.w1, lacking, axis=1)
     save_members(art / "model.npz", [dataclasses.replace(weights, w1=trimmed)])
-    (art / "config.json").write_text(json.dumps({**config, "format": 4}))
+    (art / "config.json").write_text(json.dumps({**config, "format": old_format}))
     got = await LearnedDecider.load(art, embedder).decide(DecisionRequest(state="s", questions=[tate_question()]))
     assert got.results["b0"].probabilities == pytest.approx(want.results["b0"].probabilities)
 
@@ -393,7 +400,7 @@ def test_option_extras_exact() -> None:
         **{w: e[2] for w in ("actors", "answer")},
         "person": e[3],
         **{w: e[4] for w in ("released", "release")},
-        **{w: e[5] for w in ("years", "year")},
+        **{w: e[5] for w in ("years", "year", "which years")},
     }
     x = option_extras(q, vectors, inputs)
     assert x.shape == (3, EXTRA)
@@ -404,16 +411,17 @@ def test_option_extras_exact() -> None:
     cover = 1.4 / np.sqrt(2)
     # kinds: the question is 0.6 film (what STOP stands on), nothing year or person: each move is 0.6 further off
     assert x[0].tolist() == pytest.approx(
-        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, 0.0, 1.0]
+        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, 0.0, 1.0, 2.0, 0.0, 1.0, 1.0]
     )
-    assert x[1].tolist() == pytest.approx(
-        [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0.0, 0.0]
-    )
+    first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0])  # 14-17: claim, claim left, asked, asked gain
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
-        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0]
+        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0]
     )
+    # claims: released and years go to release_year (margin 1 each), starred to the path's starred_actors (spent);
+    # the question word "which years" is the year the release year reaches, nothing of a film or a person
     # a question that does not name its topic has no nearness: the two columns stay 0
     assert nearness("which films were released in 1968", "which films were released in 1968", ["Sharon Tate"]) == ()
     # a word that occurs twice is as near as its nearer place (here the one right after a name)
@@ -450,3 +458,103 @@ def test_rewordings_are_deterministic_and_keep_the_structure() -> None:
     assert len(copies) == 8
     assert all(c.target == e.target for c, e in zip(copies, [x for x in examples for _ in (0, 1)], strict=True))
     assert all(c.inputs.question != e.inputs.question for c, e in zip(copies[::2], examples, strict=True))
+
+
+def _unit_vectors(angles: dict[str, float]) -> dict[str, np.ndarray]:
+    """Words as unit vectors in a plane, by angle in degrees: cos of two is the cosine of their difference."""
+    return {w: np.asarray([np.cos(np.radians(a)), np.sin(np.radians(a))], dtype=np.float32) for w, a in angles.items()}
+
+
+def test_neighbour_stand_ins_are_the_nearest_words_no_other_relation_is_nearer_to() -> None:
+    groups = {"works_at": ["works"], "born_in": ["born"], "type:Company": ["company"]}
+    vectors = _unit_vectors(
+        {
+            "works": 0.0,
+            "born": 90.0,
+            "company": 180.0,
+            "employed": 10.0,  # cos 0.985 to works
+            "working": 20.0,  # cos 0.940
+            "labour": 30.0,  # cos 0.866
+            "between": 45.0,  # equally near works and born: no one's stand-in
+            "birth": 80.0,  # cos 0.985 to born
+            "firm": 170.0,  # cos 0.985 to company
+            "faraway": 130.0,  # cos 0.766 to born, 0.643 to company: born's, not company's
+            "nowhere": 250.0,  # cos 0.342 at most: under the floor
+        }
+    )
+    vocabulary = ["employed", "working", "labour", "between", "birth", "firm", "faraway", "nowhere", "works"]
+    table = neighbour_synonyms(groups, vocabulary, vectors, top=2, floor=0.55)
+    assert table == {"works": ("employed", "working"), "born": ("birth", "faraway"), "company": ("firm",)}
+    assert neighbour_synonyms(groups, vocabulary, vectors, top=4, floor=0.9) == {
+        "works": ("employed", "working"),
+        "born": ("birth",),
+        "company": ("firm",),
+    }
+    assert neighbour_synonyms({}, vocabulary, vectors) == {}
+    assert merged({"works": ("toils",)}, table) == {
+        "works": ("toils", "employed", "working"),
+        "born": ("birth", "faraway"),
+        "company": ("firm",),
+    }
+    rng = random.Random(0)
+    assert reword("the company X works at", rng, swap=1.0, drop=0.0, synonyms={"works": ("employed",)}) == (
+        "the company X employed at"
+    )
+
+
+def test_graph_word_groups_are_the_offered_relations_and_reached_types_in_words() -> None:
+    inputs = DecisionInputs(
+        question="which company does work at",
+        path=(),
+        tokens=("works_at|out", "born_in|out", "STOP"),
+        types=("Company", "City", "Person"),
+        counts=(1, 1, 1),
+        moves=("works at (person to company)", "born in (person to city)", "the answer is these 1 person"),
+    )
+    assert graph_word_groups([Example(inputs, [1.0, 0.0, 0.0], "x")]) == {
+        "born_in": ["born"],
+        "type:City": ["city"],
+        "type:Company": ["company"],
+        "type:Person": ["person"],
+        "works_at": ["works"],
+    }
+
+
+def test_the_asked_phrase_is_the_question_word_and_what_it_asks_for() -> None:
+    assert asked_phrase("the films directed by starred who") == "who"
+    assert asked_phrase("which genres are the films of in") == "which genres"
+    assert asked_phrase("what is the genre of") == "what"  # "is" is a function word
+    assert asked_phrase("When was it released") == "when"
+    assert asked_phrase("name the films of") == ""
+    assert relation_core_words("/film/film/directed_by|out") == ("directed",)
+    assert relation_core_words("__people__person__place_of_birth|in") == ("place", "birth")
+    assert relation_core_words("starred_actors|out") == ("starred", "actors")
+
+
+def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spent_by_the_path() -> None:
+    vectors = _unit_vectors(
+        {
+            "founded": 0.0,
+            "studied": 60.0,
+            "campus": 120.0,
+            "founders": 10.0,  # founded's (cos .985) over studied's (.766): margin .219, spent by the path
+            "school": 75.0,  # studied's (.966) over campus' (.707): margin .259, spent
+            "place": 110.0,  # campus' (.985) over studied's (.643): margin .342
+        }
+    )
+    inputs = DecisionInputs(
+        question="campus school founders place",
+        path=("founded_by|out", "studied_at|out"),
+        tokens=("campus_in|out", "studied_at|in", "STOP"),
+        types=("City", "Person", "University"),
+        counts=(2, 41, 2),
+        moves=("campus in", "studied at", "the answer is these 2 universities"),
+    )
+    words = np.stack([vectors[w] for w in ("campus", "school", "founders", "place")])
+    got = claims(words, inputs, vectors)
+    assert got.keys() == {"campus_in"}  # studied_at is taken (in the other direction too)
+    campus_margin = 1.0 - float(vectors["campus"] @ vectors["studied"])
+    place_margin = float(vectors["place"] @ vectors["campus"] - vectors["place"] @ vectors["studied"])
+    assert got["campus_in"] == pytest.approx(campus_margin + place_margin, abs=1e-6)
+    assert campus_margin == pytest.approx(0.5, abs=1e-6)
+    assert claims(words, dataclasses.replace(inputs, path=(), tokens=("campus_in|out", "STOP")), vectors) == {}
