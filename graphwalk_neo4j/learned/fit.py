@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -231,7 +233,8 @@ async def embed_texts(
         stored = json.loads(names.read_text(encoding="utf-8"))
         if stored.get("embedder") == embedder.model_id:
             matrix = np.load(vectors)
-            known = {t: matrix[i] for i, t in enumerate(stored["texts"])}
+            if len(matrix) == len(stored["texts"]):  # else another run was writing it: embed again
+                known = {t: matrix[i] for i, t in enumerate(stored["texts"])}
     missing = [t for t in dict.fromkeys(texts) if t not in known]
     for i in range(0, len(missing), chunk):
         part = missing[i : i + chunk]
@@ -240,9 +243,18 @@ async def embed_texts(
         if progress:
             progress.advance("embed", min(i + chunk, len(missing)), len(missing))
         all_texts = list(known)
-        np.save(vectors, np.stack([known[t] for t in all_texts]))
-        names.write_text(json.dumps({"embedder": embedder.model_id, "texts": all_texts}), encoding="utf-8")
+        matrix_file = io.BytesIO()
+        np.save(matrix_file, np.stack([known[t] for t in all_texts]))
+        _replace(vectors, matrix_file.getvalue())
+        _replace(names, json.dumps({"embedder": embedder.model_id, "texts": all_texts}).encode())
     return known
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``path`` through a file beside it renamed over it, so a reader sees the old file or the new one."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
 
 
 def graph_word_groups(examples: Sequence[Example]) -> dict[str, list[str]]:
@@ -258,17 +270,27 @@ def graph_word_groups(examples: Sequence[Example]) -> dict[str, list[str]]:
     return {g: words for g, words in sorted(groups.items()) if words}
 
 
+VOCABULARY_CACHE = Path.home() / ".cache" / "graphwalk-neo4j" / "vocabulary-vectors"
+
+
+def vocabulary_cache(embedder: Embedder) -> Path:
+    """Where the general word list's vectors are kept: the same for every graph and training run, so once per
+    user and embedder (a folder per model id under :data:`VOCABULARY_CACHE`)."""
+    return VOCABULARY_CACHE / hashlib.sha256(embedder.model_id.encode()).hexdigest()[:16]
+
+
 async def rewording_table(
     examples: Sequence[Example], embedder: Embedder, cache_dir: Path, neighbours: int
 ) -> dict[str, tuple[str, ...]]:
     """The synonym lists of :mod:`.augment` and, with ``neighbours`` > 0, that many stand-ins per graph word from
-    the packaged model's vocabulary (:func:`vocabulary_words`, embedded once and cached with the other texts)."""
+    the packaged model's vocabulary (:func:`vocabulary_words`, embedded once per user and embedder,
+    :func:`vocabulary_cache`; the graph's words are cached with the run's other texts)."""
     if neighbours <= 0:
         return dict(SYNONYMS)
     groups = graph_word_groups(examples)
     vocabulary = [w for w in vocabulary_words() if w not in FUNCTION_WORDS]
-    words = sorted({w for ws in groups.values() for w in ws} | set(vocabulary))
-    vectors = await embed_texts(embedder, words, cache_dir)
+    vectors = await embed_texts(embedder, vocabulary, vocabulary_cache(embedder))  # the same for every graph
+    vectors.update(await embed_texts(embedder, sorted({w for ws in groups.values() for w in ws}), cache_dir))
     return merged(SYNONYMS, neighbour_synonyms(groups, vocabulary, vectors, top=neighbours))
 
 

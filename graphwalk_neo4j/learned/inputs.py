@@ -59,7 +59,7 @@ def asked_phrase(question: str) -> str:
     """What a question asks for by its question word: ``who``, ``when``, ``where``, or ``which`` / ``what`` with
     the word after it (``which genres``); the first question word wherever it stands (``... starred who``);
     empty when there is none."""
-    words = _WORDS.findall(question.lower())
+    words: list[str] = _WORDS.findall(question.lower())
     for i, word in enumerate(words):
         if word in QUESTION_WORDS:
             after = words[i + 1] if i + 1 < len(words) else ""

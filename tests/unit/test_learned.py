@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 from typing import TYPE_CHECKING
 
@@ -24,8 +25,10 @@ from graphwalk_neo4j.learned.fit import (
     _weights,
     augmented,
     decision_metrics,
+    embed_texts,
     fit,
     graph_word_groups,
+    vocabulary_cache,
 )
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
@@ -55,6 +58,7 @@ from graphwalk_neo4j.walk.ports import Option
 from tests.tate_decision import TATE, YEARS, tate_decision
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
 
@@ -558,3 +562,31 @@ def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spe
     assert got["campus_in"] == pytest.approx(campus_margin + place_margin, abs=1e-6)
     assert campus_margin == pytest.approx(0.5, abs=1e-6)
     assert claims(words, dataclasses.replace(inputs, path=(), tokens=("campus_in|out", "STOP")), vectors) == {}
+
+
+class CountingEmbedder(FakeEmbedder):
+    """The fake embedder, counting the texts it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.asked += len(texts)
+        return await super().embed(texts)
+
+
+async def test_text_vectors_are_cached_and_a_torn_cache_is_embedded_again(tmp_path: Path) -> None:
+    embedder = CountingEmbedder()
+    first = await embed_texts(embedder, ["a film", "a person", "a film"], tmp_path)
+    assert embedder.asked == 2
+    again = await embed_texts(embedder, ["a person", "a city"], tmp_path)
+    assert embedder.asked == 3  # only the new text
+    assert np.array_equal(again["a person"], first["a person"])
+    assert sorted(os.listdir(tmp_path)) == ["texts.json", "vectors.npy"]  # no parts left
+    np.save(tmp_path / "vectors.npy", np.zeros((1, embedder.dimensions), dtype=np.float32))  # another writer's
+    await embed_texts(embedder, ["a film"], tmp_path)
+    assert embedder.asked == 4
+    # the general word list's vectors are kept per embedder, whatever graph is trained
+    assert vocabulary_cache(embedder) != vocabulary_cache(FakeEmbedder(dimensions=8))
+    assert vocabulary_cache(embedder) == vocabulary_cache(CountingEmbedder())
