@@ -128,7 +128,9 @@ async def test_count_based_moves_match_the_recorded_walks(store: Any, graph_name
             untouched += 1
             assert len(new["steps"]) == len(old["steps"]), key
             assert [a[0] for a in new["answers"]] == [a[0] for a in old["answers"]], key
-            assert [a[1] for a in new["answers"]] == pytest.approx([a[1] for a in old["answers"]], abs=1e-6), key
+            # the scores are sums of log-probabilities over ONNX MiniLM vectors, whose float kernels differ by CPU
+            # (1.1e-6 apart between two x86_64 machines here); which answers, and their order, stay exact
+            assert [a[1] for a in new["answers"]] == pytest.approx([a[1] for a in old["answers"]], abs=1e-5), key
     # the hubs did go through the lazy path: moves offered unresolved, taken, read at the next depth, capped
     assert unresolved > 30
     assert followed > 3
