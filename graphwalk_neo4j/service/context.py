@@ -37,6 +37,7 @@ from graphwalk_neo4j.identifiers import validate_identifier
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import LIST_GRAPHS
 from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
+from graphwalk_neo4j.walk import cpu
 from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
 
 if TYPE_CHECKING:
@@ -130,7 +131,8 @@ class ServiceContext:
     ) -> None:
         self.settings = settings
         self._own_store = store is None
-        self.store = store or GraphStore(settings, driver_thread=True)  # the driver's work off this loop
+        # the driver's work off this loop, on a thread that yields a core to it (as the walks' CPU pool, start())
+        self.store = store or GraphStore(settings, driver_thread=True, driver_nice=settings.service_worker_nice)
         if embedder is None:
             embedder = make_embedder(settings)
         self.embedder = embedder
@@ -158,7 +160,9 @@ class ServiceContext:
     async def start(self) -> None:
         """Connect, load the embedder, resolve the default backend, and load every graph's embeddings
         (``GW_NEO4J_SERVICE_GRAPHS`` narrows the list) before returning, so the first walk is already warm. A
-        graph first walked later warms in the background (``/readyz`` reports it)."""
+        graph first walked later warms in the background (``/readyz`` reports it). The walks' CPU pool runs
+        ``GW_NEO4J_SERVICE_WORKER_NICE`` steps nicer than this loop from here on."""
+        cpu.set_worker_nice(self.settings.service_worker_nice)
         if self._own_store:
             await self.store.connect()
         await self.embedder.embed(["warm-up"])  # loads the model once, before the first walk

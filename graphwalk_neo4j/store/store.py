@@ -36,6 +36,7 @@ from graphwalk_neo4j.errors import (
 from graphwalk_neo4j.store.counters import Counters
 from graphwalk_neo4j.store.queries import Query, QueryName
 from graphwalk_neo4j.store.registry import template
+from graphwalk_neo4j.threads import lower_thread_priority
 from neo4j import (
     AsyncDriver,
     AsyncGraphDatabase,
@@ -183,14 +184,22 @@ class DriverThread:
     Why: the async driver does real CPU work in Python (packing a query's parameters, unpacking and converting
     its rows: about 0.3 s at a time for a 64-beam walk's depth), and on the service's loop that work holds every
     other request, ``/healthz`` included. On a loop of its own it only competes for the interpreter lock, which
-    the loop gets back every switch interval. :meth:`run` is the one way in."""
+    the loop gets back every switch interval. :meth:`run` is the one way in. ``nice``: the thread runs that many
+    steps nicer than the one that started it (Linux; elsewhere a no-op, :mod:`graphwalk_neo4j.threads`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0) -> None:
         self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._serve, name="gw-neo4j-driver", daemon=True)
+        self.nice = nice
+        self.native_id: int | None = None
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(started,), name="gw-neo4j-driver", daemon=True)
         self._thread.start()
+        started.wait()
 
-    def _serve(self) -> None:
+    def _serve(self, started: threading.Event) -> None:
+        lower_thread_priority(self.nice)
+        self.native_id = threading.get_native_id()
+        started.set()
         asyncio.set_event_loop(self.loop)
         try:
             self.loop.run_forever()
@@ -227,10 +236,11 @@ class GraphStore:
     from :meth:`after` share the thread. The service uses it; the default runs the driver on the caller's loop.
     With it, use the store's methods only: :attr:`driver` belongs to the driver thread's loop."""
 
-    def __init__(self, settings: Settings, *, driver_thread: bool = False) -> None:
+    def __init__(self, settings: Settings, *, driver_thread: bool = False, driver_nice: int = 0) -> None:
         self.settings = settings
         self.database = settings.database
         self.driver_thread = driver_thread
+        self.driver_nice = driver_nice  # the DriverThread's niceness step (DriverThread's nice)
         self._thread: DriverThread | None = None
         self._driver: AsyncDriver | None = None
         self.info: ServerInfo | None = None
@@ -260,7 +270,7 @@ class GraphStore:
             return driver
 
         if self.driver_thread and self._thread is None:
-            self._thread = DriverThread()
+            self._thread = DriverThread(self.driver_nice)
         try:
             self._driver = await self._on_driver(open_driver())
             rows = await self.read("server/components")

@@ -13,6 +13,11 @@ Queued steps run earliest deadline first: a walk runs under :func:`walk_deadline
 request's deadline; a walk without one queues after every walk with one, in arrival order), so the walks that
 started first finish first, and a walk past its deadline gets its last steps (its partial answer, its stored walk, its
 response) done before newer walks compute, instead of waiting behind all of them.
+
+The workers can run at a lower scheduling priority than the loop (:func:`set_worker_nice`; the service sets
+``GW_NEO4J_SERVICE_WORKER_NICE``): on a busy machine a woken loop then gets a core before them, and with it the
+interpreter lock. Linux only (threads have a niceness of their own there, :mod:`graphwalk_neo4j.threads`);
+elsewhere the workers run as the loop does.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import queue
 import threading
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from graphwalk_neo4j.threads import lower_thread_priority, thread_nice
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -59,20 +66,41 @@ def walk_deadline(deadline: float | None) -> Iterator[None]:
 
 
 class _Pool:
-    """:data:`CPU_WORKERS` daemon threads taking ``(deadline, arrival, future, call)`` from one priority queue."""
+    """:data:`CPU_WORKERS` daemon threads taking ``(deadline, arrival, future, call)`` from one priority queue,
+    each ``nice`` steps nicer than the thread that started the pool."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, nice: int = 0) -> None:
         self._queue: queue.PriorityQueue[tuple[float, int, Future[Any], Callable[[], Any]]] = queue.PriorityQueue()
         self._arrival = itertools.count()
+        self.nice = nice
+        self.base_nice = thread_nice()  # the starter's, which a new thread inherits (None: not Linux)
+        self.native_ids: list[int] = []
+        started = [threading.Event() for _ in range(workers)]
         for n in range(workers):
-            threading.Thread(target=self._work, name=f"gw-walk-cpu-{n}", daemon=True).start()
+            threading.Thread(target=self._work, args=(started[n],), name=f"gw-walk-cpu-{n}", daemon=True).start()
+        for event in started:
+            event.wait()
+
+    def renice(self, nice: int) -> None:
+        """Run the workers ``nice`` steps nicer than the pool's starter (lower priority only: a worker already
+        nicer than that stays so, since raising a thread's priority needs privileges)."""
+        self.nice = nice
+        if self.base_nice is None:
+            return
+        for tid in self.native_ids:
+            now = thread_nice(tid)
+            if now is not None:
+                lower_thread_priority(max(0, min(19, self.base_nice + nice) - now), tid)
 
     def submit(self, deadline: float, call: Callable[[], T]) -> Future[T]:
         future: Future[T] = Future()
         self._queue.put((deadline, next(self._arrival), future, call))
         return future
 
-    def _work(self) -> None:
+    def _work(self, started: threading.Event) -> None:
+        lower_thread_priority(self.nice)
+        self.native_ids.append(threading.get_native_id())
+        started.set()
         while True:
             _, _, future, call = self._queue.get()
             if not future.set_running_or_notify_cancel():  # cancelled while it queued
@@ -87,6 +115,7 @@ class _Pool:
 
 _pool: _Pool | None = None
 _pool_lock = threading.Lock()
+_worker_nice = 0
 
 
 def _shared() -> _Pool:
@@ -94,8 +123,21 @@ def _shared() -> _Pool:
     if _pool is None:
         with _pool_lock:
             if _pool is None:
-                _pool = _Pool(CPU_WORKERS)
+                _pool = _Pool(CPU_WORKERS, _worker_nice)
     return _pool
+
+
+def set_worker_nice(nice: int) -> None:
+    """Run the shared pool's workers ``nice`` steps (0 to 19) nicer than the thread that starts the pool (the
+    first :func:`off_loop` caller, the service's loop): set before the first walk, or for the running workers.
+    A no-op where threads have no niceness of their own (not Linux)."""
+    global _worker_nice
+    if not 0 <= nice <= 19:
+        raise ValueError(f"a niceness step of {nice} is outside 0..19; give 0 (none) to 19")
+    with _pool_lock:
+        _worker_nice = nice
+        if _pool is not None:
+            _pool.renice(nice)
 
 
 async def off_loop(work: Callable[..., T], *args: Any) -> T:
