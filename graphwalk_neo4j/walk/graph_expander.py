@@ -117,21 +117,45 @@ class EmbeddingCache:
             loaded += len(rows)
             after = rows[-1]["uid"]
 
-    async def get_many(self, ids: Sequence[str]) -> list[np.ndarray | None]:
-        missing = [i for i in dict.fromkeys(ids) if i not in self._vectors]
-        if missing:
-            if len(self._vectors) + len(missing) > self.max_size:
-                self._vectors.clear()
-            if self.profile.adopted:
-                rows = await self.store.read(EMBEDDINGS_BY_ELEMENT_ID, graph=self.graph, ids=missing)
+    def lookup(self, ids: Sequence[str]) -> tuple[_Vectors, list[str]]:
+        """The cached vectors of ``ids`` (id -> vector, ``None`` for an id known to have none) and the ids not
+        cached yet, each once. No I/O: a hub's frontier is 10,000s of ids, so the expander calls it in the CPU
+        pool, not on the event loop."""
+        known: _Vectors = {}
+        missing: list[str] = []
+        vectors = self._vectors
+        for i in dict.fromkeys(ids):
+            if i in vectors:
+                known[i] = vectors[i]
             else:
-                uids = [entity_uid(self.graph, i) for i in missing]
-                rows = await self.store.read(EMBEDDINGS_BY_ID, uids=uids)
-            self.fetches += 1
-            found = {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
-            for i in missing:
-                self._vectors[i] = found.get(i)
-        return [self._vectors.get(i) for i in ids]
+                missing.append(i)
+        return known, missing
+
+    async def read(self, missing: Sequence[str]) -> list[Any]:
+        """The stored vectors of ``missing`` from Neo4j (rows of ``id`` and ``embedding``), for :meth:`keep`."""
+        if self.profile.adopted:
+            return list(await self.store.read(EMBEDDINGS_BY_ELEMENT_ID, graph=self.graph, ids=list(missing)))
+        uids = [entity_uid(self.graph, i) for i in missing]
+        return list(await self.store.read(EMBEDDINGS_BY_ID, uids=uids))
+
+    def keep(self, missing: Sequence[str], rows: Sequence[Any]) -> _Vectors:
+        """Cache what :meth:`read` found for ``missing`` (an id without a row is remembered as having no
+        vector) and return it as id -> vector. No I/O."""
+        if len(self._vectors) + len(missing) > self.max_size:
+            self._vectors.clear()
+        self.fetches += 1
+        found = {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
+        kept: _Vectors = {i: found.get(i) for i in missing}
+        self._vectors.update(kept)
+        return kept
+
+    async def get_many(self, ids: Sequence[str]) -> list[np.ndarray | None]:
+        """The vectors of ``ids`` in their order, read from Neo4j on a miss (:meth:`lookup`, :meth:`read`,
+        :meth:`keep` in one call, all on the caller's thread)."""
+        known, missing = self.lookup(ids)
+        if missing:
+            known.update(self.keep(missing, await self.read(missing)))
+        return [known.get(i) for i in ids]
 
 
 def rank_by_similarity(qvec: np.ndarray | None, vectors: list[np.ndarray | None]) -> list[int]:
@@ -258,16 +282,38 @@ class Neo4jExpander:
             return list(range(len(ids)))
         return rank_by_similarity(qvec, [known.get(i) for i in ids])
 
-    async def _prefetch(self, queries: dict[str, np.ndarray | None], ids: list[str]) -> _Vectors:
-        """The stored vectors of ``ids`` (the targets an expansion may have to rank), read into the cache on a
-        miss, so the conversion in the CPU pool never waits on Neo4j."""
-        if not ids or all(v is None for v in queries.values()):
-            return {}
-        return dict(zip(ids, await self.cache.get_many(ids), strict=True))
-
     async def expand(self, requests: Sequence[ExpandRequest]) -> list[Expansion]:
-        """One round trip per hop mode; the rows become expansions in the CPU pool (:mod:`.cpu`): for a hub's
-        frontier that is seconds of pure Python, which must not hold the event loop."""
+        """One round trip per hop mode (and one more for vectors the cache misses); the requests' parameters,
+        the cache look-ups and the rows' conversion into expansions run in the CPU pool (:mod:`.cpu`): for a
+        hub's frontier each is milliseconds to seconds of pure Python, which must not hold the event loop."""
+        entity, relation, entity_params, relation_params = await off_loop(self._params, requests)
+        entity_rows: list[ExpandEntitiesRow] = []
+        if entity:
+            entity_rows = await self.store.read(
+                EXPAND_ENTITIES,
+                graph=self.graph,
+                profile=self._profile_params,
+                bookkeeping=BOOKKEEPING_TYPES,
+                requests=entity_params,
+            )
+            self.round_trips += 1
+        relation_rows = await self._relation_rows(relation, relation_params) if relation else {}
+        queries = {r.query: await self._query_vector(r.query) for r in (*entity, *relation)}
+        known: _Vectors = {}
+        missing: list[str] = []
+        if any(v is not None for v in queries.values()):
+            known, missing = await off_loop(self._cached, entity, entity_rows, relation, relation_rows)
+        # The vectors the cache misses are read here, so the conversion in the CPU pool never waits on Neo4j.
+        read = await self.cache.read(missing) if missing else []
+        return await off_loop(
+            self._convert, requests, entity, entity_rows, relation, relation_rows, queries, known, missing, read
+        )
+
+    def _params(
+        self, requests: Sequence[ExpandRequest]
+    ) -> tuple[list[ExpandRequest], list[ExpandRequest], list[dict[str, Any]], list[dict[str, Any]]]:
+        """The entity and relation requests that reach Neo4j, and their query parameters (a beam's exclusion
+        list holds every node it visited: 10,000s of ids for a walk through hubs)."""
         # A value (a literal answer) has no moves: requests standing on values only never reach Neo4j.
         walkable = [
             r.model_copy(update={"node_ids": tuple(i for i in r.node_ids if not is_value_id(i))})
@@ -277,29 +323,38 @@ class Neo4jExpander:
         ]
         entity = [r for r in walkable if r.hop_mode == "entity" and r.node_ids]
         relation = [r for r in walkable if r.hop_mode == "relation" and r.node_ids]
-        entity_rows: list[ExpandEntitiesRow] = []
-        if entity:
-            entity_rows = await self.store.read(
-                EXPAND_ENTITIES,
-                graph=self.graph,
-                profile=self._profile_params,
-                bookkeeping=BOOKKEEPING_TYPES,
-                requests=[
-                    {
-                        "beam_key": r.beam_key,
-                        "node_key": self._node_key(r.node_id),
-                        "exclude": list(r.exclude_ids),
-                        "direction": r.direction,
-                        "limit": r.limit,
-                    }
-                    for r in entity
-                ],
-            )
-            self.round_trips += 1
-        relation_rows = await self._relation_rows(relation) if relation else {}
-        queries = {r.query: await self._query_vector(r.query) for r in (*entity, *relation)}
-        known = await self._prefetch(queries, self._to_rank(entity, entity_rows, relation, relation_rows))
-        return await off_loop(self._convert, requests, entity, entity_rows, relation, relation_rows, queries, known)
+        entity_params = [
+            {
+                "beam_key": r.beam_key,
+                "node_key": self._node_key(r.node_id),
+                "exclude": list(r.exclude_ids),
+                "direction": r.direction,
+                "limit": r.limit,
+            }
+            for r in entity
+        ]
+        relation_params = [
+            {
+                "beam_key": r.beam_key,
+                "node_keys": [self._node_key(i) for i in r.node_ids],
+                "follow": r.follow.model_dump() if r.follow else None,
+                "exclude": list(r.exclude_ids),
+                "max_frontier": r.max_frontier,
+                "moves": r.moves,
+            }
+            for r in relation
+        ]
+        return entity, relation, entity_params, relation_params
+
+    def _cached(
+        self,
+        entity: Sequence[ExpandRequest],
+        entity_rows: Sequence[ExpandEntitiesRow],
+        relation: Sequence[ExpandRequest],
+        relation_rows: dict[str, RelationMovesRow],
+    ) -> tuple[_Vectors, list[str]]:
+        """The cached vectors of the ids an expansion may rank, and those the cache misses (:meth:`_to_rank`)."""
+        return self.cache.lookup(self._to_rank(entity, entity_rows, relation, relation_rows))
 
     def _to_rank(
         self,
@@ -332,7 +387,11 @@ class Neo4jExpander:
         relation_rows: dict[str, RelationMovesRow],
         queries: dict[str, np.ndarray | None],
         known: _Vectors,
+        missing: Sequence[str],
+        read: Sequence[Any],
     ) -> list[Expansion]:
+        if missing:
+            known.update(self.cache.keep(missing, read))
         by_key: dict[str, Expansion] = {}
         reqs = {r.beam_key: r for r in entity}
         for row in entity_rows:
@@ -381,7 +440,9 @@ class Neo4jExpander:
             pruned=_group_pruned(pruned),
         )
 
-    async def _relation_rows(self, reqs: Sequence[ExpandRequest]) -> dict[str, RelationMovesRow]:
+    async def _relation_rows(
+        self, reqs: Sequence[ExpandRequest], params: list[dict[str, Any]]
+    ) -> dict[str, RelationMovesRow]:
         rows = await self.store.read(
             RELATION_MOVES,
             graph=self.graph,
@@ -390,17 +451,7 @@ class Neo4jExpander:
             cap=max(r.max_frontier for r in reqs) + 1,
             profile=self._profile_params,
             bookkeeping=BOOKKEEPING_TYPES,
-            requests=[
-                {
-                    "beam_key": r.beam_key,
-                    "node_keys": [self._node_key(i) for i in r.node_ids],
-                    "follow": r.follow.model_dump() if r.follow else None,
-                    "exclude": list(r.exclude_ids),
-                    "max_frontier": r.max_frontier,
-                    "moves": r.moves,
-                }
-                for r in reqs
-            ],
+            requests=params,
         )
         self.round_trips += 1
         return {row["beam_key"]: row for row in rows}
