@@ -2,7 +2,7 @@
 what runs too long within the timeout, and give its memory back?
 
 ``python -m bench.burst [--graph metaqa] [--hub Drama] [--requests 16] [--timeout-s 120] [--out FILE]
-[--python-malloc malloc]``
+[--python-malloc malloc] [--worker-nice N]``
 
 * Server: a ``gw-neo4j serve`` subprocess on the running Neo4j, warming ``--graph`` (the MetaQA KB, embedded with
   MiniLM), the seeded fake decider (zero latency, keeping nothing: the CPU is the walk's own), the request
@@ -212,16 +212,26 @@ async def main() -> None:
         default=None,
         help="run the server with PYTHONMALLOC set to this (malloc: no pymalloc arenas, all freed memory trimmable)",
     )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=None,
+        help="run the server with GW_NEO4J_SERVICE_WORKER_NICE set to this (0: the CPU pool and driver thread "
+        "at the loop's priority; unset: the service's default)",
+    )
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 1)
     env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else {}
     if args.python_malloc:
         env["PYTHONMALLOC"] = args.python_malloc
+    if args.worker_nice is not None:
+        env["GW_NEO4J_SERVICE_WORKER_NICE"] = str(args.worker_nice)
     result = await run_burst(
         Settings(), args.graph, args.hub, args.requests, args.timeout_s, env=env, server_log=args.server_log
     )
     result["malloc_arena_max"] = args.malloc_arena_max
     result["python_malloc"] = args.python_malloc
+    result["worker_nice"] = args.worker_nice
     result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
     text = json.dumps(result, indent=1)
     if args.out is not None:
