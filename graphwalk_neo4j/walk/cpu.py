@@ -33,7 +33,7 @@ import threading
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.threads import lower_thread_priority, thread_nice
+from graphwalk_neo4j.threads import MAX_NICE, lower_thread_priority, thread_nice
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -90,7 +90,7 @@ class _Pool:
         for tid in self.native_ids:
             now = thread_nice(tid)
             if now is not None:
-                lower_thread_priority(max(0, min(19, self.base_nice + nice) - now), tid)
+                lower_thread_priority(max(0, min(MAX_NICE, self.base_nice + nice) - now), tid)
 
     def submit(self, deadline: float, call: Callable[[], T]) -> Future[T]:
         future: Future[T] = Future()
