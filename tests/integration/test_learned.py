@@ -70,8 +70,14 @@ async def test_mining_finds_gold_paths_in_one_round_trip_per_hop(store: Any, gra
     assert sum(first[1].target) == 1.0
 
 
-def cli(settings: Settings, *args: str) -> Any:
-    return CliRunner().invoke(main, list(args), env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": "fake"})
+def cli(settings: Settings, *args: str, embedder: str = "fake") -> Any:
+    return CliRunner().invoke(main, list(args), env={"GW_NEO4J_URI": settings.uri, "GW_NEO4J_EMBEDDER": embedder})
+
+
+# The distilled model reads the question's and the moves' words through the embedder (word coverage, claims, the
+# asked kind): the hashed fake embedder makes those columns noise, so distillation trains and is judged with the
+# packaged MiniLM (ONNX), as a user's would be.
+WORDS = "minilm-onnx"
 
 
 async def with_store(settings: Settings, work: Any) -> Any:
@@ -245,6 +251,7 @@ def test_distillation_from_walks_recorded_through_the_jev_standin(
             "--epochs",
             "60",
             "--json",
+            embedder=WORDS,
         )
         assert trained.exit_code == 0, trained.output
         # deterministic: the same traces give the same model, bit for bit (walk ids are random; the traces are
@@ -261,6 +268,7 @@ def test_distillation_from_walks_recorded_through_the_jev_standin(
             "--epochs",
             "60",
             "--json",
+            embedder=WORDS,
         )
         assert again.exit_code == 0, again.output
         with np.load(art / "model.npz") as one, np.load(tmp_path / "again" / "model.npz") as two:
@@ -309,16 +317,16 @@ async def record_walks(store: Any, graph_name: str) -> list[Any]:
 
 
 async def imitates(art: Path, decisions: list[Any]) -> None:
-    decider = resolve_backend(Settings(embedder="fake"), f"learned:{art}")
+    decider = resolve_backend(Settings(embedder=WORDS), f"learned:{art}")
     assert isinstance(decider, LearnedDecider)
     # it imitates the teacher: its first choice agrees with Jev's on most recorded decisions
     agree = 0
     for d in decisions:
         probs = await decider.scores(d.inputs)
         agree += int(int(probs.argmax()) == max(range(len(d.target)), key=lambda i: (d.target[i], -i)))
-    # 15 of 19, every run (training is deterministic): the 3-member ensemble; one member alone agrees on 14,
-    # and the format-2 model (no word features, which the hashed fake embedder turns into noise) on 17.
-    # Always taking the first option agrees on 8.
+    # 16 of 19, every run (training is deterministic; format 6, the 3-member ensemble). Two of the three it misses
+    # are near ties for the teacher (0.46 / 0.47, 0.46 / 0.42). With the fake embedder the same training agrees on
+    # 14 (its word columns are noise). Always taking the first option agrees on 8.
     first = sum(int(max(range(len(d.target)), key=lambda i: (d.target[i], -i)) == 0) for d in decisions)
-    assert agree >= 15, (agree, first, len(decisions))
+    assert agree >= 16, (agree, first, len(decisions))
     assert first == 8, (agree, first, len(decisions))
