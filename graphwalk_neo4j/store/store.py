@@ -137,6 +137,25 @@ def transient_retries() -> int:
     return _RETRY_LOG.count
 
 
+class UnprintedList(list[Any]):
+    """A list query parameter whose ``repr`` is its length. The driver (neo4j 5.x and 6.x, ``AsyncBolt5x*.run``)
+    formats every statement's parameters for a debug line, ``" ".join(map(repr, fields))``, whether or not debug
+    logging is on; for a depth's batch of requests (exclusion lists of 10,000s of ids each) that is one C call of
+    up to hundreds of ms holding the interpreter lock, which stalls the service's event loop. Bolt packs a list
+    subclass exactly as a list, so the statement and its answer are unchanged."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<list of {len(self)}>"
+
+
+def unprinted(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with each top-level list as an :class:`UnprintedList` (a nested list is printed only through
+    the list that holds it)."""
+    return {k: UnprintedList(v) if type(v) is list else v for k, v in params.items()}
+
+
 def _row(record: neo4j.Record) -> dict[str, Any]:
     """One result row as a plain dict (the same as ``dict(record.items())``, which the driver leaves untyped)."""
     return dict(zip(record.keys(), record.values(), strict=True))
@@ -393,7 +412,7 @@ class GraphStore:
         async def run() -> tuple[list[dict[str, Any]], neo4j.ResultSummary]:
             records, summary, _ = await self.driver.execute_query(
                 text,
-                params,
+                unprinted(params),
                 database_=self.database,
                 routing_=RoutingControl.READ if read else RoutingControl.WRITE,
                 bookmark_manager_=self._manager(),
@@ -445,7 +464,7 @@ class GraphStore:
 
         async def run() -> list[Row]:
             async with self._session() as session:
-                result = await session.run(template(name).body, params)
+                result = await session.run(template(name).body, unprinted(params))
                 return [_row(r) async for r in result]
 
         async with self._measured(name):
@@ -469,7 +488,7 @@ async def run_template(
     tx: AsyncManagedTransaction, query: Query[Any] | QueryName, **params: Any
 ) -> tuple[list[Row], neo4j.SummaryCounters]:
     """Run a template inside a caller's transaction (for multi-statement atomic writes)."""
-    result = await tx.run(template(_name(query)).body, params)
+    result = await tx.run(template(_name(query)).body, unprinted(params))
     rows = [_row(r) async for r in result]
     summary = await result.consume()
     return rows, summary.counters
