@@ -13,6 +13,7 @@ import asyncio
 import contextvars
 import ctypes
 import ctypes.util
+import functools
 import gc
 import logging
 import time
@@ -100,14 +101,22 @@ FULL_COLLECTION_EVERY = 256  # walks: a busy service that is never idle still co
 IDLE_COLLECTION_DELAY_S = 0.5
 
 
-def _collect_and_trim() -> None:
-    gc.collect()  # the cycles the walks left (gw-neo4j serve runs no automatic full collection, service/server.py)
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, found once: ``find_library`` runs ``ldconfig -p`` in a subprocess and parses its
+    output (200-300 ms holding the interpreter lock on this box, at every idle collection before it was cached).
+    None elsewhere: the allocator keeps its own policy."""
     libc_name = ctypes.util.find_library("c")
     if libc_name is None:
-        return
-    libc = ctypes.CDLL(libc_name)
-    if hasattr(libc, "malloc_trim"):  # glibc; elsewhere the allocator keeps its own policy
-        libc.malloc_trim(0)
+        return None
+    return getattr(ctypes.CDLL(libc_name), "malloc_trim", None)
+
+
+def _collect_and_trim() -> None:
+    gc.collect()  # the cycles the walks left (gw-neo4j serve runs no automatic full collection, service/server.py)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)  # a ctypes call: the interpreter lock is released while glibc walks its arenas
 
 
 async def return_memory() -> None:
