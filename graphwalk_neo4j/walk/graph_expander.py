@@ -28,7 +28,7 @@ of its own, so the walk stops there and the value is the answer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -61,9 +61,11 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.store.queries import Query
 
 
 _Vectors = dict[str, "np.ndarray | None"]  # entity id -> stored vector (None: it has none)
+R = TypeVar("R")  # a query template's row type
 
 
 class EmbeddingCache:
@@ -308,16 +310,7 @@ class Neo4jExpander:
         the cache look-ups and the rows' conversion into expansions run in the CPU pool (:mod:`.cpu`): for a
         hub's frontier each is milliseconds to seconds of pure Python, which must not hold the event loop."""
         entity, relation, entity_params, relation_params = await off_loop(self._params, requests)
-        entity_rows: list[ExpandEntitiesRow] = []
-        for chunk in by_volume(entity_params, self.ids_per_statement):
-            entity_rows += await self.store.read(
-                EXPAND_ENTITIES,
-                graph=self.graph,
-                profile=self._profile_params,
-                bookkeeping=BOOKKEEPING_TYPES,
-                requests=chunk,
-            )
-            self.round_trips += 1
+        entity_rows = await self._read_requests(EXPAND_ENTITIES, entity_params)
         relation_rows = await self._relation_rows(relation, relation_params) if relation else {}
         queries = {r.query: await self._query_vector(r.query) for r in (*entity, *relation)}
         known: _Vectors = {}
@@ -464,21 +457,30 @@ class Neo4jExpander:
     async def _relation_rows(
         self, reqs: Sequence[ExpandRequest], params: list[dict[str, Any]]
     ) -> dict[str, RelationMovesRow]:
-        rows: list[RelationMovesRow] = []
-        cap = max(r.max_frontier for r in reqs) + 1  # the whole batch's, so chunking changes no answer
-        for chunk in by_volume(params, self.ids_per_statement):
+        rows = await self._read_requests(
+            RELATION_MOVES,
+            params,
+            scan=self.scan,
+            dense=self.dense,
+            cap=max(r.max_frontier for r in reqs) + 1,  # the whole batch's, so cutting it changes no answer
+        )
+        return {row["beam_key"]: row for row in rows}
+
+    async def _read_requests(self, query: Query[R], requests: list[dict[str, Any]], **params: Any) -> list[R]:
+        """``query`` over the expansion ``requests`` (none: no statement), in statements of at most
+        :attr:`ids_per_statement` node ids (:func:`by_volume`), one round trip each; rows in request order."""
+        rows: list[R] = []
+        for chunk in by_volume(requests, self.ids_per_statement):
             rows += await self.store.read(
-                RELATION_MOVES,
+                query,
                 graph=self.graph,
-                scan=self.scan,
-                dense=self.dense,
-                cap=cap,
                 profile=self._profile_params,
                 bookkeeping=BOOKKEEPING_TYPES,
                 requests=chunk,
+                **params,
             )
             self.round_trips += 1
-        return {row["beam_key"]: row for row in rows}
+        return rows
 
     def _expand_relations(
         self,
