@@ -219,6 +219,12 @@ async def main() -> None:
         help="run the server with GW_NEO4J_SERVICE_WORKER_NICE set to this (0: the CPU pool and driver thread "
         "at the loop's priority; unset: the service's default)",
     )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the walks in the server's own process (GW_NEO4J_SERVICE_WALK_PROCESS=false), as before the walk "
+        "process",
+    )
     args = parser.parse_args()
     load_before = round(os.getloadavg()[0], 1)
     env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else {}
@@ -226,12 +232,15 @@ async def main() -> None:
         env["PYTHONMALLOC"] = args.python_malloc
     if args.worker_nice is not None:
         env["GW_NEO4J_SERVICE_WORKER_NICE"] = str(args.worker_nice)
+    if args.in_process:
+        env["GW_NEO4J_SERVICE_WALK_PROCESS"] = "false"
     result = await run_burst(
         Settings(), args.graph, args.hub, args.requests, args.timeout_s, env=env, server_log=args.server_log
     )
     result["malloc_arena_max"] = args.malloc_arena_max
     result["python_malloc"] = args.python_malloc
     result["worker_nice"] = args.worker_nice
+    result["walk_process"] = not args.in_process
     result["load_1min_before_after"] = [load_before, round(os.getloadavg()[0], 1)]
     text = json.dumps(result, indent=1)
     if args.out is not None:

@@ -138,6 +138,34 @@ async def resolvable(settings: Settings, graph: str, qs: list[tuple[str, str]]) 
     return [(q, t) for q, t in qs if entity_id(t) in found]
 
 
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:  # it ended meanwhile
+        return 0.0
+    return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (Linux ``/proc``), children first."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        kids = parents.get(todo.pop(0), [])
+        found.extend(kids)
+        todo.extend(kids)
+    return found
+
+
 class Server:
     """A real ``gw-neo4j serve --port 0`` subprocess at the default log level (one JSON line per request, as
     deployed); the port is read from uvicorn's start line."""
@@ -188,10 +216,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
+        """The service's resident memory: the server process and its descendants (the walk process) together."""
+        return sum(_rss_mb(pid) for pid in [self.proc.pid, *descendants(self.proc.pid)])
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)

@@ -208,5 +208,10 @@ class RequestTimeoutError(ServiceError):
     """A request ran past ``GW_NEO4J_SERVICE_TIMEOUT_S``."""
 
 
+class WalkProcessError(ServiceError):
+    """The service's walk process ended or could not start; the walk it held did not finish (a 503: the next walk
+    starts a new one)."""
+
+
 class ClientGoneError(ServiceError):
     """The HTTP caller disconnected before its walk ended; the walk was cancelled (stored as ``interrupted``)."""

@@ -80,8 +80,12 @@ class Settings(BaseSettings):
     service_graphs: str | None = None  # comma-separated graphs to warm at start (default: every graph found)
     service_drain_s: float = Field(default=60.0, ge=0)  # SIGTERM: how long in-flight work may take to finish
     # GW_NEO4J_SERVICE_WORKER_NICE: how many niceness steps below the event loop the walks' CPU pool and the driver's
-    # thread run (Linux; 0: as the loop), so that a woken loop (a /healthz probe) gets a core first
+    # thread run (Linux; 0: as the loop), so that a woken loop (a /healthz probe) gets a core first; with a walk
+    # process, how far below the serving process that whole process runs
     service_worker_nice: int = Field(default=10, ge=0, le=19)
+    # GW_NEO4J_SERVICE_WALK_PROCESS: `gw-neo4j serve` runs the walks in a child process of their own, so that
+    # their Python never holds the lock the requests' event loop needs (service/walk_process.py); false: in-process
+    service_walk_process: bool = True
     # GW_NEO4J_SERVICE_LEARNED_DIRS: comma-separated folders under which a caller may name a learned decider
     # (`"model": "learned:DIR"`); the service's own default model is always allowed. Unset: callers may not.
     service_learned_dirs: str | None = None

@@ -16,6 +16,7 @@ import ctypes.util
 import functools
 import gc
 import logging
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.decide.base import DecisionBackend
     from graphwalk_neo4j.embed.base import Embedder
+    from graphwalk_neo4j.service.walk_process import WalkProcess
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.walk.engine import DepthObserver
     from graphwalk_neo4j.walk.result import DepthEvent
@@ -94,6 +96,26 @@ def answer_margin(timeout_s: float) -> float:
     return min(ANSWER_MARGIN_MAX_S, timeout_s / 4)
 
 
+# How long a thread holding the interpreter lock runs before a waiting one gets it (Python's default: 5 ms). The
+# walks' CPU pool (walk/cpu.py) computes while the event loop waits on sockets; each time the loop wakes (a probe,
+# a Neo4j answer) it waits up to this long for the lock, several times per request, so the service shortens it.
+SWITCH_INTERVAL_S = 0.001
+# Python's automatic full (oldest-generation) garbage collection walks every tracked object while holding the
+# interpreter lock: with sixteen worst-case walks in flight it ran for up to 3 s at a time (17 s of a 50 s burst),
+# and every request, /healthz too, waited. The service turns it off (the young generations still collect as
+# usual), freezes what start-up loaded (the warm caches) out of the collector's sight, and collects in full when
+# the service is idle after walks or every 256 walks (ServiceContext._collect_when_idle, return_memory).
+NO_AUTOMATIC_FULL_COLLECTION = 1_000_000_000
+
+
+def tune_interpreter() -> None:
+    """The service's interpreter settings (``gw-neo4j serve`` and its walk process): the shorter switch interval
+    and no automatic full collection."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
+
+
 FULL_COLLECTION_EVERY = 256  # walks: a busy service that is never idle still collects its cycles this often
 # Once the last request has been answered: how long to wait before collecting, so that the answers' bodies and
 # buffers are gone too (collected in the last walk's own `finally`, before its answer was built and sent, about
@@ -137,9 +159,14 @@ class ServiceContext:
         store: GraphStore | None = None,
         embedder: Embedder | None = None,
         backend_factory: Callable[[Settings, str | None, Embedder], DecisionBackend] | None = None,
+        walk_process: WalkProcess | None = None,
     ) -> None:
+        if walk_process is not None and not (store is None and embedder is None and backend_factory is None):
+            raise ValueError("a walk process builds its own store, embedder and backends; pass none of them")
         self.settings = settings
         self._own_store = store is None
+        # walks in a child process (service/walk_process.py), so their Python never holds this loop's lock
+        self.walk_process = walk_process
         # the driver's work off this loop, on a thread that yields a core to it (as the walks' CPU pool, start())
         self.store = store or GraphStore(settings, driver_thread=True, driver_nice=settings.service_worker_nice)
         if embedder is None:
@@ -161,7 +188,7 @@ class ServiceContext:
         self.draining = False
         self.started_at: float | None = None
         self.on_walk_done: list[Callable[[WalkOutcome], None]] = []  # metrics hooks
-        self.on_depth_done: list[DepthObserver] = []
+        self.on_depth_seconds: list[Callable[[float], None]] = []  # metrics hooks: each depth's wall time
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -174,7 +201,12 @@ class ServiceContext:
         cpu.set_worker_nice(self.settings.service_worker_nice)
         if self._own_store:
             await self.store.connect()
-        await self.embedder.embed(["warm-up"])  # loads the model once, before the first walk
+        await self.embedder.embed(["warm-up"])  # loads the model once, before the first walk (or search)
+        if self.walk_process is not None:  # the walk process resolves the backends and warms the graphs itself
+            await self.walk_process.start()
+            self.started_at = time.time()
+            log.info("service context ready", extra={"walk_process": self.walk_process.pid})
+            return
         await self.backend(None)
         wanted = self._graphs_to_warm(await self.graph_names())
         for graph in wanted:
@@ -189,6 +221,8 @@ class ServiceContext:
         return [g.strip() for g in self.settings.service_graphs.split(",") if g.strip()]
 
     async def close(self) -> None:
+        if self.walk_process is not None:
+            await self.walk_process.close()
         for task in self._warming.values():
             task.cancel()
         if self._collection is not None:
@@ -233,13 +267,19 @@ class ServiceContext:
         found = self._walkers.get(graph)
         if found is not None:
             return found
+        await self.check_graph(graph)
+        return self.walker(graph)
+
+    async def check_graph(self, graph: str) -> None:
+        """:class:`NotFoundError` unless ``graph`` has entities in this database."""
         validate_identifier(graph, "graph name")
+        if graph in self._walkers or graph in self.warm_state():
+            return
         if graph not in await self.graph_names():
             raise NotFoundError(
                 f"no graph named {graph!r} in this database; list them with GET /v1/graphs "
                 "(or `gw-neo4j ingest ... --graph NAME` to load one)"
             )
-        return self.walker(graph)
 
     def walker(self, graph: str) -> WalkService:
         """The warm :class:`WalkService` of ``graph`` (created, and its embedding preload started, on first use)."""
@@ -276,15 +316,24 @@ class ServiceContext:
         """Drop the warm state of ``graph`` (after an ingest changed it); the next walk warms it again."""
         self._walkers.pop(graph, None)
         self._graph_models.pop(graph, None)
+        if self.walk_process is not None:
+            self.walk_process.forget(graph)
         task = self._warming.pop(graph, None)
         if task is not None and not task.done():
             task.cancel()
 
-    def walkers(self) -> list[WalkService]:
-        return list(self._walkers.values())
-
     def warm_state(self) -> dict[str, bool]:
+        """Each graph this service has started to warm, and whether it is warm (the walk process's, with one)."""
+        if self.walk_process is not None:
+            return dict(self.walk_process.state.warm)
         return {g: t.done() for g, t in self._warming.items()}
+
+    def cache_entries(self) -> tuple[int, int]:
+        """Vectors and node references held in the warm per-graph caches (the walk process's, with one)."""
+        if self.walk_process is not None:
+            return self.walk_process.state.vectors, self.walk_process.state.node_refs
+        caches = [w.cache for w in self._walkers.values()]
+        return sum(c.vector_entries for c in caches), sum(c.ref_entries for c in caches)
 
     # ---- admission -----------------------------------------------------------------------------------------
     def admit(self) -> None:
@@ -304,7 +353,10 @@ class ServiceContext:
         :class:`NotFoundError` for an unknown graph, :class:`InputError` for a learned model outside the allowed
         folders, then a walk slot (:meth:`admit`). The caller runs it with :meth:`run_admitted`, which gives
         the slot back."""
-        await self.walker_for(call.graph)
+        if self.walk_process is None:
+            await self.walker_for(call.graph)
+        else:
+            await self.check_graph(call.graph)
         check_caller_model(self.settings, call.model)
         self.admit()
 
@@ -423,23 +475,32 @@ class ServiceContext:
         deadline: float | None = None,
     ) -> WalkOutcome:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
-        :meth:`release`). The walk is stored in Neo4j when this returns."""
+        :meth:`release`). The walk is stored in Neo4j when this returns. With a walk process the walk runs
+        there (this same method, in-process, in the child)."""
+        walk_id = walk_id or uuid.uuid4().hex
+        if self.walk_process is not None:
+            outcome = await self.walk_process.walk(
+                call, walk_id=walk_id, deadline=deadline, on_depth=on_depth, on_seconds=self._depth_seconds
+            )
+            for done in self.on_walk_done:
+                done(outcome)
+            return outcome
         backend = await self.walk_backend(call.graph, call.model)
         walker = await self.walker_for(call.graph)
         config = call.config
-        hooks = [*self.on_depth_done, *([on_depth] if on_depth is not None else [])]
 
         def observe(event: DepthEvent) -> None:
-            for hook in hooks:
-                hook(event)
+            self._depth_seconds(event.seconds)
+            if on_depth is not None:
+                on_depth(event)
 
         outcome = await walker.walk(
             call.question,
             config,
             start=call.start or None,
             choose_start=call.choose_start,
-            walk_id=walk_id or uuid.uuid4().hex,
-            on_depth=observe if hooks else None,
+            walk_id=walk_id,
+            on_depth=observe,
             backend=backend,
             deadline=deadline,
         )
@@ -457,6 +518,10 @@ class ServiceContext:
             },
         )
         return outcome
+
+    def _depth_seconds(self, seconds: float) -> None:
+        for hook in self.on_depth_seconds:
+            hook(seconds)
 
     async def search(self, graph: str, text: str, k: int = 10, vector: bool = True) -> list[Hit]:
         validate_identifier(graph, "graph name")

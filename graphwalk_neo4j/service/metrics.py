@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from graphwalk_neo4j.service.context import ServiceContext
-    from graphwalk_neo4j.walk.result import DepthEvent
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -40,10 +39,10 @@ class _ContextCollector(Collector):
         cached = GaugeMetricFamily(
             "gw_walk_cache_entries", "Entries in the warm per-graph caches, by kind.", labels=["kind"]
         )
-        caches = [w.cache for w in self.ctx.walkers()]
         # the expander's cache keeps vectors and node refs; bounded by the graph's size
-        cached.add_metric(["vectors"], sum(c.vector_entries for c in caches))
-        cached.add_metric(["node_refs"], sum(c.ref_entries for c in caches))
+        vectors, node_refs = self.ctx.cache_entries()
+        cached.add_metric(["vectors"], vectors)
+        cached.add_metric(["node_refs"], node_refs)
         yield cached
         cancelled = CounterMetricFamily(
             "gw_walks_cancelled",
@@ -83,7 +82,7 @@ class Metrics:
         self.jobs = Counter("gw_ingest_jobs", "Ingest jobs finished, by status.", ["status"], registry=r)
         r.register(_ContextCollector(ctx))
         ctx.on_walk_done.append(self.walk_done)
-        ctx.on_depth_done.append(self.depth_done)
+        ctx.on_depth_seconds.append(self.depth_seconds.observe)
 
     def job_done(self, status: str) -> None:
         self.jobs.labels(status=status).inc()
@@ -98,9 +97,6 @@ class Metrics:
         self.tokens.labels(direction="output").inc(t.output_tokens)
         if t.cost_usd:
             self.cost.inc(t.cost_usd)
-
-    def depth_done(self, event: DepthEvent) -> None:
-        self.depth_seconds.observe(event.seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -26,6 +26,7 @@ from graphwalk_neo4j.errors import (
     StoreAuthError,
     StoreBusyError,
     StoreUnavailableError,
+    WalkProcessError,
 )
 
 MEDIA_TYPE = "application/problem+json"
@@ -57,7 +58,7 @@ def status_for(exc: BaseException) -> int:
         return 404
     if isinstance(exc, SaturatedError):
         return 429
-    if isinstance(exc, (DrainingError, StoreUnavailableError, StoreAuthError, StoreBusyError)):
+    if isinstance(exc, (DrainingError, StoreUnavailableError, StoreAuthError, StoreBusyError, WalkProcessError)):
         return 503
     if isinstance(exc, DecisionError):
         return 502

@@ -13,7 +13,6 @@ import gc
 import ipaddress
 import logging
 import signal
-import sys
 from typing import TYPE_CHECKING
 
 import uvicorn
@@ -21,7 +20,8 @@ import uvicorn
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.service import logs
 from graphwalk_neo4j.service.app import create_app
-from graphwalk_neo4j.service.context import ServiceContext
+from graphwalk_neo4j.service.context import ServiceContext, tune_interpreter
+from graphwalk_neo4j.service.walk_process import WalkProcess
 
 if TYPE_CHECKING:
     import socket
@@ -30,16 +30,6 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
 
 log = logging.getLogger("graphwalk_neo4j.service")
-# How long a thread holding the interpreter lock runs before a waiting one gets it (Python's default: 5 ms). The
-# walks' CPU pool (walk/cpu.py) computes while the event loop waits on sockets; each time the loop wakes (a probe,
-# a Neo4j answer) it waits up to this long for the lock, several times per request, so the service shortens it.
-SWITCH_INTERVAL_S = 0.001
-# Python's automatic full (oldest-generation) garbage collection walks every tracked object while holding the
-# interpreter lock: with sixteen worst-case walks in flight it ran for up to 3 s at a time (17 s of a 50 s burst),
-# and every request, /healthz too, waited. The service turns it off (the young generations still collect as
-# usual), freezes what start-up loaded (the warm caches) out of the collector's sight, and collects in full when
-# the service is idle after walks or every 256 walks (ServiceContext._collect_when_idle, return_memory).
-NO_AUTOMATIC_FULL_COLLECTION = 1_000_000_000
 
 
 def is_loopback(host: str) -> bool:
@@ -114,10 +104,8 @@ def serve(settings: Settings, host: str, port: int, *, log_level: str = "info") 
     """Start the service in the foreground until SIGTERM/SIGINT (see the module docstring)."""
     check_bind(settings, host)
     logs.configure(log_level)
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, NO_AUTOMATIC_FULL_COLLECTION)
-    ctx = ServiceContext(settings)
+    tune_interpreter()
+    ctx = ServiceContext(settings, walk_process=WalkProcess(settings) if settings.service_walk_process else None)
     app = create_app(settings, context=ctx)
     config = uvicorn.Config(
         app,

@@ -19,6 +19,8 @@ from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.schema import apply_schema
 from graphwalk_neo4j.service.app import create_app
+from graphwalk_neo4j.service.context import ServiceContext
+from graphwalk_neo4j.service.walk_process import WalkProcess
 from graphwalk_neo4j.store import GraphStore
 
 if TYPE_CHECKING:
@@ -69,6 +71,15 @@ class ServedApp:
     @property
     def ctx(self) -> Any:
         return self.app.state.ctx
+
+
+def serve_app(settings: Settings, walk_process: bool) -> ServedApp:
+    """The real app started, its walks in-process or in a walk process (``gw-neo4j serve``'s default); a pause
+    point (graphwalk_neo4j.faults) set before this is seen by the walk process too: it takes the environment
+    when it starts."""
+    if not walk_process:
+        return ServedApp(settings).start()
+    return ServedApp(settings, context=ServiceContext(settings, walk_process=WalkProcess(settings))).start()
 
 
 def service_settings(neo4j_settings: Settings, graph: str, **extra: Any) -> Settings:

@@ -23,7 +23,7 @@ import pytest
 
 from graphwalk_neo4j import faults
 from graphwalk_neo4j.service.context import answer_margin
-from tests.service.conftest import ServedApp, service_settings
+from tests.service.conftest import ServedApp, serve_app, service_settings
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -55,12 +55,27 @@ def stored_statuses(client: httpx.Client, graph: str) -> list[tuple[str, str]]:
     return [(w["status"], w["stop_reason"] or "") for w in walks]
 
 
+WHERE = pytest.mark.parametrize("walk_process", [False, True], ids=["in-process", "walk-process"])
+
+
+@WHERE
 @pytest.mark.parametrize("held_at", ["walk.depth@2", "walk.expand@2"], ids=["between-depths", "in-an-expansion"])
 def test_a_client_that_disconnects_mid_walk_cancels_it(
-    served: ServedApp, client: httpx.Client, movie_graph: str, monkeypatch: pytest.MonkeyPatch, held_at: str
+    neo4j_settings: Settings, movie_graph: str, monkeypatch: pytest.MonkeyPatch, held_at: str, walk_process: bool
 ) -> None:
     faults._passes.clear()
     monkeypatch.setenv(faults.ENV, held_at)
+    served = serve_app(service_settings(neo4j_settings, movie_graph), walk_process)
+    try:
+        with httpx.Client(base_url=served.url, timeout=60) as client:
+            disconnect_and_check(served, client, movie_graph, monkeypatch)
+    finally:
+        served.stop()
+
+
+def disconnect_and_check(
+    served: ServedApp, client: httpx.Client, movie_graph: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert metric(client, 'gw_walks_cancelled_total{reason="disconnected"}') == 0.0
     with socket.create_connection(("127.0.0.1", served.port)) as raw:
         raw.sendall(walk_request(movie_graph))
@@ -80,14 +95,15 @@ def test_a_client_that_disconnects_mid_walk_cancels_it(
     assert again.status_code == 200, again.text
 
 
+@WHERE
 def test_a_walk_past_its_deadline_is_cut_within_its_depth(
-    neo4j_settings: Settings, movie_graph: str, monkeypatch: pytest.MonkeyPatch
+    neo4j_settings: Settings, movie_graph: str, monkeypatch: pytest.MonkeyPatch, walk_process: bool
 ) -> None:
     timeout_s = 10.0  # the walk's own deadline is answer_margin(10) = 2.5 s before it
     assert answer_margin(timeout_s) == 2.5
     faults._passes.clear()
     monkeypatch.setenv(faults.ENV, "walk.expand@2")  # depth 2's expansion never ends by itself
-    served = ServedApp(service_settings(neo4j_settings, movie_graph, service_timeout_s=timeout_s)).start()
+    served = serve_app(service_settings(neo4j_settings, movie_graph, service_timeout_s=timeout_s), walk_process)
     try:
         with httpx.Client(base_url=served.url, timeout=60) as client:
             cut = client.post(
