@@ -45,7 +45,7 @@ from graphwalk_neo4j.service import logs
 from graphwalk_neo4j.service.context import ServiceContext, tune_interpreter
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from multiprocessing.connection import Connection
 
     from graphwalk_neo4j.admission import WalkCall
@@ -58,6 +58,9 @@ log = logging.getLogger("graphwalk_neo4j.service")
 START_TIMEOUT_S = 600.0  # the child loads the embedder and warms every graph before it is ready
 CANCEL_WAIT_S = 30.0  # how long a cancelled walk may take to store itself as interrupted
 CLOSE_WAIT_S = 60.0  # how long the child may take to cut its walks and close its driver
+# The walk process's allocator: glibc's malloc, whose freed pages the idle collection's malloc_trim returns (the
+# serving process keeps pymalloc, faster for its many small request objects and holding little)
+CHILD_ALLOCATOR = "malloc"
 EXIT_WAIT_S = 5.0  # once its pipe closed, how long the reader waits for the child's exit code
 
 
@@ -95,6 +98,21 @@ def _portable(exc: BaseException) -> BaseException:
                     continue
         return GraphwalkError(f"{type(exc).__name__}: {exc}")
     return exc
+
+
+@contextlib.contextmanager
+def _child_allocator() -> Iterator[None]:
+    """``PYTHONMALLOC`` set to :data:`CHILD_ALLOCATOR` while the child is spawned (it takes this environment),
+    unless the user set it: a burst's freed memory then goes back to the system (``malloc_trim`` at the idle
+    collection), where pymalloc keeps every arena an object still lives in (docs/benchmarks.md)."""
+    if "PYTHONMALLOC" in os.environ:
+        yield
+        return
+    os.environ["PYTHONMALLOC"] = CHILD_ALLOCATOR
+    try:
+        yield
+    finally:
+        os.environ.pop("PYTHONMALLOC", None)
 
 
 class WalkProcess:
@@ -137,7 +155,8 @@ class WalkProcess:
                 name="gw-neo4j-walks",
                 daemon=True,
             )
-            process.start()
+            with _child_allocator():
+                process.start()
             child_end.close()
             self._process, self._conn = process, parent_end
             self._ready = self._loop.create_future()

@@ -16,6 +16,7 @@ import concurrent.futures
 import os
 import re
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
@@ -118,3 +119,23 @@ def test_a_walk_process_that_dies_mid_walk_is_a_503_and_the_next_walk_starts_a_n
         served.stop()
     assert served.ctx.walk_process is not None
     assert not served.ctx.walk_process.alive()
+
+
+def test_the_walk_process_runs_on_the_system_allocator_unless_the_user_chose(
+    neo4j_settings: Settings, movie_graph: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTHONMALLOC", raising=False)
+    served = serve_app(service_settings(neo4j_settings, movie_graph), walk_process=True)
+    try:
+        environ = Path(f"/proc/{child_pid(served)}/environ").read_bytes().split(b"\0")
+        assert b"PYTHONMALLOC=malloc" in environ  # freed pages go back to the system at the idle collection
+        assert "PYTHONMALLOC" not in os.environ  # the serving process's own environment is as it was
+    finally:
+        served.stop()
+    monkeypatch.setenv("PYTHONMALLOC", "pymalloc")
+    served = serve_app(service_settings(neo4j_settings, movie_graph), walk_process=True)
+    try:
+        environ = Path(f"/proc/{child_pid(served)}/environ").read_bytes().split(b"\0")
+        assert b"PYTHONMALLOC=pymalloc" in environ
+    finally:
+        served.stop()
