@@ -44,8 +44,6 @@ from graphwalk_neo4j.service.models import (
     WalkRequest,
     WalkResponse,
     depth_payload,
-    response_data,
-    response_json,
 )
 from graphwalk_neo4j.service.problems import (
     MEDIA_TYPE,
@@ -60,9 +58,9 @@ from graphwalk_neo4j.walk.cpu import off_loop
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
+    from graphwalk_neo4j.service.models import FinishedWalk
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.walk.result import DepthEvent
-    from graphwalk_neo4j.walk.service import WalkOutcome
 
 log = logging.getLogger("graphwalk_neo4j.service")
 BROWSER_ROUTER = "graphwalk_neo4j.service.browser"
@@ -193,10 +191,10 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
         walk_id_var.set(walk_id)
         stream = body.stream or "text/event-stream" in request.headers.get("accept", "")
         if not stream:
-            outcome = await ctx.run_admitted(call, walk_id=walk_id, gone=request.is_disconnected)
-            # serialised once, off the loop (the response_model documents it; FastAPI need not validate it again)
+            finished = await ctx.run_admitted(call, walk_id=walk_id, gone=request.is_disconnected)
+            # serialised once, where the walk ran (the response_model documents it; FastAPI need not validate it)
             return Response(
-                await response_json(body.graph, outcome),
+                finished.body,
                 media_type="application/json",
                 headers={BOOKMARK_HEADER: ",".join(await ctx.bookmarks())},
             )
@@ -231,7 +229,7 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
     async def _stream(call: WalkCall, walk_id: str, request: Request) -> AsyncIterator[bytes]:
         queue: asyncio.Queue[DepthEvent | None] = asyncio.Queue()
 
-        async def run() -> WalkOutcome:
+        async def run() -> FinishedWalk:
             try:
                 return await ctx.run_admitted(call, walk_id=walk_id, on_depth=queue.put_nowait)
             finally:
@@ -249,14 +247,14 @@ def create_app(settings: Settings, *, context: ServiceContext | None = None) -> 
                 ctx.walks_cancelled["disconnected"] += 1
                 task.cancel()
         try:
-            outcome = await task
+            finished = await task
         except BaseException as exc:  # reported to the client as an error event
             if isinstance(exc, asyncio.CancelledError):
                 raise
             _, problem = from_exception(exc, instance="/v1/walk", request_id=request.state.request_id)
             yield sse("error", problem)
             return
-        yield sse("result", await response_data(call.graph, outcome))
+        yield f"event: result\ndata: {finished.body}\n\n".encode()  # JSON text: one line
 
     @app.get("/v1/walks", tags=["walks"])
     async def walks(

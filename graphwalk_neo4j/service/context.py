@@ -36,11 +36,12 @@ from graphwalk_neo4j.errors import (
 from graphwalk_neo4j.graph.profile import graph_schema, list_graphs
 from graphwalk_neo4j.graph.search import Hit, search_entities
 from graphwalk_neo4j.identifiers import validate_identifier
+from graphwalk_neo4j.service.models import FinishedWalk
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import LIST_GRAPHS
 from graphwalk_neo4j.stored_walks import StoredWalk, get_walk, list_walks
 from graphwalk_neo4j.walk import cpu
-from graphwalk_neo4j.walk.service import WalkOutcome, WalkService
+from graphwalk_neo4j.walk.service import WalkService
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
@@ -187,7 +188,7 @@ class ServiceContext:
         self.requests_in_flight = 0  # HTTP requests other than probes and metrics (the guard counts them)
         self.draining = False
         self.started_at: float | None = None
-        self.on_walk_done: list[Callable[[WalkOutcome], None]] = []  # metrics hooks
+        self.on_walk_done: list[Callable[[FinishedWalk], None]] = []  # metrics hooks
         self.on_depth_seconds: list[Callable[[float], None]] = []  # metrics hooks: each depth's wall time
         self._idle = asyncio.Event()
         self._idle.set()
@@ -367,7 +368,7 @@ class ServiceContext:
         walk_id: str | None = None,
         on_depth: DepthObserver | None = None,
         gone: Callable[[], Awaitable[bool]] | None = None,
-    ) -> WalkOutcome:
+    ) -> FinishedWalk:
         """Run an admitted walk under the request timeout and give its slot back, however it ends. The walk
         itself stops :func:`answer_margin` before the timeout (status ``budget``, ``deadline: ...``) and answers
         with what it found; the timeout (504, ``interrupted``) is the backstop. ``gone``
@@ -389,11 +390,16 @@ class ServiceContext:
             if not work.done():
                 work.cancel()
                 await asyncio.wait([work])
-            self._walks_since_collection += 1
-            self.release()  # the last one schedules the idle collection (_check_idle)
-            if self._walks_since_collection >= FULL_COLLECTION_EVERY:
-                self._walks_since_collection = 0
-                await return_memory()
+            await self.walk_ended()
+
+    async def walk_ended(self) -> None:
+        """Give an admitted walk's slot back once it has ended, however it did: the last one out schedules the
+        idle collection (:meth:`_check_idle`); every :data:`FULL_COLLECTION_EVERY` walks collect at once."""
+        self._walks_since_collection += 1
+        self.release()
+        if self._walks_since_collection >= FULL_COLLECTION_EVERY:
+            self._walks_since_collection = 0
+            await return_memory()
 
     @staticmethod
     async def _unless_gone(work: asyncio.Future[T], gone: Callable[[], Awaitable[bool]] | None) -> T:
@@ -473,18 +479,18 @@ class ServiceContext:
         walk_id: str | None = None,
         on_depth: DepthObserver | None = None,
         deadline: float | None = None,
-    ) -> WalkOutcome:
+    ) -> FinishedWalk:
         """Run one walk on a slot the caller already took with :meth:`admit` (and gives back with
         :meth:`release`). The walk is stored in Neo4j when this returns. With a walk process the walk runs
         there (this same method, in-process, in the child)."""
         walk_id = walk_id or uuid.uuid4().hex
         if self.walk_process is not None:
-            outcome = await self.walk_process.walk(
+            finished = await self.walk_process.walk(
                 call, walk_id=walk_id, deadline=deadline, on_depth=on_depth, on_seconds=self._depth_seconds
             )
             for done in self.on_walk_done:
-                done(outcome)
-            return outcome
+                done(finished)
+            return finished
         backend = await self.walk_backend(call.graph, call.model)
         walker = await self.walker_for(call.graph)
         config = call.config
@@ -504,20 +510,21 @@ class ServiceContext:
             backend=backend,
             deadline=deadline,
         )
+        finished = await FinishedWalk.of(call.graph, outcome)
         for hook in self.on_walk_done:
-            hook(outcome)
-        t = outcome.result.totals
+            hook(finished)
+        t = finished.totals
         log.info(
             "walk",
             extra={
                 "graph": call.graph,
-                "status": outcome.result.status,
+                "status": finished.status,
                 "depths": t.depths,
                 "decision_calls": t.decision_calls,
                 "wall_ms": round(t.wall_s * 1000, 2),
             },
         )
-        return outcome
+        return finished
 
     def _depth_seconds(self, seconds: float) -> None:
         for hook in self.on_depth_seconds:

@@ -35,7 +35,11 @@ from graphwalk_neo4j.graph.search import MAX_SEARCH_HITS
 from graphwalk_neo4j.service.browser import bound_recipe
 from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.service.jobs import IngestJobs, IngestRequest, InlineFile
-from graphwalk_neo4j.service.models import GraphName, Question, StartList, response_data
+from graphwalk_neo4j.service.models import (  # noqa: TC001 - the tools' signatures are read at runtime
+    GraphName,
+    Question,
+    StartList,
+)
 from graphwalk_neo4j.stored_walks.read import MAX_LISTED_WALKS, replay_snippet
 from graphwalk_neo4j.walk.config import build_config
 
@@ -107,12 +111,12 @@ def build_server(ctx: ServiceContext, jobs: IngestJobs | None = None) -> MCPServ
             total = (call.config or build_config(None)).budget.max_depth
             progress = McpProgress(context)
             try:
-                outcome = await ctx.run_admitted(
+                finished = await ctx.run_admitted(
                     call, on_depth=lambda event: progress.advance(depth_message(event), event.depth, total)
                 )
             finally:
                 await progress.flush()
-            return await response_data(call.graph, outcome)
+            return await finished.data()
 
         return await _tool(run())
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from graphwalk_neo4j.service.context import ServiceContext
-    from graphwalk_neo4j.walk.service import WalkOutcome
+    from graphwalk_neo4j.service.models import FinishedWalk
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 DEPTH_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -87,10 +87,9 @@ class Metrics:
     def job_done(self, status: str) -> None:
         self.jobs.labels(status=status).inc()
 
-    def walk_done(self, outcome: WalkOutcome) -> None:
-        result = outcome.result
-        t = result.totals
-        self.walks.labels(status=result.status).inc()
+    def walk_done(self, finished: FinishedWalk) -> None:
+        t = finished.totals
+        self.walks.labels(status=finished.status).inc()
         self.walk_seconds.observe(t.wall_s)
         self.decision_calls.inc(t.decision_calls)
         self.tokens.labels(direction="input").inc(t.input_tokens)

@@ -8,7 +8,9 @@ prints it.
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,7 +22,7 @@ from graphwalk_neo4j.walk.config import MAX_QUESTION_CHARS, MAX_START_CHARS, MAX
 from graphwalk_neo4j.walk.cpu import off_loop, walk_deadline
 
 if TYPE_CHECKING:
-    from graphwalk_neo4j.walk.result import DepthEvent
+    from graphwalk_neo4j.walk.result import DepthEvent, Totals
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 GRAPH_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -74,18 +76,30 @@ class WalkResponse(BaseModel):
         )
 
 
-async def response_json(graph: str, outcome: WalkOutcome) -> str:
-    """The walk's response body as JSON text, built in the walks' CPU pool (a 64-beam hub walk's bundle is
-    megabytes: serialising it on the event loop would hold every other request)."""
-    with walk_deadline(time.monotonic()):  # a finished walk's answer goes before running walks' steps
-        return await off_loop(lambda: WalkResponse.of(graph, outcome).model_dump_json())
+@dataclass(frozen=True)
+class FinishedWalk:
+    """A finished walk as the service answers it: what its metrics and log need, and its response body as JSON
+    text, built where the walk ran (with a walk process, there: the serving process then never holds, unpickles
+    or validates a big walk's objects, 12 MB pickled and 1.6 s of one interpreter lock for a 64-beam hub walk)."""
 
+    walk_id: str
+    status: str
+    totals: Totals
+    body: str  # the WalkResponse, serialised
 
-async def response_data(graph: str, outcome: WalkOutcome) -> dict[str, Any]:
-    """The walk's response body as JSON-ready data (MCP, the streamed ``result`` event), built as
-    :func:`response_json` is."""
-    with walk_deadline(time.monotonic()):
-        return await off_loop(lambda: WalkResponse.of(graph, outcome).model_dump(mode="json"))
+    @classmethod
+    async def of(cls, graph: str, outcome: WalkOutcome) -> FinishedWalk:
+        """Render ``outcome``'s response body in the walks' CPU pool (a 64-beam hub walk's bundle is megabytes:
+        serialising it on the event loop would hold every other request)."""
+        with walk_deadline(time.monotonic()):  # a finished walk's answer goes before running walks' steps
+            body = await off_loop(lambda: WalkResponse.of(graph, outcome).model_dump_json())
+        result = outcome.result
+        return cls(walk_id=result.walk_id, status=result.status, totals=result.totals, body=body)
+
+    async def data(self) -> dict[str, Any]:
+        """The response body as JSON-ready data (MCP's structured result), parsed off the loop."""
+        parsed: dict[str, Any] = await off_loop(json.loads, self.body)
+        return parsed
 
 
 def depth_payload(graph: str, event: DepthEvent) -> dict[str, Any]:

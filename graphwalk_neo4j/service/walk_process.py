@@ -14,8 +14,10 @@ The two talk over one pipe (:mod:`multiprocessing.connection`), with pickled mes
   ``("forget", graph)`` (an ingest changed it), ``("close",)``;
 * to the parent: ``("ready", warm)`` or ``("failed", error)`` once at start; per walk ``("depth", id, event,
   seconds)`` (the whole :class:`DepthEvent` only when the request streams, else ``None``), then ``("done", id,
-  outcome, state)``, ``("error", id, error, state)`` or ``("cancelled", id, state)``; ``state`` is the warm graphs
-  and the caches' sizes, for ``/readyz`` and ``/metrics``.
+  finished, state)`` (a :class:`~graphwalk_neo4j.service.models.FinishedWalk`: the response body rendered in
+  the child, so the parent never unpickles a big walk's objects), ``("error", id, error, state)`` or
+  ``("cancelled", id, state)``; ``state`` is the warm graphs and the caches' sizes, for ``/readyz`` and
+  ``/metrics``.
 
 A cancelled request (timeout, client gone, shutdown) sends ``cancel``; the child cancels the walk, which stores it
 as ``interrupted``, and answers ``cancelled``; the parent waits for that (at most :data:`CANCEL_WAIT_S`) as the
@@ -49,9 +51,9 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
     from graphwalk_neo4j.admission import WalkCall
+    from graphwalk_neo4j.service.models import FinishedWalk
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.walk.engine import DepthObserver
-    from graphwalk_neo4j.walk.service import WalkOutcome
 
 log = logging.getLogger("graphwalk_neo4j.service")
 
@@ -178,7 +180,7 @@ class WalkProcess:
         deadline: float | None,
         on_depth: DepthObserver | None,
         on_seconds: Callable[[float], None] | None,
-    ) -> WalkOutcome:
+    ) -> FinishedWalk:
         """Run ``call`` in the child; ``on_depth`` hears each depth's event (streamed requests), ``on_seconds``
         each depth's wall time. A cancellation is passed on to the child's walk and waited for."""
         if not self.alive():
@@ -406,19 +408,19 @@ class _Child:
             self.send(("depth", rid, event if stream else None, event.seconds))
 
         try:
-            self.ctx.admit()  # the child's own count: its idle collection follows its walks
+            self.ctx.admit()  # the child's own count of walks in flight
         except GraphwalkError as exc:
             self.tasks.pop(rid, None)
             self.send(("error", rid, _portable(exc), self.state()))
             return
         try:
-            outcome = await self.ctx.walk(call, walk_id=walk_id, on_depth=on_depth, deadline=deadline)
+            finished = await self.ctx.walk(call, walk_id=walk_id, on_depth=on_depth, deadline=deadline)
         except asyncio.CancelledError:
             self.send(("cancelled", rid, self.state()))
         except BaseException as exc:
             self.send(("error", rid, _portable(exc), self.state()))
         else:
-            self.send(("done", rid, outcome, self.state()))
+            self.send(("done", rid, finished, self.state()))
         finally:
             self.tasks.pop(rid, None)
-            self.ctx.release()
+            await self.ctx.walk_ended()  # the child's own idle collection follows its walks

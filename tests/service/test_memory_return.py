@@ -37,8 +37,8 @@ async def test_memory_is_returned_once_the_last_answer_went_out(
         ctx.enter_request()  # as the HTTP guard does around every route
         await ctx.admit_walk(call)
         done_before = len(collections)
-        outcome = await ctx.run_admitted(call)
-        assert outcome.result.status == "ok"
+        finished = await ctx.run_admitted(call)
+        assert finished.status == "ok"
         await asyncio.sleep(context.IDLE_COLLECTION_DELAY_S * 2)
         assert len(collections) == done_before  # its answer is not out yet: nothing collected, however long
         ctx.leave_request()

@@ -52,7 +52,8 @@ def child_pid(served: ServedApp) -> int:
     assert process.alive()
     assert process.pid is not None
     assert process.pid != os.getpid()
-    return process.pid
+    pid: int = process.pid
+    return pid
 
 
 def metric(client: httpx.Client, name: str) -> float:
