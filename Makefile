@@ -89,7 +89,7 @@ demo: setup-base  ## the README's first command (the base install is enough)
 	$(BIN)/python -m graphwalk_neo4j.demo
 
 serve: setup  ## the HTTP + MCP service on 127.0.0.1:8765 (docs/service.md); HOST=/PORT= override
-	PYTHONMALLOC=malloc $(BIN)/gw-neo4j serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
+	$(BIN)/gw-neo4j serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 eval: setup
 	$(BIN)/gw-neo4j eval metaqa --data ../shared/datasets/metaqa --split dev --hops 1,2,3 --n 1000 --system all
