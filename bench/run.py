@@ -64,14 +64,23 @@ TYPES = metaqa_type_map()
 GRAPH = "bench_metaqa"
 
 
-def jvm_peak_rss_mb() -> float | None:
-    pid = LocalServer().pid()
+def proc_status_mb(pid: int | None, field: str) -> float | None:
+    """A memory figure of process ``pid`` from Linux ``/proc/PID/status`` (``VmRSS``, ``VmHWM``, ...) in MB;
+    None when there is no such process (or it ended meanwhile)."""
     if pid is None:
         return None
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return None
+
+
+def jvm_peak_rss_mb() -> float | None:
+    return proc_status_mb(LocalServer().pid(), "VmHWM")
 
 
 def self_peak_rss_mb() -> float:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.run import TimedBackend, pct, profile_hub_moves
+from bench.run import TimedBackend, pct, proc_status_mb, profile_hub_moves
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
@@ -100,12 +100,8 @@ def generate(triples: int, path: Path, seed: int = 16) -> dict[str, Any]:
 
 
 def _hwm_mb(pid: int | None) -> float | None:
-    if pid is None:
-        return None
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return None
+    peak = proc_status_mb(pid, "VmHWM")
+    return None if peak is None else round(peak, 1)
 
 
 def _dir_mb(path: Path) -> float:

@@ -40,6 +40,7 @@ from typing import Any
 
 import httpx
 
+from bench.run import proc_status_mb
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.metaqa import load_questions
@@ -138,16 +139,6 @@ async def resolvable(settings: Settings, graph: str, qs: list[tuple[str, str]]) 
     return [(q, t) for q, t in qs if entity_id(t) in found]
 
 
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:  # it ended meanwhile
-        return 0.0
-    return 0.0
-
-
 def descendants(pid: int) -> list[int]:
     """Every live process below ``pid`` (Linux ``/proc``), children first."""
     parents: dict[int, list[int]] = {}
@@ -217,7 +208,7 @@ class Server:
 
     def rss_mb(self) -> float:
         """The service's resident memory: the server process and its descendants (the walk process) together."""
-        return sum(_rss_mb(pid) for pid in [self.proc.pid, *descendants(self.proc.pid)])
+        return sum(proc_status_mb(pid, "VmRSS") or 0.0 for pid in [self.proc.pid, *descendants(self.proc.pid)])
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)

@@ -211,7 +211,8 @@ class WalkProcess:
         """The child drops its warm state of ``graph`` (an ingest changed it)."""
         self.state.warm.pop(graph, None)
         if self.alive():
-            self._send(("forget", graph))
+            with contextlib.suppress(WalkProcessError):  # it ended meanwhile: the next one starts cold anyway
+                self._send(("forget", graph))
 
     async def close(self) -> None:
         """Ask the child to cut its walks and close; kill it if it does not within :data:`CLOSE_WAIT_S`."""
@@ -220,7 +221,7 @@ class WalkProcess:
         if process is None:
             return
         if self.alive():
-            with contextlib.suppress(OSError, ValueError):
+            with contextlib.suppress(WalkProcessError):  # it ended meanwhile: nothing to ask
                 self._send(("close",))
         await asyncio.to_thread(process.join, CLOSE_WAIT_S)
         self._stop_process()
@@ -276,7 +277,7 @@ class WalkProcess:
                 if event is not None and pending.on_depth is not None:
                     pending.on_depth(event)
             return
-        self._take_state(message[-1])
+        self.state = message[-1]
         if pending is None or pending.future.done():
             return
         if kind == "done":
@@ -287,9 +288,6 @@ class WalkProcess:
             pending.future.set_exception(asyncio.CancelledError())
         elif kind == "cancelled":  # not asked for: the child is closing
             pending.future.set_exception(WalkProcessError("the walk process closed before this walk finished"))
-
-    def _take_state(self, state: ChildState) -> None:
-        self.state = state
 
     def _ended(self, conn: Connection) -> None:
         """The pipe closed: the child exited (closed, or died). Fail what it held."""
