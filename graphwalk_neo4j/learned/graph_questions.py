@@ -34,6 +34,7 @@ import bisect
 import hashlib
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -214,6 +215,11 @@ AGENT_WORDS = frozenset(
 )
 # Types that read as a time, asked for with ``when`` or ``in which``.
 TIME_WORDS = frozenset("year date time day month decade century era period".split())
+# Types that read as a place, asked for with ``where`` now and then.
+PLACE_WORDS = frozenset(
+    "place location city town village country nation state province region county district area continent "
+    "address site venue island capital".split()
+)
 
 # Inner hops: a noun phrase around the phrase before it.
 NOUN_FORWARD = ("the {n} of {x}", "{x}'s {n}", "the {ys} that are the {n} of {x}", "the {n} of {x}")
@@ -238,13 +244,69 @@ PLAIN_SHARE = 0.25
 @dataclass(frozen=True)
 class Reading:
     """A relation name read as words: ``words`` (all of them), ``core`` (the last segment of a path-like name:
-    ``/film/film/directed_by`` -> ``directed by``), ``noun`` (the core without a leading ``has`` / ``in``) and
-    whether it reads as a verb (ends in a preposition)."""
+    ``/film/film/directed_by`` -> ``directed by``), ``noun`` (the core without a leading ``has`` / ``in``),
+    whether it reads as a verb (ends in a preposition), and ``active``: the core's verb phrase in the active
+    voice with the source as its subject, when its first word is a verb form that reads so (:func:`active_verb`:
+    ``works at``, ``plays in``, ``studied at``, ``directed``, ``manages``), else ``None``."""
 
     words: str
     core: str
     noun: str
     verb: bool
+    active: ActiveVerb | None = None
+
+
+@dataclass(frozen=True)
+class ActiveVerb:
+    """A relation's verb phrase in the active voice: as the name has it (``works at``, ``directed``), in the
+    base form (``work at``; ``None`` for a past form, whose base English spelling does not give), and whether
+    it is past (``studied at``, ``directed``: a question reads it as it is, ``who studied at [X]``)."""
+
+    phrase: str
+    base: str | None
+    past: bool
+    only: bool  # the one reading (a present verb before a preposition); else now and then, beside the others
+
+
+IRREGULAR_PAST = frozenset({"wrote", "sang", "made", "built", "taught", "led", "won", "held", "sold", "bought"})
+PARTICIPLES = frozenset({"born", "known", "given", "shown", "seen", "taken", "written", "founded"})
+PASSIVE_ONLY = frozenset({"by"})  # -ed then ``by`` is a passive (directed by), never an active past
+
+
+def base_form(verb: str) -> str:
+    """A present third-person verb's base form (``works`` -> ``work``, ``studies`` -> ``study``, ``watches``
+    -> ``watch``, ``manages`` -> ``manage``)."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def active_verb(core: str) -> ActiveVerb | None:
+    """The active reading of a relation's core words, by English morphology (no list of relations): a first
+    word in ``-s`` before a preposition is a present verb (``works at``, ``plays in club``: ``plays in``); a
+    name that is one word in ``-s`` may be one (``manages``, ``follows``; ``parents`` is a noun, so this is one
+    reading of several); a first word in ``-ed`` (or an irregular past) alone or before a preposition other
+    than ``by`` may be an active past (``directed``, ``studied at``; ``born in`` reads so too, which is why the
+    passive stays the other reading)."""
+    parts = core.split()
+    if not parts:
+        return None
+    head = parts[0]
+    prep = next((i for i, w in enumerate(parts[1:], 1) if w in PREPOSITIONS), None)
+    phrase = " ".join(parts[: prep + 1]) if prep == 1 else (head if len(parts) == 1 else None)
+    if phrase is None:
+        return None
+    rest = phrase.partition(" ")[2]
+    if len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is")):
+        return ActiveVerb(phrase, f"{base_form(head)} {rest}".strip(), past=False, only=len(parts) > 1)
+    past = head in IRREGULAR_PAST or (len(head) > 4 and head.endswith("ed"))
+    if past and (len(parts) == 1 or parts[1] not in PASSIVE_ONLY):
+        return ActiveVerb(phrase, None, past=True, only=len(parts) == 1)  # one past word is no noun
+    if head in PARTICIPLES and len(parts) == 1:
+        return ActiveVerb(phrase, None, past=True, only=True)
+    return None
 
 
 def read_relation(relation: str) -> Reading:
@@ -256,17 +318,19 @@ def read_relation(relation: str) -> Reading:
     verb = len(parts) > 1 and parts[-1] in PREPOSITIONS
     head, _, rest = core.partition(" ")
     noun = rest if head in LEADING and rest else core
-    return Reading(words=words, core=core, noun=noun, verb=verb)
+    return Reading(words=words, core=core, noun=noun, verb=verb, active=active_verb(core))
 
 
 def kind_of(type_words: str) -> str:
     """``agent`` when a type reads as a person or other agent (any of its words in :data:`AGENT_WORDS`), ``time``
-    when it reads as a time, ``thing`` otherwise."""
+    when it reads as a time, ``place`` as a place (:data:`PLACE_WORDS`), ``thing`` otherwise."""
     words = set(type_words.lower().split())
     if words & AGENT_WORDS:
         return "agent"
     if words & TIME_WORDS:
         return "time"
+    if words & PLACE_WORDS:
+        return "place"
     return "thing"
 
 
@@ -276,6 +340,8 @@ def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
         return rng.choice(("who", "who", f"which {y}", f"which {ys}"))
     if kind == "time":
         return rng.choice(("when", f"in which {y}", f"which {y}", f"what {y}"))
+    if kind == "place":
+        return rng.choice(("where", "where", f"which {y}", f"what {y}", f"which {ys}"))
     return rng.choice((f"which {y}", f"what {y}", f"which {ys}", "what"))
 
 
@@ -383,6 +449,16 @@ TIME_FORWARD = ("the {y} {x} was {p} in", "the {y} when {x} was {p}")
 TIME_INVERSE = ("the {ys} {p} in {x}", "{ys} that were {p} in {x}")
 ASK_TIME_FORWARD = ("when was {x} {p}", "in which {y} was {x} {p}", "what {y} was {x} {p} in")
 ASK_TIME_INVERSE = ("{w} were {p} in {x}", "{w} was {p} in {x}")
+# A verb in the active voice with the source as subject (:func:`active_verb`): {v} as the name has it (``works
+# at``, ``directed``), {vb} its base form (present verbs only).
+PRESENT_FORWARD = ("the {y} {x} {v}", "the {ys} that {x} {v}")
+PRESENT_INVERSE = ("the {ys} who {vb} {x}", "{ys} that {vb} {x}")
+ASK_PRESENT_FORWARD = ("{w} does {x} {vb}", "{w} do {x} {vb}", "{x} {v} {w}")
+ASK_PRESENT_INVERSE = ("{w} {v} {x}", "{w} {vb} {x}")
+PAST_FORWARD = ("the {ys} {x} {v}", "the {ys} that {x} {v}")
+PAST_INVERSE = ("the {ys} who {v} {x}", "{ys} that {v} {x}")
+ASK_PAST_FORWARD = ("{w} has {x} {v}", "{x} {v} {w}")
+ASK_PAST_INVERSE = ("{w} {v} {x}", "{w} {v} {x}")
 # A question word need not open a question: ``[X] was directed by who``.
 ASK_VERB_FORWARD_AT_END = ("{x} was {r} {w}", "{x} were {r} {w}")
 ASK_NOUN_FORWARD_AT_END = ("the {n} of {x} is {w}", "the {n} of {x} are {w}")
@@ -390,9 +466,21 @@ AT_END_SHARE = 0.2
 OTHER_FORMS = 0.5  # how often a relation that has one of the other forms above is read in it
 
 
+IRREGULAR_PLURALS = {"person": "people", "man": "men", "woman": "women", "child": "children"}
+
+
+def plural_of(words: str) -> str:
+    """A type's words in the plural, its last word by English's irregular plurals first (``person`` ->
+    ``people``, ``film person`` -> ``film people``), else by :func:`~graphwalk_neo4j.decide.render.plural`."""
+    head, _, last = words.rpartition(" ")
+    if last in IRREGULAR_PLURALS:
+        return f"{head} {IRREGULAR_PLURALS[last]}".strip()
+    return plural(words)
+
+
 def _plural(noun: str) -> str:
     """A relation's noun in the plural, left as it is when it already is one (``tags``, ``starred actors``)."""
-    return noun if noun.endswith("s") else plural(noun)
+    return noun if noun.endswith("s") else plural_of(noun)
 
 
 def _inverse(move: Move) -> Move:
@@ -402,6 +490,8 @@ def _inverse(move: Move) -> Move:
 def _agent_words(reading: Reading, mid: str) -> str:
     """What the shared neighbour of a move and its inverse is called: the relation's noun, the agent noun of a
     verb-like relation that reaches an agent (``directed by`` -> ``director``), else the type it reaches."""
+    if reading.active is not None and reading.active.only:
+        return mid  # a verb read only so has no noun: the type it reaches (the people that share years with [X])
     if not reading.verb:
         return reading.noun
     found = agent_noun(reading.core.split()[0]) if kind_of(mid) == "agent" else None
@@ -428,9 +518,26 @@ def _pattern_words(
     reading: Reading, direction: str, y: str, source: str, last: bool, rng: random.Random
 ) -> tuple[tuple[str, ...], dict[str, str]]:
     """The patterns one hop can be written with and the words they take besides {x}, {r}, {n}, {y}, {ys}, {w}
-    (or instead of {n}): one of the other forms (the act, the time, a passive verb in the active voice, a
-    verb's agent noun) now and then, else the verb or noun reading."""
+    (or instead of {n}): the active voice of a verb-like name (:func:`active_verb`; always for a present verb
+    before a preposition, ``works at``), or one of the other forms (the act, the time, a passive verb in the
+    active voice, a verb's agent noun) now and then, else the verb or noun reading."""
     end = y if direction == "out" else source  # the agent or time end: what it reaches out, comes from in
+    active = reading.active
+    if active and active.past and " " not in active.phrase and kind_of(end) == "time":
+        # one past word reaching a time reads as when the thing was so (``released``: when was [X] released)
+        if last:
+            return (ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE), {"p": active.phrase}
+        return (TIME_FORWARD if direction == "out" else TIME_INVERSE), {"p": active.phrase}
+    if active and (active.only or rng.random() < OTHER_FORMS):
+        words = {"v": active.phrase, "vb": active.base or active.phrase}
+        forward = direction == "out"
+        if active.past:
+            if last:
+                return (ASK_PAST_FORWARD if forward else ASK_PAST_INVERSE), words
+            return (PAST_FORWARD if forward else PAST_INVERSE), words
+        if last:
+            return (ASK_PRESENT_FORWARD if forward else ASK_PRESENT_INVERSE), words
+        return (PRESENT_FORWARD if forward else PRESENT_INVERSE), words
     act = _act_verb(reading, end)
     when = _time_participle(reading, end)
     if act and rng.random() < OTHER_FORMS:
@@ -489,14 +596,25 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
             continue
         last = k == hops - 1
         patterns, extra = _pattern_words(reading, direction, y, here, last and not plain, rng)
-        w = question_word(kind_of(y), y, plural(y), rng) if last and not plain else ""
+        w = question_word(kind_of(y), y, plural_of(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
             patterns = tuple(p for p in patterns if "{x}'s" not in p)
-        phrase = rng.choice(patterns).format(**{"x": phrase, "r": r, "n": n, "y": y, "ys": plural(y), "w": w, **extra})
+        phrase = rng.choice(patterns).format(
+            **{"x": phrase, "r": r, "n": n, "y": y, "ys": plural_of(y), "w": w, **extra}
+        )
+        if w == "where":
+            phrase = _where(phrase)
         nodes, here, k = reached, y, k + 1
     raw = rng.choice(FRAMES).format(p=phrase) if plain else phrase
     raw = " ".join(raw.split())
     return raw, raw.replace(f"[{topic}]", topic)
+
+
+def _where(question: str) -> str:
+    """A question asked with ``where`` without the preposition its relation ends in (``where was [X] born in``
+    -> ``where was [X] born``, ``[X] works at where`` -> ``[X] works where``)."""
+    question = re.sub(r" (?:in|at|from|on) where\b", " where", question)
+    return re.sub(r" (?:in|at|from|on)$", "", question) if question.startswith("where ") else question
 
 
 def _shared(
@@ -515,13 +633,13 @@ def _shared(
     when ``ask`` (the last hops of a question that names its kind). No pattern here has ``{x}'s``, so none needs
     leaving out after a whole phrase."""
     a = _agent_words(reading, mid) if direction == "out" else _agent_words(reading, end)
-    words = {"x": phrase, "r": r, "a": a, "as_": _plural(a), "m": mid, "ms": plural(mid), "ys": plural(end)}
+    words = {"x": phrase, "r": r, "a": a, "as_": _plural(a), "m": mid, "ms": plural_of(mid), "ys": plural_of(end)}
     # the act of an in-then-out pair whose noun reads as one (starred actors: acted); a verb's own ("directed
     # together with X") would read like its one hop ("what did X direct")
     act = _act_verb(reading, end)
     together = direction == "in" and act is not None and rng.random() < OTHER_FORMS
     if ask:
-        words["w"] = question_word(kind_of(end), end, plural(end), rng)
+        words["w"] = question_word(kind_of(end), end, plural_of(end), rng)
     patterns: tuple[str, ...]
     if act is not None and together:
         words["v"] = act[0]

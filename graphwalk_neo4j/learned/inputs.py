@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-EXTRA = 18  # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14)
+EXTRA = (
+    20  # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18)
+)
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -230,7 +232,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     16. ``asked``: cos(the question's question word phrase, :func:`asked_phrase`, the type the option reaches in
         words): ``who`` is nearer a person than a film however many film words the question has (0 without a
         question word);
-    17. ``asked_gain``: the same minus STOP's.
+    17. ``asked_gain``: the same minus STOP's;
+    18. ``wmin``: the least any question content word is matched by the path's words and this move's (STOP:
+        the path's): a word nothing taken explains yet (``started`` in "who started the firm [X] works for",
+        once ``works at`` is taken) says the walk is not done, however weakly any one move matches it;
+    19. ``wmin_gain``: the same minus STOP's.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -281,7 +287,7 @@ def _best_match(question: np.ndarray, against: Sequence[str], vectors: Mapping[s
 
 
 def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
-    """Columns 7-9, 12 and 13 of :func:`option_extras` (word-level coverage)."""
+    """Columns 7-9, 12-15, 18 and 19 of :func:`option_extras` (word-level coverage)."""
     words = content_words(inputs.question)
     if not words:
         return
@@ -297,12 +303,15 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
         if token == STOP_TOKEN:
             out[i, 9] = float(covered.mean())
+            out[i, 18] = float(covered.min())
             stops.append(i)
             continue
         reach = np.maximum(covered, _best_match(question, content_words(move), vectors))
         gain = float((reach - covered).sum())
         out[i, 7] = gain
         out[i, 9] = float(reach.mean())
+        out[i, 18] = float(reach.min())
+        out[i, 19] = float(reach.min() - covered.min())
         best = max(best, gain)
         for side, weight in enumerate(weights):
             out[i, 12 + side] = float((reach - covered) @ weight)

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
 from graphwalk_neo4j.learned.graph_questions import (
+    ActiveVerb,
     GraphIndex,
     Reading,
     SampledPath,
     SamplingOptions,
+    _where,
     act_forms,
+    active_verb,
     agent_noun,
+    base_form,
     graph_pairs,
     kind_of,
     participle,
+    plural_of,
     question_word,
     read_relation,
     sample_paths,
@@ -172,6 +178,58 @@ def test_relations_read_as_verbs_or_nouns_from_their_own_words() -> None:
     assert read_relation("starred_actors").verb is False
 
 
+def test_a_verb_form_first_reads_in_the_active_voice() -> None:
+    assert active_verb("works at") == ActiveVerb("works at", "work at", past=False, only=True)
+    assert active_verb("plays in club") == ActiveVerb("plays in", "play in", past=False, only=True)
+    assert active_verb("studies at") == ActiveVerb("studies at", "study at", past=False, only=True)
+    # one word in -s may be a verb or a plural noun: one reading among the others
+    assert active_verb("manages") == ActiveVerb("manages", "manage", past=False, only=False)
+    assert active_verb("parents") == ActiveVerb("parents", "parent", past=False, only=False)
+    assert active_verb("status") is None
+    assert active_verb("address") is None
+    # a past before a preposition other than "by" may be active; alone it is no noun
+    assert active_verb("studied at") == ActiveVerb("studied at", None, past=True, only=False)
+    assert active_verb("directed") == ActiveVerb("directed", None, past=True, only=True)
+    assert active_verb("wrote") == ActiveVerb("wrote", None, past=True, only=True)
+    assert active_verb("born") == ActiveVerb("born", None, past=True, only=True)
+    assert [active_verb(c) for c in ("directed by", "born in", "place of birth", "has genre", "")] == [None] * 5
+    assert read_relation("WORKS_AT").active == ActiveVerb("works at", "work at", past=False, only=True)
+    assert [base_form(w) for w in ("works", "watches", "manages", "studies", "passes")] == [
+        "work",
+        "watch",
+        "manage",
+        "study",
+        "pass",
+    ]
+    assert [plural_of(t) for t in ("person", "film person", "company", "city")] == [
+        "people",
+        "film people",
+        "companies",
+        "cities",
+    ]
+
+
+def test_active_readings_in_written_questions() -> None:
+    index = GraphIndex()
+    for person, company in (("Ann", "Acme"), ("Bob", "Acme")):
+        index.names.update({person: person, company: company})
+        index.types.update({person: "Person", company: "Company"})
+        index.add(person, "works_at", company)
+    questions = {
+        write_question(index, SampledPath("Ann", (("works_at", "out"),), ("Acme",)), random.Random(s))[0]
+        for s in range(40)
+    }
+    # a present verb before a preposition is only read actively: never "was [Ann] works at"
+    assert not any(" was [Ann] works at" in q or "is works at" in q for q in questions)
+    assert {"which company does [Ann] work at", "[Ann] works at which company"} <= questions
+    inverse = {
+        write_question(index, SampledPath("Acme", (("works_at", "in"),), ("Ann", "Bob")), random.Random(s))[0]
+        for s in range(40)
+    }
+    assert "who works at [Acme]" in inverse
+    assert "which people work at [Acme]" in inverse
+
+
 def test_the_kind_asked_for_comes_from_the_types_words() -> None:
     assert [kind_of(t) for t in ("person", "film director", "year", "release date", "movie", "city")] == [
         "agent",
@@ -179,11 +237,16 @@ def test_the_kind_asked_for_comes_from_the_types_words() -> None:
         "time",
         "time",
         "thing",
-        "thing",
+        "place",
     ]
     assert question_word("agent", "person", "persons", First()) == "who"  # type: ignore[arg-type]
     assert question_word("time", "year", "years", First()) == "when"  # type: ignore[arg-type]
-    assert question_word("thing", "city", "cities", First()) == "which city"  # type: ignore[arg-type]
+    assert question_word("thing", "film", "films", First()) == "which film"  # type: ignore[arg-type]
+    assert question_word("place", "city", "cities", First()) == "where"  # type: ignore[arg-type]
+    # asked with where, a question leaves out the preposition its relation ends in
+    assert _where("where was [X] born in") == "where was [X] born"
+    assert _where("[X] works at where") == "[X] works where"
+    assert _where("where is the capital of [X]") == "where is the capital of [X]"
 
 
 def test_sampled_paths_are_distinct_seeded_and_answer_what_following_them_reaches() -> None:

@@ -308,21 +308,22 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 6
+    assert config["format"] == 7
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
     answer = await decider.decide(DecisionRequest(state="s", questions=[tate_question()]))
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
-    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6; retrain"):
+    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7; retrain"):
         LearnedDecider.load(art, embedder)
 
 
-@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14)])
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18)])
 async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
     """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
-    and the asked kind (14-17): each scores as a format 6 network whose weights on the columns it lacks are
+    and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19): each scores as a
+    format 7 network whose weights on the columns it lacks are
     zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
@@ -415,14 +416,38 @@ def test_option_extras_exact() -> None:
     cover = 1.4 / np.sqrt(2)
     # kinds: the question is 0.6 film (what STOP stands on), nothing year or person: each move is 0.6 further off
     assert x[0].tolist() == pytest.approx(
-        [np.log1p(3), 0.6, 0.0, cover, cover - 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.6, 0.0, 1.0, 2.0, 0.0, 1.0, 1.0]
+        # 18-19: every question word matched (released and years were not), from none least
+        [
+            np.log1p(3),
+            0.6,
+            0.0,
+            cover,
+            cover - 0.8,
+            0.0,
+            0.0,
+            2.0,
+            0.0,
+            1.0,
+            0.0,
+            -0.6,
+            0.0,
+            1.0,
+            2.0,
+            0.0,
+            1.0,
+            1.0,
+            1,
+            1,
+        ]
     )
     first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
-    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0])  # 14-17: claim, claim left, asked, asked gain
+    # 14-17: claim, claim left, asked, asked gain; 18-19: released and years still unmatched (0), no gain
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0])
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
-        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0]
+        # 18: the path leaves released and years unmatched
+        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 0, 0]
     )
     # claims: released and years go to release_year (margin 1 each), starred to the path's starred_actors (spent);
     # the question word "which years" is the year the release year reaches, nothing of a film or a person
