@@ -13,12 +13,14 @@
    (:func:`read_relation`: ``directed_by`` and ``directedBy`` read ``directed by``; a path-like name such as
    ``/film/film/directed_by`` by its last segment, its domain words kept now and then) and the node types
    (labels) of the ends. A name ending in a preposition reads as a verb (``the films directed by [X]``, ``who
-   was [X] directed by``), any other as a noun (``the genre of [X]``, ``films whose genre is [X]``). Each inner
-   hop becomes a noun phrase around the one before it; the last becomes a question whose opening says what kind
-   of thing is asked for (:func:`kind_of` from the answer type's words: ``who`` for a person-like type, ``when``
-   for a time-like one, ``which city`` otherwise), except for a quarter of the questions, which frame the noun
-   phrase plainly (``name ...``, ``list ...``). Other forms of the same words, by general English morphology
-   and no list of relations, now and then: a move followed by its own inverse as one phrase about what shares
+   was [X] directed by``), any other as a noun (``the genre of [X]``, ``films whose genre is [X]``); a name whose
+   first word is a verb form, in the active voice (:func:`active_verb`: ``which company does [X] work at``, ``who
+   directed [X]``). Each inner hop becomes a noun phrase around the one before it; the last becomes a question
+   whose opening says what kind of thing is asked for (:func:`kind_of` from the answer type's words: ``who`` for
+   a person-like type, ``when`` for a time-like one, ``where`` now and then for a place-like one, ``which
+   company`` otherwise), except for a quarter of the questions, which frame the noun phrase plainly (``name
+   ...``, ``list ...``). Other forms of the same words, by general English morphology and no list of relations,
+   now and then: a move followed by its own inverse as one phrase about what shares
    the neighbour (``the films that share directors with [X]``, the agent noun of ``directed``; ``the people
    that share films with [X] as starred actors``), a noun whose head is an agent noun as its act (``starred
    actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
