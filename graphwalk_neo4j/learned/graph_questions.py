@@ -267,11 +267,11 @@ class ActiveVerb:
     phrase: str
     base: str | None
     past: bool
-    only: bool  # the one reading (a present verb before a preposition); else now and then, beside the others
+    only: bool  # the one reading (a present verb before a preposition, one past word); else now and then
 
 
 IRREGULAR_PAST = frozenset({"wrote", "sang", "made", "built", "taught", "led", "won", "held", "sold", "bought"})
-PARTICIPLES = frozenset({"born", "known", "given", "shown", "seen", "taken", "written", "founded"})
+PARTICIPLES = frozenset({"born", "known", "given", "shown", "seen", "taken", "written"})  # not in -ed
 PASSIVE_ONLY = frozenset({"by"})  # -ed then ``by`` is a passive (directed by), never an active past
 
 
@@ -516,6 +516,13 @@ def _time_participle(reading: Reading, reached: str) -> str | None:
     return participle(parts[0])
 
 
+def _time_patterns(direction: str, last: bool) -> tuple[str, ...]:
+    """The patterns of a hop read as when its source was so ({p}: ``released``)."""
+    if last:
+        return ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE
+    return TIME_FORWARD if direction == "out" else TIME_INVERSE
+
+
 def _pattern_words(
     reading: Reading, direction: str, y: str, source: str, last: bool, rng: random.Random
 ) -> tuple[tuple[str, ...], dict[str, str]]:
@@ -527,9 +534,7 @@ def _pattern_words(
     active = reading.active
     if active and active.past and " " not in active.phrase and kind_of(end) == "time":
         # one past word reaching a time reads as when the thing was so (``released``: when was [X] released)
-        if last:
-            return (ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE), {"p": active.phrase}
-        return (TIME_FORWARD if direction == "out" else TIME_INVERSE), {"p": active.phrase}
+        return _time_patterns(direction, last), {"p": active.phrase}
     if active and (active.only or rng.random() < OTHER_FORMS):
         words = {"v": active.phrase, "vb": active.base or active.phrase}
         forward = direction == "out"
@@ -548,9 +553,7 @@ def _pattern_words(
             return (ASK_ACT_FORWARD if direction == "out" else ASK_ACT_INVERSE), words
         return (ACT_FORWARD if direction == "out" else ACT_INVERSE), words
     if when and rng.random() < OTHER_FORMS:
-        if last:
-            return (ASK_TIME_FORWARD if direction == "out" else ASK_TIME_INVERSE), {"p": when}
-        return (TIME_FORWARD if direction == "out" else TIME_INVERSE), {"p": when}
+        return _time_patterns(direction, last), {"p": when}
     core = reading.core.split()
     if direction == "in" and reading.verb and core[-1] == "by" and len(core) == 2 and rng.random() < OTHER_FORMS:
         return (ASK_ACTIVE_INVERSE if last else ACTIVE_INVERSE), {"p": core[0]}

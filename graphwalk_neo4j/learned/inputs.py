@@ -27,9 +27,8 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-EXTRA = (
-    20  # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18)
-)
+# per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18)
+EXTRA = 20
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -294,6 +293,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     question = np.stack([vectors[w] for w in words])  # once per decision, not once per option
     path_words = [w for m in inputs.path_moves for w in content_words(m)]
     covered = _best_match(question, path_words, vectors)
+    least = float(covered.min())  # the least-matched word so far (columns 18, 19)
     near = np.asarray(inputs.near, dtype=np.float32) if len(inputs.near) == len(words) else np.zeros(len(words))
     sides = [np.where(near > 0, near, 0.0), np.where(near < 0, -near, 0.0)]  # before the topic, after it
     weights = [w / w.sum() if w.sum() > 0 else w for w in sides]
@@ -303,7 +303,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     for i, (token, move) in enumerate(zip(inputs.tokens, inputs.moves, strict=True)):
         if token == STOP_TOKEN:
             out[i, 9] = float(covered.mean())
-            out[i, 18] = float(covered.min())
+            out[i, 18] = least
             stops.append(i)
             continue
         reach = np.maximum(covered, _best_match(question, content_words(move), vectors))
@@ -311,7 +311,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
         out[i, 7] = gain
         out[i, 9] = float(reach.mean())
         out[i, 18] = float(reach.min())
-        out[i, 19] = float(reach.min() - covered.min())
+        out[i, 19] = out[i, 18] - least
         best = max(best, gain)
         for side, weight in enumerate(weights):
             out[i, 12 + side] = float((reach - covered) @ weight)
