@@ -10,7 +10,10 @@
 // MERGE one relationship per pair and type; an upper bound otherwise); untruncated, `total` is the exact number
 // of distinct unvisited targets read. With req.moves = false the moves are not built (resolve only).
 // Moves come from per-(relation, direction) edge counts: dense nodes read their stored per-type degrees, sparse
-// ones count their relationship records. Far ends are read only until $scan distinct targets outside the
+// ones count their relationship records. A frontier of more than $count_nodes nodes has its moves counted on
+// $count_nodes of them, evenly spread over its order (by name, then id, for a followed move), so the cost of a depth is bounded by what it
+// keeps (the frontier cap) and what it shows, not by the frontier's chains: `counted` says how many nodes were
+// read of `frontier_size`, and the caller scales those edge counts to estimates for the whole frontier. Far ends are read only until $scan distinct targets outside the
 // visited nodes (req.exclude and the frontier) are found, so a move with at most $scan edges is read whole
 // (exact), and a move whose targets are all visited is not offered. The visited check `x IN list` is a hash
 // lookup (Neo4j caches a set per list), so it does not grow with the visited set.
@@ -33,8 +36,8 @@
 // relationship properties (from sparse nodes); `values` are the frontier's distinct answer-property pairs (an
 // ingested entity's attributes all come from claims, so one without claims has none and its properties are not
 // read).
-// params: requests, graph, scan, dense, cap, profile, bookkeeping
-// returns: beam_key, moved, total, truncated, moves, values
+// params: requests, graph, scan, dense, cap, count_nodes, profile, bookkeeping
+// returns: beam_key, moved, total, truncated, moves, values, frontier_size, counted
 UNWIND $requests AS req
 CALL (req) {
   UNWIND req.node_keys AS nkey
@@ -88,7 +91,9 @@ CALL (req, start) {
 CALL (req, frontier) {
   WITH req, frontier WHERE req.moves
   WITH frontier, req.exclude + [f IN frontier | CASE WHEN $profile.native THEN f.id ELSE elementId(f) END] AS excluded
-  WITH excluded, [n IN frontier | [n, COUNT { (n)--() } > $dense]] AS split
+  WITH excluded, CASE WHEN size(frontier) <= $count_nodes THEN frontier
+                      ELSE [i IN range(0, $count_nodes - 1) | frontier[i * size(frontier) / $count_nodes]] END AS counted
+  WITH excluded, [n IN counted | [n, COUNT { (n)--() } > $dense]] AS split
   CALL (split, excluded) {
     CALL (split, excluded) {
       UNWIND [p IN split WHERE p[1] | p[0]] AS n
@@ -148,4 +153,5 @@ CALL (req, frontier) {
   WHERE v IS NOT NULL
   RETURN collect(DISTINCT [k, v]) AS values
 }
-RETURN req.beam_key AS beam_key, moved, total, truncated, moves, values
+RETURN req.beam_key AS beam_key, moved, total, truncated, moves, values, size(frontier) AS frontier_size,
+       CASE WHEN size(frontier) > $count_nodes THEN $count_nodes ELSE size(frontier) END AS counted

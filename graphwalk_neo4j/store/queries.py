@@ -186,6 +186,8 @@ class RelationMovesRow(TypedDict):
     truncated: bool
     moves: list[list[Any]] | None  # [relation, direction, edges, targets, props]
     values: list[list[Any]] | None  # [key, value]
+    frontier_size: int
+    counted: int  # the frontier nodes the moves were counted on (all of them, or count_nodes spread over it)
 
 
 class DegreeRow(TypedDict):

@@ -40,6 +40,8 @@ class Option(BaseModel):
     pruned_target_ids: tuple[str, ...] = ()  # relation mode: targets dropped by that cap
     description: str | None = None  # optional extra text about the edge itself
     resolved: bool = True  # False: targets are a sample, total_targets an upper bound (see the module docstring)
+    # with resolved=False: total_targets is an estimate, scaled from the moves of part of the frontier
+    estimated: bool = False
 
     @property
     def target(self) -> NodeRef:

@@ -171,6 +171,7 @@ def step_row(step: StepRecord, seq: int, graph: str) -> dict[str, Any]:
             "target_ids": o.target_ids[:MAX_OPTION_TARGETS],
             "target_names": o.target_names[:MAX_OPTION_TARGETS],
             "count": o.count,
+            **({"estimated": True} if o.estimated else {}),
         }
         for o in step.options
     ]

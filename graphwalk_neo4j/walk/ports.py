@@ -25,6 +25,9 @@ Expansion contract (the engine relies on it and checks the parts it can):
   Neo4j expander takes the cap in Cypher and keeps the first targets read) and returns the new frontier in
   ``Expansion.frontier`` together with the options out of it, in the same call; ``frontier_truncated`` and
   ``frontier_total`` say what the cap left out. ``moves=False`` asks for the frontier only (the walk has ended).
+  An expander may count the moves of a big frontier on part of it (the Neo4j expander: ``COUNTED_NODES``
+  evenly spread nodes); its options are then all unresolved, ``estimated=True``, and ``total_targets`` is the
+  edge count scaled to the whole frontier, an estimate rather than a bound. Taking one reads it exactly.
 * If there are at most ``limit`` options, offer them all; otherwise keep ``keep`` (by similarity to ``query``,
   else by importance) and list the rest in ``Expansion.pruned``. ``total_count`` counts options before
   pruning.

@@ -178,6 +178,7 @@ def offered(plan: Plan, sample_names: int) -> list[OfferedOption]:
                 target_names=[t.name for t in option.targets[: max(1, sample_names)]],
                 count=option.count,
                 resolved=option.resolved,
+                estimated=option.estimated,
             )
         )
     return out

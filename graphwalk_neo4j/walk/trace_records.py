@@ -61,6 +61,7 @@ class OfferedOption(BaseModel):
     target_names: list[str] = Field(default_factory=list)  # at most a few (relation mode)
     count: int = 0  # targets behind the option (1 in entity mode)
     resolved: bool = True  # False: target_ids are a sample and count the edge count (an upper bound)
+    estimated: bool = False  # count is an estimate: the moves were counted on part of the frontier
 
 
 class StepRecord(BaseModel):

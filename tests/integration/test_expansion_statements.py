@@ -63,3 +63,33 @@ async def test_a_depth_cut_into_statements_expands_as_one(store: GraphStore, gra
         cut.ids_per_statement = limit
         assert await cut.expand(requests()) == one, limit
         assert cut.round_trips == trips, limit
+
+
+async def test_a_big_frontier_has_its_moves_counted_on_part_of_it(
+    store: GraphStore, graph_name: str, tmp_path: Path
+) -> None:
+    """Above ``counted`` frontier nodes the moves are counted on that many (evenly spread) and scaled: every
+    option is unresolved and estimated, and taking one still reads its targets exactly."""
+    await load_kb(store, graph_name, tmp_path)
+    kismet, angel = ID["Kismet"], ID["The Blue Angel"]
+    frontier = ExpandRequest(beam_key="r0", hop_mode="relation", node_ids=(kismet, angel), exclude_ids=(kismet, angel))
+    exact = (await Neo4jExpander(store, graph_name).expand([frontier]))[0]
+    sampled = (await Neo4jExpander(store, graph_name, counted=1).expand([frontier]))[0]
+    # counted on Kismet alone (index 0 of 2): its one edge per move, scaled by 2 / 1
+    assert [(o.relation, o.direction, o.count, o.resolved, o.estimated) for o in sampled.options] == [
+        ("directed_by", "out", 2, False, True),
+        ("release_year", "out", 2, False, True),
+        ("starred_actors", "out", 2, False, True),
+        ("written_by", "out", 2, False, True),
+    ]
+    assert [(o.relation, o.count, o.resolved, o.estimated) for o in exact.options] == [
+        ("directed_by", 2, True, False),
+        ("release_year", 2, True, False),
+        ("starred_actors", 1, True, False),
+        ("written_by", 1, True, False),
+    ]
+    follow = frontier.model_copy(update={"follow": Move(relation="directed_by", direction="out")})
+    taken = (await Neo4jExpander(store, graph_name, counted=1).expand([follow]))[0]
+    assert {n.name for n in taken.frontier or ()} == {"William Dieterle", "Josef von Sternberg"}
+    assert taken.frontier_total == 2
+    assert not taken.frontier_truncated
