@@ -52,7 +52,7 @@ from graphwalk_neo4j.settings import Settings
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.registry import template
 from graphwalk_neo4j.walk.config import get_preset
-from graphwalk_neo4j.walk.graph_expander import DENSE_DEGREE, RELATION_SCAN
+from graphwalk_neo4j.walk.graph_expander import COUNTED_NODES, DENSE_DEGREE, RELATION_SCAN
 from graphwalk_neo4j.walk.service import WalkService
 
 if TYPE_CHECKING:
@@ -252,6 +252,7 @@ async def profile_hub_moves(
             "graph": graph,
             "scan": RELATION_SCAN,
             "dense": DENSE_DEGREE,
+            "count_nodes": COUNTED_NODES,
             "cap": 2001,
             "profile": ingested_profile(graph).cypher(),
             "bookkeeping": BOOKKEEPING_TYPES,
