@@ -10,7 +10,9 @@
 // MERGE one relationship per pair and type; an upper bound otherwise); untruncated, `total` is the exact number
 // of distinct unvisited targets read. With req.moves = false the moves are not built (resolve only).
 // Moves come from per-(relation, direction) edge counts: dense nodes read their stored per-type degrees, sparse
-// ones count their relationship records. A frontier of more than $count_nodes nodes has its moves counted on
+// ones count their relationship records. A move's sample from its dense nodes is read in one lazy pipeline over
+// them (DISTINCT, the visited check, LIMIT $scan), not $scan per node: the moves out of the 119 years of 2,000
+// films on the 1M graph read 6k targets for 50 before (79k -> 61k db hits, 93 -> 49 ms best of 7). A frontier of more than $count_nodes nodes has its moves counted on
 // $count_nodes of them, evenly spread over its order (by name, then id, for a followed move), so the cost of a depth is bounded by what it
 // keeps (the frontier cap) and what it shows, not by the frontier's chains: `counted` says how many nodes were
 // read of `frontier_size`, and the caller scales those edge counts to estimates for the whole frontier. Far ends are read only until $scan distinct targets outside the
@@ -99,18 +101,23 @@ CALL (req, frontier) {
       UNWIND [p IN split WHERE p[1] | p[0]] AS n
       UNWIND [t IN apoc.node.relationship.types(n) WHERE NOT t IN $bookkeeping
               AND ($profile.native OR t IN $profile.moves)] AS relation
-      CALL (n, relation, excluded) {
-        WITH n, relation, excluded, apoc.node.degree.out(n, relation) AS edges WHERE edges > 0
-        MATCH (n)-[:$(relation)]->(m)
-        WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-        WITH edges, m LIMIT $scan
-        RETURN 'out' AS direction, edges, collect(m) AS sample
-        UNION ALL
-        WITH n, relation, excluded, apoc.node.degree.in(n, relation) AS edges WHERE edges > 0
-        MATCH (n)<-[:$(relation)]-(m)
-        WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
-        WITH edges, m LIMIT $scan
-        RETURN 'in' AS direction, edges, collect(m) AS sample
+      UNWIND [['out', apoc.node.degree.out(n, relation)], ['in', apoc.node.degree.in(n, relation)]] AS side
+      WITH n, relation, side[0] AS direction, side[1] AS degree WHERE degree > 0
+      WITH relation, direction, sum(degree) AS edges, collect(n) AS nodes
+      CALL (relation, direction, nodes, excluded) {
+        UNWIND nodes AS n
+        CALL (n, relation, direction) {
+          WITH n WHERE direction = 'out'
+          MATCH (n)-[:$(relation)]->(m)
+          RETURN m
+          UNION ALL
+          WITH n WHERE direction = 'in'
+          MATCH (n)<-[:$(relation)]-(m)
+          RETURN m
+        }
+        WITH m WHERE NOT CASE WHEN $profile.native THEN m.id ELSE elementId(m) END IN excluded AND ($profile.native OR (any(l IN labels(m) WHERE l IN $profile.labels) AND none(l IN labels(m) WHERE l IN $profile.managed) AND coalesce(m.gw_graph, $graph) = $graph))
+        WITH DISTINCT m LIMIT $scan
+        RETURN collect(m) AS sample
       }
       RETURN relation, direction, edges, sample, [] AS props
       UNION ALL
