@@ -16,10 +16,10 @@ from graphwalk_neo4j.errors import ConfigError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# 7: the least-matched word (EXTRA 20); 6: words claimed, the asked kind (18); 5: nearness (14); 4: moves by their
-# words (12); 3: 10
-FORMAT_VERSION = 7
-READABLE_FORMATS = (3, 4, 5, 6, 7)  # older artifacts still load (their first 10, 12, 14 or 18 extras only)
+# 8: the kind the question word asks for (EXTRA 22); 7: the least-matched word (20); 6: words claimed, the asked
+# kind (18); 5: nearness (14); 4: moves by their words (12); 3: 10
+FORMAT_VERSION = 8
+READABLE_FORMATS = (3, 4, 5, 6, 7, 8)  # older artifacts still load (their first 10, 12, 14, 18 or 20 extras only)
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"

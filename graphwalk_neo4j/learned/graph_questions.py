@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.kinds import TIME_WORDS, kind_of
 from graphwalk_neo4j.learned.options import SamplingOptions as SamplingOptions  # noqa: TC001 (re-exported)
 from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
@@ -209,20 +210,6 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
 # question word for the answer's kind (``who``, ``which film``, ``what``).
 PREPOSITIONS = frozenset("by in at of on from to for with into about under".split())
 LEADING = frozenset({"has", "have", "is", "in", "of", "with", "get"})
-# Words that make a type an agent, asked for with ``who``: decided from the type's own words, nothing else.
-AGENT_WORDS = frozenset(
-    "person people human individual actor actress director writer author artist musician singer composer "
-    "player athlete employee worker staff user customer client member character politician scientist founder "
-    "manager student teacher producer reviewer agent man woman child owner creator leader officer".split()
-)
-# Types that read as a time, asked for with ``when`` or ``in which``.
-TIME_WORDS = frozenset("year date time day month decade century era period".split())
-# Types that read as a place, asked for with ``where`` now and then.
-PLACE_WORDS = frozenset(
-    "place location city town village country nation state province region county district area continent "
-    "address site venue island capital".split()
-)
-
 # Inner hops: a noun phrase around the phrase before it.
 NOUN_FORWARD = ("the {n} of {x}", "{x}'s {n}", "the {ys} that are the {n} of {x}", "the {n} of {x}")
 NOUN_INVERSE = (
@@ -321,19 +308,6 @@ def read_relation(relation: str) -> Reading:
     head, _, rest = core.partition(" ")
     noun = rest if head in LEADING and rest else core
     return Reading(words=words, core=core, noun=noun, verb=verb, active=active_verb(core))
-
-
-def kind_of(type_words: str) -> str:
-    """``agent`` when a type reads as a person or other agent (any of its words in :data:`AGENT_WORDS`), ``time``
-    when it reads as a time, ``place`` as a place (:data:`PLACE_WORDS`), ``thing`` otherwise."""
-    words = set(type_words.lower().split())
-    if words & AGENT_WORDS:
-        return "agent"
-    if words & TIME_WORDS:
-        return "time"
-    if words & PLACE_WORDS:
-        return "place"
-    return "thing"
 
 
 def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:

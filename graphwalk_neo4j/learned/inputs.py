@@ -20,6 +20,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.kinds import asks_for
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.decide.request import DecisionContext
 
 STOP_TOKEN = "STOP"
-# per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18)
-EXTRA = 20
+# per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18,
+# format 7 20)
+EXTRA = 22
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -236,6 +238,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         the path's): a word nothing taken explains yet (``started`` in "who started the firm [X] works for",
         once ``works at`` is taken) says the walk is not done, however weakly any one move matches it;
     19. ``wmin_gain``: the same minus STOP's.
+    20. ``asked_kind``: 1 when the question word asks for the type the option reaches (:func:`~.kinds.asks_for`:
+        ``who`` an agent, ``when`` a time, ``which country`` a country, by the type's words), else 0 (0 for every
+        option when it says nothing: ``where``, ``what``). Column 16's cosine says little here: "who" is about as
+        near "movie" as "person";
+    21. ``asked_kind_gain``: the same minus STOP's (does moving reach the kind asked for, where standing does not?).
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -273,6 +280,13 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         for i, want in enumerate(wants):
             out[i, 16] = want
             out[i, 17] = want - here
+        asks = [asks_for(asked, type_text(k)) for k in inputs.types]
+        if any(a is not None for a in asks):
+            hits = [1.0 if a else 0.0 for a in asks]
+            here = hits[stops[0]] if stops else 0.0
+            for i, hit in enumerate(hits):
+                out[i, 20] = hit
+                out[i, 21] = hit - here
     return out
 
 

@@ -18,7 +18,6 @@ from graphwalk_neo4j.learned.graph_questions import (
     agent_noun,
     base_form,
     graph_pairs,
-    kind_of,
     participle,
     plural_of,
     question_word,
@@ -26,6 +25,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     sample_paths,
     write_question,
 )
+from graphwalk_neo4j.learned.kinds import kind_of
 
 TRIPLES = [
     ("inception", "directed_by", "nolan"),

@@ -43,6 +43,7 @@ from graphwalk_neo4j.learned.inputs import (
     relation_core_words,
     type_text,
 )
+from graphwalk_neo4j.learned.kinds import asks_for
 from graphwalk_neo4j.learned.model import (
     LearnedDecider,
     Vocab,
@@ -308,23 +309,25 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 7
+    assert config["format"] == 8
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
     answer = await decider.decide(DecisionRequest(state="s", questions=[tate_question()]))
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
-    with pytest.raises(ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7; retrain"):
+    with pytest.raises(
+        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8; retrain"
+    ):
         LearnedDecider.load(art, embedder)
 
 
-@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18)])
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20)])
 async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
     """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
-    and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19): each scores as a
-    format 7 network whose weights on the columns it lacks are
-    zero."""
+    and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19), a format 7 one none for
+    the kind its question word asks for (20, 21): each scores as a format 8 network whose weights on the columns
+    it lacks are zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
@@ -438,16 +441,41 @@ def test_option_extras_exact() -> None:
             1.0,
             1,
             1,
+            1,  # 20-21: "which years" asks for a time, and the release year reaches one where STOP's films are not
+            1,
         ]
     )
     first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
     # 14-17: claim, claim left, asked, asked gain; 18-19: released and years still unmatched (0), no gain
-    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0])
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0])
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
         # 18: the path leaves released and years unmatched
-        [np.log1p(2), 0.0, 1.0, 0.8, 0.0, 0.0, cover - 0.8, 0.0, 2.0, 0.5, 0.6, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 0, 0]
+        [
+            np.log1p(2),
+            0.0,
+            1.0,
+            0.8,
+            0.0,
+            0.0,
+            cover - 0.8,
+            0.0,
+            2.0,
+            0.5,
+            0.6,
+            0.0,
+            0.0,
+            1.0,
+            0.0,
+            2.0,
+            0.0,
+            0.0,
+            0,
+            0,
+            0,
+            0,
+        ]
     )
     # claims: released and years go to release_year (margin 1 each), starred to the path's starred_actors (spent);
     # the question word "which years" is the year the release year reaches, nothing of a film or a person
@@ -558,6 +586,26 @@ def test_the_asked_phrase_is_the_question_word_and_what_it_asks_for() -> None:
     assert relation_core_words("/film/film/directed_by|out") == ("directed",)
     assert relation_core_words("__people__person__place_of_birth|in") == ("place", "birth")
     assert relation_core_words("starred_actors|out") == ("starred", "actors")
+
+
+def test_what_a_question_word_asks_for() -> None:
+    cases = [
+        ("who", "person", True),
+        ("who", "movie", False),
+        ("whose", "film director", True),
+        ("when", "year", True),
+        ("when", "person", False),
+        ("which directors", "person", True),  # an agent noun: any agent type
+        ("which country", "country", True),
+        ("which country", "city", False),  # places nest: a city is not the country asked for
+        ("what cities", "city", True),
+        ("which genres", "genre", True),
+        ("which genres", "movie", False),
+        ("where", "city", None),  # where says nothing: people work where a company is
+        ("what", "movie", None),
+        ("", "movie", None),
+    ]
+    assert [asks_for(asked, kind) for asked, kind, _ in cases] == [want for _, _, want in cases]
 
 
 def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spent_by_the_path() -> None:

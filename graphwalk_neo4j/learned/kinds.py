@@ -1,0 +1,67 @@
+"""What kind of thing a node type reads as (a person or other agent, a time, a place), from the type's own words,
+and what kind a question asks for by its question word: shared by the questions written from a graph
+(:mod:`.graph_questions`, which asks ``who`` for an agent) and the decider's inputs (:mod:`.inputs`)."""
+
+from __future__ import annotations
+
+# Words that make a type an agent, asked for with ``who``: decided from the type's own words, nothing else.
+AGENT_WORDS = frozenset(
+    "person people human individual actor actress director writer author artist musician singer composer "
+    "player athlete employee worker staff user customer client member character politician scientist founder "
+    "manager student teacher producer reviewer agent man woman child owner creator leader officer".split()
+)
+# Types that read as a time, asked for with ``when`` or ``in which``.
+TIME_WORDS = frozenset("year date time day month decade century era period".split())
+# Types that read as a place, asked for with ``where`` now and then.
+PLACE_WORDS = frozenset(
+    "place location city town village country nation state province region county district area continent "
+    "address site venue island capital".split()
+)
+
+
+def kind_of(type_words: str) -> str:
+    """``agent`` when a type reads as a person or other agent (any of its words in :data:`AGENT_WORDS`), ``time``
+    when it reads as a time, ``place`` as a place (:data:`PLACE_WORDS`), ``thing`` otherwise."""
+    words = set(type_words.lower().split())
+    if words & AGENT_WORDS:
+        return "agent"
+    if words & TIME_WORDS:
+        return "time"
+    if words & PLACE_WORDS:
+        return "place"
+    return "thing"
+
+
+ASKED_KINDS = {"who": "agent", "whom": "agent", "whose": "agent", "when": "time"}
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """``word`` and the singulars it may be the plural of (``directors``: director; ``cities``: city)."""
+    forms = [word]
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    elif word.endswith("s"):
+        forms.append(word[:-1])
+    return tuple(forms)
+
+
+def asks_for(asked: str, type_words: str) -> bool | None:
+    """Whether a question's question-word phrase (:func:`~.inputs.asked_phrase`) asks for a node of a type with
+    these words; ``None`` when it says nothing about it. ``who`` asks for an agent and ``when`` for a time
+    (:func:`kind_of`); ``which`` / ``what`` with a noun for that noun, read as the type's kind when the noun names
+    an agent or a time (``which directors``: a person) and as the noun itself otherwise (``which country``: a
+    country, not a city; ``which genres``: a genre). Places are not read as one kind, because they nest: a city is
+    where a country question stands before its last hop. ``where`` says nothing (people work where a company is,
+    and a city or a country is where things are)."""
+    words = asked.split()
+    if not words:
+        return None
+    if words[0] in ASKED_KINDS:
+        return kind_of(type_words) == ASKED_KINDS[words[0]]
+    if len(words) < 2:
+        return None
+    noun = _singulars(words[1])
+    kind = kind_of(" ".join(noun))
+    if kind in ("agent", "time"):
+        return kind_of(type_words) == kind
+    return bool(set(noun) & set(type_words.lower().split()))
