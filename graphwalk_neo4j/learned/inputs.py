@@ -72,6 +72,30 @@ def asked_phrase(question: str) -> str:
     return ""
 
 
+COPULAS = frozenset("is are was were the a an".split())
+
+
+def asked_noun_phrase(question: str) -> str:
+    """:func:`asked_phrase` with the whole noun phrase ``which`` / ``what`` asks about, past a copula and an
+    article: ``what was the release date of [X]`` -> ``what release date``, ``what is the genre of [X]`` ->
+    ``what genre``; a question word followed by another function word is itself (``what does [X] ...``)."""
+    words: list[str] = _WORDS.findall(question.lower())
+    for i, word in enumerate(words):
+        if word in QUESTION_WORDS:
+            if word not in ("which", "what"):
+                return word
+            rest = words[i + 1 :]
+            while rest and rest[0] in COPULAS:
+                rest = rest[1:]
+            noun = []
+            for w in rest:
+                if w in FUNCTION_WORDS:
+                    break
+                noun.append(w)
+            return " ".join([word, *noun])
+    return ""
+
+
 def type_text(kind: str) -> str:
     """A node type in words (``Person`` -> ``person``, ``FilmGenre`` -> ``film genre``): what the model compares
     with the kind of thing a question asks for."""
@@ -280,7 +304,7 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         for i, want in enumerate(wants):
             out[i, 16] = want
             out[i, 17] = want - here
-        asks = [asks_for(asked, type_text(k)) for k in inputs.types]
+        asks = [asks_for(asked_noun_phrase(inputs.question), type_text(k)) for k in inputs.types]
         if any(a is not None for a in asks):
             hits = [1.0 if a else 0.0 for a in asks]
             here = hits[stops[0]] if stops else 0.0

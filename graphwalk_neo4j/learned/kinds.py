@@ -60,7 +60,7 @@ def asks_for(asked: str, type_words: str) -> bool | None:
         return kind_of(type_words) == ASKED_KINDS[words[0]]
     if len(words) < 2:
         return None
-    noun = _singulars(words[1])
+    noun = [form for word in words[1:] for form in _singulars(word)]
     kind = kind_of(" ".join(noun))
     if kind in ("agent", "time"):
         return kind_of(type_words) == kind

@@ -33,6 +33,7 @@ from graphwalk_neo4j.learned.fit import (
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
     DecisionInputs,
+    asked_noun_phrase,
     asked_phrase,
     claims,
     content_words,
@@ -586,6 +587,16 @@ def test_the_asked_phrase_is_the_question_word_and_what_it_asks_for() -> None:
     assert relation_core_words("/film/film/directed_by|out") == ("directed",)
     assert relation_core_words("__people__person__place_of_birth|in") == ("place", "birth")
     assert relation_core_words("starred_actors|out") == ("starred", "actors")
+
+
+def test_the_noun_phrase_a_question_word_asks_about() -> None:
+    assert asked_noun_phrase("what was the release date of the film") == "what release date"
+    assert asked_noun_phrase("what is the genre of") == "what genre"
+    assert asked_noun_phrase("in which country was born") == "which country"
+    assert asked_noun_phrase("what does work at") == "what"  # another function word: no noun
+    assert asked_noun_phrase("the films directed by the director of starred who") == "who"
+    assert asked_noun_phrase("name the films of") == ""
+    assert asks_for(asked_noun_phrase("what was the release date of the film"), "year") is True
 
 
 def test_what_a_question_word_asks_for() -> None:
