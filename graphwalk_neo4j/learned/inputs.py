@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 STOP_TOKEN = "STOP"
 # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18,
-# format 7 20)
-EXTRA = 22
+# format 7 20, format 8 22)
+EXTRA = 23
 # Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
 FUNCTION_WORDS = frozenset(
     "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
@@ -266,7 +266,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         ``who`` an agent, ``when`` a time, ``which country`` a country, by the type's words), else 0 (0 for every
         option when it says nothing: ``where``, ``what``). Column 16's cosine says little here: "who" is about as
         near "movie" as "person";
-    21. ``asked_kind_gain``: the same minus STOP's (does moving reach the kind asked for, where standing does not?).
+    21. ``asked_kind_gain``: the same minus STOP's (does moving reach the kind asked for, where standing does not?);
+    22. ``back``: 1 when the option is the last hop taken, in the other direction (the way back to the kind the
+        walk came from, not to the nodes: ``the films that share actors with [X]`` goes out to the actors and back
+        in to their other films), else 0. Column 5's cosine cannot tell the way back from a move of similar
+        words.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -291,6 +295,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         best_gain = max(best_gain, cover - path_cover)
     for i in stops:
         out[i, 6] = best_gain
+    if inputs.path:
+        relation, _, direction = inputs.path[-1].rpartition("|")
+        back = f"{relation}|{'in' if direction == 'out' else 'out'}"
+        for i, token in enumerate(inputs.tokens):
+            out[i, 22] = 1.0 if token == back else 0.0
     _word_extras(out, vectors, inputs)
     kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
     here = kinds[stops[0]] if stops else 0.0

@@ -310,7 +310,7 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 8
+    assert config["format"] == 9
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
@@ -318,17 +318,17 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
     with pytest.raises(
-        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8; retrain"
+        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8 and 9; retrain"
     ):
         LearnedDecider.load(art, embedder)
 
 
-@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20)])
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20), (8, 22)])
 async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
     """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
     and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19), a format 7 one none for
-    the kind its question word asks for (20, 21): each scores as a format 8 network whose weights on the columns
-    it lacks are zero."""
+    the kind its question word asks for (20, 21), a format 8 one none for the way back (22): each scores as a
+    format 9 network whose weights on the columns it lacks are zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
@@ -444,11 +444,13 @@ def test_option_extras_exact() -> None:
             1,
             1,  # 20-21: "which years" asks for a time, and the release year reaches one where STOP's films are not
             1,
+            0,  # 22: the path came in along starred actors; the release year is not the way back
         ]
     )
     first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
     # 14-17: claim, claim left, asked, asked gain; 18-19: released and years still unmatched (0), no gain
-    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0])
+    # 22: starred actors out is the way back along the path's starred actors in
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 1])
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
@@ -472,6 +474,7 @@ def test_option_extras_exact() -> None:
             2.0,
             0.0,
             0.0,
+            0,
             0,
             0,
             0,
