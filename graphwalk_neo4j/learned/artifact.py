@@ -16,8 +16,8 @@ from graphwalk_neo4j.errors import ConfigError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# 9: the way back (EXTRA 23); 8: the kind the question word asks for (22); 7: the least-matched word (20); 6: words claimed, the asked
-# kind (18); 5: nearness (14); 4: moves by their words (12); 3: 10
+# 9: the way back (EXTRA 23); 8: the kind the question word asks for (22); 7: the least-matched word (20); 6: words
+# claimed, the asked kind (18); 5: nearness (14); 4: moves by their words (12); 3: 10
 FORMAT_VERSION = 9
 READABLE_FORMATS = (
     3,
