@@ -243,6 +243,7 @@ class Reading:
     noun: str
     verb: bool
     active: ActiveVerb | None = None
+    of_noun: bool = False  # ``<noun> of`` (``director_of``, ``capital_of``): the source is the target's noun
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,12 @@ def read_relation(relation: str) -> Reading:
     verb = len(parts) > 1 and parts[-1] in PREPOSITIONS
     head, _, rest = core.partition(" ")
     noun = rest if head in LEADING and rest else core
-    return Reading(words=words, core=core, noun=noun, verb=verb, active=active_verb(core))
+    active = active_verb(core)
+    if active is None and len(parts) > 1 and parts[-1] == "of":
+        # X director_of Y: X is the director of Y, so the name reads as the noun ``director`` of a relation from
+        # Y to X (going in is "the director of [Y]", going out "the films whose director is [X]")
+        return Reading(words=words, core=core, noun=" ".join(parts[:-1]), verb=False, of_noun=True)
+    return Reading(words=words, core=core, noun=noun, verb=verb, active=active)
 
 
 def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
@@ -417,6 +423,11 @@ ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
 ACT_INVERSE = ("the {ys} {x} {v} in", "{ys} that {x} {v}")
 ASK_ACT_FORWARD = ("{w} {v} in {x}", "{w} {v} {x}")
 ASK_ACT_INVERSE = ("{w} has {x} {vp} in", "{w} did {x} appear in as {n}")
+# The act of a ``<noun> of`` name (``director of``: directed) takes its object directly.
+DIRECT_ACT_FORWARD = ("the {ys} who {v} {x}", "the {ys} that {v} {x}")
+DIRECT_ACT_INVERSE = ("the {ys} {x} {v}", "{ys} that {x} {v}")
+ASK_DIRECT_ACT_FORWARD = ("{w} {v} {x}", "{w} {v} {x}")
+ASK_DIRECT_ACT_INVERSE = ("{w} has {x} {vp}", "{w} did {x} work on as {n}")
 # A passive verb-like relation (``directed by``) going in, in the active voice: what [X] has directed.
 ACTIVE_INVERSE = ("the {ys} {x} has {p}", "{ys} that {x} has {p}")
 ASK_ACTIVE_INVERSE = ("{w} has {x} {p}", "{w} have {x} {p}")
@@ -509,6 +520,12 @@ def _pattern_words(
     if active and active.past and " " not in active.phrase and kind_of(end) == "time":
         # one past word reaching a time reads as when the thing was so (``released``: when was [X] released)
         return _time_patterns(direction, last), {"p": active.phrase}
+    subject = source if direction == "out" else y  # the name's own source end
+    if active and active.past and " " not in active.phrase and kind_of(subject) != "agent":
+        # one past word from a thing that cannot have done it is a passive (a film TAGGED a tag, RATED a rating:
+        # what was [X] tagged, the films tagged [noir]), not the active voice of a person's act (DIRECTED)
+        reading = Reading(reading.words, reading.core, reading.noun, verb=True)
+        active = None
     if active and (active.only or rng.random() < OTHER_FORMS):
         words = {"v": active.phrase, "vb": active.base or active.phrase}
         forward = direction == "out"
@@ -523,6 +540,10 @@ def _pattern_words(
     when = _time_participle(reading, end)
     if act and rng.random() < OTHER_FORMS:
         words = {"v": act[0], "vp": act[1]}
+        if reading.of_noun:  # "director of [X]": the act takes its object directly (who directed [X])
+            if last:
+                return (ASK_DIRECT_ACT_FORWARD if direction == "out" else ASK_DIRECT_ACT_INVERSE), words
+            return (DIRECT_ACT_FORWARD if direction == "out" else DIRECT_ACT_INVERSE), words
         if last:
             return (ASK_ACT_FORWARD if direction == "out" else ASK_ACT_INVERSE), words
         return (ACT_FORWARD if direction == "out" else ACT_INVERSE), words
@@ -565,16 +586,18 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         reading = read_relation(relation)
         # a path-like name is read by its last segment, its domain words kept now and then
         r = reading.core if rng.random() < 0.75 else reading.words
-        n = reading.noun if r == reading.core else reading.words
+        n = reading.noun if r == reading.core or reading.of_noun else reading.words
+        # a ``<noun> of`` name is read as its noun, whose relation runs the other way (:class:`Reading`)
+        read_as = ("in" if direction == "out" else "out") if reading.of_noun else direction
         if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
             beyond = index.follow(reached, path.moves[k + 1], path.start)
             ask = k + 2 == hops and not plain
             here = _type_word(index, beyond)
-            phrase = _shared(phrase, reading, direction, y, here, r, ask, rng)
+            phrase = _shared(phrase, reading, read_as, y, here, r, ask, rng)
             nodes, k = beyond, k + 2
             continue
         last = k == hops - 1
-        patterns, extra = _pattern_words(reading, direction, y, here, last and not plain, rng)
+        patterns, extra = _pattern_words(reading, read_as, y, here, last and not plain, rng)
         w = question_word(kind_of(y), y, plural_of(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
             patterns = tuple(p for p in patterns if "{x}'s" not in p)

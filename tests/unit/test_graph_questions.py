@@ -230,6 +230,57 @@ def test_active_readings_in_written_questions() -> None:
     assert "which people work at [Acme]" in inverse
 
 
+def test_a_noun_of_name_reads_as_that_noun_the_other_way_round() -> None:
+    # (Person)-[:DIRECTOR_OF]->(Movie): the person is the movie's director
+    assert read_relation("DIRECTOR_OF") == Reading("director of", "director of", "director", False, of_noun=True)
+    assert read_relation("capital_of").noun == "capital"
+    # a verb before "of" keeps its own reading, and so does a name that only ends in "of" as a path
+    assert read_relation("consists_of").of_noun is False
+    assert read_relation("consists_of").active == ActiveVerb("consists of", "consist of", past=False, only=True)
+    assert read_relation("made_of").of_noun is False
+    index = GraphIndex()
+    index.names.update({"p": "Michael Mann", "m": "Heat", "n": "Thief"})
+    index.types.update({"p": "Person", "m": "Movie", "n": "Movie"})
+    index.add("p", "DIRECTOR_OF", "m")
+    index.add("p", "DIRECTOR_OF", "n")
+
+    def written(path: SampledPath) -> set[str]:
+        return {write_question(index, path, random.Random(s))[0] for s in range(40)}
+
+    into = written(SampledPath("m", (("DIRECTOR_OF", "in"),), ("p",)))
+    # going in from the movie asks for its director, and the agent noun's act reads as the verb
+    assert {"who directed [Heat]", "who is the director of [Heat]", "list [Heat]'s director"} <= into
+    assert not any("is director of [Heat]" in q for q in into)
+    out = written(SampledPath("p", (("DIRECTOR_OF", "out"),), ("m", "n")))
+    assert "what movie has [Michael Mann] as director" in out
+    # never the verb reading of the name, which read the person as what is directed
+    assert not any("[Michael Mann] is director of" in q for q in out)
+    shared = written(SampledPath("m", (("DIRECTOR_OF", "in"), ("DIRECTOR_OF", "out")), ("n",)))
+    assert {"which movies share directors with [Heat]", "movies with the same director as [Heat]"} <= shared
+
+
+def test_one_past_word_from_a_thing_reads_as_a_passive() -> None:
+    index = GraphIndex()
+    index.names.update({"p": "Michael Mann", "m": "Heat", "t": "noir"})
+    index.types.update({"p": "Person", "m": "Movie", "t": "Tag"})
+    index.add("m", "TAGGED", "t")
+    index.add("p", "DIRECTED", "m")
+    tagged = {
+        write_question(index, SampledPath("m", (("TAGGED", "out"),), ("t",)), random.Random(s))[0] for s in range(30)
+    }
+    assert {"what is [Heat] tagged", "the tags that [Heat] was tagged"} <= tagged
+    assert not any("has [Heat] tagged" in q for q in tagged)  # a film does not tag
+    back = {
+        write_question(index, SampledPath("t", (("TAGGED", "in"),), ("m",)), random.Random(s))[0] for s in range(30)
+    }
+    assert "list movies tagged [noir]" in back
+    # a person's act keeps the active voice
+    directed = {
+        write_question(index, SampledPath("p", (("DIRECTED", "out"),), ("m",)), random.Random(s))[0] for s in range(30)
+    }
+    assert "what movie has [Michael Mann] directed" in directed
+
+
 def test_the_kind_asked_for_comes_from_the_types_words() -> None:
     assert [kind_of(t) for t in ("person", "film director", "year", "release date", "movie", "city")] == [
         "agent",
