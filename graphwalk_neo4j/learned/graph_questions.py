@@ -15,7 +15,9 @@
    (labels) of the ends. A name ending in a preposition reads as a verb (``the films directed by [X]``, ``who
    was [X] directed by``), any other as a noun (``the genre of [X]``, ``films whose genre is [X]``); a name whose
    first word is a verb form, in the active voice (:func:`active_verb`: ``which company does [X] work at``, ``who
-   directed [X]``). Each inner hop becomes a noun phrase around the one before it; the last becomes a question
+   directed [X]``), except one past word from a type that is no agent, a passive (``what is [X] tagged``); a
+   ``<noun> of`` name as that noun, the other way round (``DIRECTOR_OF``: ``the director of [X]``). Each inner
+   hop becomes a noun phrase around the one before it; the last becomes a question
    whose opening says what kind of thing is asked for (:func:`kind_of` from the answer type's words: ``who`` for
    a person-like type, ``when`` for a time-like one, ``where`` now and then for a place-like one, ``which
    company`` otherwise), except for a quarter of the questions, which frame the noun phrase plainly (``name
