@@ -329,6 +329,9 @@ def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
     return rng.choice((f"which {y}", f"what {y}", f"which {ys}", "what"))
 
 
+UNTYPED = frozenset({"thing", "entity", "node"})  # what :func:`_type_word` and a type-less ingest call a node
+
+
 def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
     found = Counter(index.types.get(n) for n in nodes[:20])
     kind = next((t for t, _ in found.most_common() if t), None)
@@ -523,7 +526,8 @@ def _pattern_words(
         # one past word reaching a time reads as when the thing was so (``released``: when was [X] released)
         return _time_patterns(direction, last), {"p": active.phrase}
     subject = source if direction == "out" else y  # the name's own source end
-    if active and active.past and " " not in active.phrase and kind_of(subject) != "agent":
+    typed = subject not in UNTYPED  # an untyped graph says nothing of who could have done it
+    if active and active.past and " " not in active.phrase and typed and kind_of(subject) != "agent":
         # one past word from a thing that cannot have done it is a passive (a film TAGGED a tag, RATED a rating:
         # what was [X] tagged, the films tagged [noir]), not the active voice of a person's act (DIRECTED)
         reading = Reading(reading.words, reading.core, reading.noun, verb=True)

@@ -279,6 +279,16 @@ def test_one_past_word_from_a_thing_reads_as_a_passive() -> None:
         write_question(index, SampledPath("p", (("DIRECTED", "out"),), ("m",)), random.Random(s))[0] for s in range(30)
     }
     assert "what movie has [Michael Mann] directed" in directed
+    # a graph without types says nothing of who did it: the active voice stays
+    untyped = GraphIndex()
+    untyped.names.update({"p": "Michael Mann", "m": "Heat"})
+    untyped.add("p", "DIRECTED", "m")
+    plain = {
+        write_question(untyped, SampledPath("p", (("DIRECTED", "out"),), ("m",)), random.Random(s))[0]
+        for s in range(30)
+    }
+    assert "what has [Michael Mann] directed" in plain
+    assert not any("[Michael Mann] was directed" in q or "[Michael Mann] is directed" in q for q in plain)
 
 
 def test_the_kind_asked_for_comes_from_the_types_words() -> None:
