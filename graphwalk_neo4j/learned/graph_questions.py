@@ -40,7 +40,7 @@ import math
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.render import plural
@@ -522,15 +522,16 @@ def _pattern_words(
     active voice, a verb's agent noun) now and then, else the verb or noun reading."""
     end = y if direction == "out" else source  # the agent or time end: what it reaches out, comes from in
     active = reading.active
-    if active and active.past and " " not in active.phrase and kind_of(end) == "time":
+    one_past_word = active is not None and active.past and " " not in active.phrase
+    if active and one_past_word and kind_of(end) == "time":
         # one past word reaching a time reads as when the thing was so (``released``: when was [X] released)
         return _time_patterns(direction, last), {"p": active.phrase}
     subject = source if direction == "out" else y  # the name's own source end
     typed = subject not in UNTYPED  # an untyped graph says nothing of who could have done it
-    if active and active.past and " " not in active.phrase and typed and kind_of(subject) != "agent":
+    if one_past_word and typed and kind_of(subject) != "agent":
         # one past word from a thing that cannot have done it is a passive (a film TAGGED a tag, RATED a rating:
         # what was [X] tagged, the films tagged [noir]), not the active voice of a person's act (DIRECTED)
-        reading = Reading(reading.words, reading.core, reading.noun, verb=True)
+        reading = replace(reading, verb=True, active=None)
         active = None
     if active and (active.only or rng.random() < OTHER_FORMS):
         words = {"v": active.phrase, "vb": active.base or active.phrase}
@@ -594,7 +595,7 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         r = reading.core if rng.random() < 0.75 else reading.words
         n = reading.noun if r == reading.core or reading.of_noun else reading.words
         # a ``<noun> of`` name is read as its noun, whose relation runs the other way (:class:`Reading`)
-        read_as = ("in" if direction == "out" else "out") if reading.of_noun else direction
+        read_as = _inverse(move)[1] if reading.of_noun else direction
         if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
             beyond = index.follow(reached, path.moves[k + 1], path.start)
             ask = k + 2 == hops and not plain

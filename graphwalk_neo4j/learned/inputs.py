@@ -297,9 +297,9 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         out[i, 6] = best_gain
     if inputs.path:
         relation, _, direction = inputs.path[-1].rpartition("|")
-        back = f"{relation}|{'in' if direction == 'out' else 'out'}"
+        back = move_token(relation, "in" if direction == "out" else "out")
         for i, token in enumerate(inputs.tokens):
-            out[i, 22] = 1.0 if token == back else 0.0
+            out[i, 22] = float(token == back)
     _word_extras(out, vectors, inputs)
     kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
     here = kinds[stops[0]] if stops else 0.0
