@@ -8,7 +8,10 @@ Each case is one fresh ``gw-neo4j`` process, timed from spawn to exit (wall seco
 on a shared machine hits all of them alike. The yardstick is ``python -c 'import click, rich'`` (what any
 click + rich command line pays). With ``--walk-graph`` one question is walked end to end as a user types it
 (linking, embedding, decisions, the trace write); the graph must be loaded and embedded first:
-``python -m bench.startup --prepare G`` loads the packaged demo movie graph as ``G`` and embeds it.
+``python -m bench.startup --prepare G`` loads the packaged demo movie graph as ``G`` and embeds it. With
+``--warm`` the same walk is also timed through the warm runtime (``gw-neo4j warm start``, started here in a
+runtime folder of the bench's own and stopped at the end): the ``gw-neo4j`` process hands the walk to it. Every
+other case runs with ``GW_NEO4J_WARM=0``, in a process of its own.
 
 Prints one JSON object: per case the minimum and median wall seconds, peak RSS in MiB, and the ratio of its
 median to the yardstick's (and, for the walk, to ``--help``'s).
@@ -25,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 
@@ -34,18 +38,20 @@ YARDSTICK = "import click, rich"
 def gw_neo4j() -> list[str]:
     """The console script beside this interpreter, else the module (the same ``main``)."""
     script = shutil.which("gw-neo4j", path=os.path.dirname(sys.executable))
-    return [script] if script else [sys.executable, "-m", "graphwalk_neo4j.cli"]
+    return [script] if script else [sys.executable, "-m", "graphwalk_neo4j.entry"]
 
 
 # An installed package has its bytecode compiled (pip does it); a checkout run with PYTHONDONTWRITEBYTECODE would
 # compile every module on every start instead, which no user pays. The warm-up round writes the bytecode.
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# Every case but the warm walk runs in a process of its own (GW_NEO4J_WARM=0), whatever runtime is up.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"GW_NEO4J_WARM": "0"}
+WARM_CASE = "gw-neo4j walk QUESTION --graph G (warm runtime)"
 
 
-def timed(argv: list[str]) -> tuple[float, float, int]:
+def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
     """Wall seconds, peak RSS in MiB and exit code of one process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env or CHILD_ENV)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -69,7 +75,7 @@ def command_names() -> list[str]:
     return names
 
 
-def cases(graph: str | None, question: str, every_command: bool = True) -> dict[str, list[str]]:
+def cases(graph: str | None, question: str, every_command: bool = True, warm: bool = False) -> dict[str, list[str]]:
     cli = gw_neo4j()
     found = {
         "import click, rich": [sys.executable, "-c", YARDSTICK],
@@ -86,19 +92,30 @@ def cases(graph: str | None, question: str, every_command: bool = True) -> dict[
             found[f"gw-neo4j {name} --no-such-option"] = [*cli, name, "--no-such-option"]
     if graph is not None:
         found["gw-neo4j walk QUESTION --graph G"] = [*cli, "walk", question, "--graph", graph]
+        if warm:
+            found[WARM_CASE] = [*cli, "walk", question, "--graph", graph]
     return found
 
 
-def measure(runs: int, graph: str | None, question: str, every_command: bool = True) -> dict[str, object]:
-    plan = cases(graph, question, every_command)
+def warm_env(folder: str) -> dict[str, str]:
+    """The warm walk's environment: handing over allowed, the runtime's socket in ``folder``."""
+    env = {k: v for k, v in CHILD_ENV.items() if k != "GW_NEO4J_WARM"}
+    return env | {"XDG_RUNTIME_DIR": folder}
+
+
+def measure(
+    runs: int, graph: str | None, question: str, every_command: bool = True, warm_dir: str | None = None
+) -> dict[str, object]:
+    plan = cases(graph, question, every_command, warm=warm_dir is not None)
+    envs = {name: warm_env(warm_dir) if warm_dir is not None and name == WARM_CASE else CHILD_ENV for name in plan}
     walls: dict[str, list[float]] = {name: [] for name in plan}
     rss: dict[str, float] = dict.fromkeys(plan, 0.0)
-    for argv in plan.values():  # warm-up, not counted: bytecode, the ONNX export if missing, the OS page cache
-        timed(argv)
+    for name, argv in plan.items():  # warm-up, not counted: bytecode, the ONNX export if missing, the page cache
+        timed(argv, envs[name])
     for _ in range(runs):
         for name, argv in plan.items():
-            wall, peak, code = timed(argv)
-            if name.endswith("--graph G") and code != 0:
+            wall, peak, code = timed(argv, envs[name])
+            if "--graph G" in name and code != 0:
                 raise SystemExit(f"the walk failed (exit {code}): run `{' '.join(argv)}` to see why")
             walls[name].append(wall)
             rss[name] = max(rss[name], peak)
@@ -113,7 +130,7 @@ def measure(runs: int, graph: str | None, question: str, every_command: bool = T
             "peak_rss_mib": round(rss[name], 1),
             "x_yardstick": round(median / base, 2),
         }
-        if name.endswith("--graph G"):
+        if "--graph G" in name:
             row["x_help"] = round(median / help_median, 2)
         report[name] = row
     return report
@@ -145,6 +162,9 @@ def main() -> None:
     parser.add_argument("--question", default="which movies did Christopher Nolan direct")
     parser.add_argument("--prepare", metavar="GRAPH", default=None, help="load and embed the demo graph, then exit")
     parser.add_argument(
+        "--warm", action="store_true", help="with --walk-graph: also time the walk through the warm runtime"
+    )
+    parser.add_argument(
         "--no-every-command",
         dest="every_command",
         action="store_false",
@@ -156,6 +176,18 @@ def main() -> None:
         return
     if not 1 <= args.runs <= 100:
         parser.error("--runs must be between 1 and 100")
+    if args.warm and not args.walk_graph:
+        parser.error("--warm times the walk: give --walk-graph G too")
+    with tempfile.TemporaryDirectory(prefix="gw-bench-warm-") as folder:
+        warm_dir = folder if args.warm else None
+        if warm_dir is not None:
+            start = [*gw_neo4j(), "warm", "start", "--idle-timeout", "600"]
+            subprocess.run(start, env=warm_env(warm_dir), check=True, stdout=subprocess.DEVNULL)
+        try:
+            cases_measured = measure(args.runs, args.walk_graph, args.question, args.every_command, warm_dir)
+        finally:
+            if warm_dir is not None:
+                subprocess.run([*gw_neo4j(), "warm", "stop"], env=warm_env(warm_dir), stdout=subprocess.DEVNULL)
     result = {
         "command": " ".join(["python -m bench.startup", *sys.argv[1:]]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -163,7 +195,7 @@ def main() -> None:
         "machine": platform.machine(),
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "embedder": os.environ.get("GW_NEO4J_EMBEDDER", "(default)"),
-        "cases": measure(args.runs, args.walk_graph, args.question, args.every_command),
+        "cases": cases_measured,
     }
     print(json.dumps(result, indent=2))
 

@@ -18,6 +18,12 @@ ENV = "GW_NEO4J_PAUSE_AT"
 _passes: dict[str, int] = {}
 
 
+def reset() -> None:
+    """Forget the passes counted so far: the warm runtime (cli/warm.py) counts each command's from one, as a
+    process of its own would."""
+    _passes.clear()
+
+
 def wanted(name: str) -> bool:
     """Count one pass of ``name``; whether this pass is one to pause at."""
     spec = os.environ.get(ENV)

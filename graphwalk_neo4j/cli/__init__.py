@@ -96,6 +96,11 @@ COMMANDS: dict[str, CommandRef] = {
         "walk",
         "Answer QUESTION by walking the graph hop by hop; the walk is stored as :Walk/:Step nodes.",
     ),
+    "warm": CommandRef(
+        f"{_CLI}.warm",
+        "warm_group",
+        "Keep the driver connected and the model loaded in one process, so `gw-neo4j walk` answers without start-up.",
+    ),
     "walks": CommandRef(
         f"{_CLI}.walks",
         "walks",

@@ -14,6 +14,7 @@ import json
 import signal
 import sys
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin
 
@@ -32,10 +33,69 @@ if TYPE_CHECKING:
 
     from click.decorators import FC
 
+    from graphwalk_neo4j.embed.base import Embedder
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.store import GraphStore
 
 T = TypeVar("T")
+
+
+@dataclass
+class WarmState:
+    """What the warm runtime (cli/warm.py) keeps between the commands it runs: one event loop, so the stores'
+    drivers stay connected, the stores by their settings, the embedders (the model loaded once) by theirs, and
+    how to cancel the command now running when its client asks (Ctrl-C there)."""
+
+    runner: asyncio.Runner
+    stores: dict[tuple[str, str, bool], GraphStore] = field(default_factory=dict)
+    embedders: dict[tuple[str, int], Embedder] = field(default_factory=dict)
+    cancel: Callable[[], None] | None = None
+    cancelled_by_client: bool = False
+
+    def cancel_running(self) -> None:
+        """Called from the runtime's connection watcher (another thread): cancel the command's task, as Ctrl-C
+        does in a process of its own."""
+        self.cancelled_by_client = True
+        if self.cancel is not None:
+            self.cancel()
+
+
+_warm: WarmState | None = None  # set only inside the warm runtime's process
+
+
+def enter_warm() -> WarmState:
+    """Make this process a warm runtime: from now on :func:`run`, :func:`connected` and :func:`shared_embedder`
+    keep what they open."""
+    global _warm
+    if _warm is None:
+        _warm = WarmState(runner=asyncio.Runner())
+    return _warm
+
+
+def leave_warm() -> None:
+    """Close what the warm runtime kept (each store's driver, then the loop)."""
+    global _warm
+    state, _warm = _warm, None
+    if state is None:
+        return
+    try:
+        for store in state.stores.values():
+            state.runner.run(store.close())
+    finally:
+        state.runner.close()
+
+
+def shared_embedder(settings: Settings) -> Embedder:
+    """The embedder ``settings`` name: a new one (nothing loaded until its first encode), or in the warm runtime
+    the one it already loaded for the same settings."""
+    from graphwalk_neo4j.embed.factory import make_embedder
+
+    if _warm is None:
+        return make_embedder(settings)
+    key = (settings.embedder.strip().lower(), settings.embed_batch_size)
+    if key not in _warm.embedders:
+        _warm.embedders[key] = make_embedder(settings)
+    return _warm.embedders[key]
 
 
 def load_settings(ctx: click.Context) -> Settings:
@@ -51,13 +111,32 @@ def load_settings(ctx: click.Context) -> Settings:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run`` with SIGTERM handled like Ctrl-C: the work is cancelled, so it can record that it was
-    interrupted (a walk stores status ``interrupted``, an ingest says what it committed) before the exit."""
-    return asyncio.run(_terminable(coro))
+    interrupted (a walk stores status ``interrupted``, an ingest says what it committed) before the exit. In the
+    warm runtime: on its one loop, and a cancellation its client asked for ends as Ctrl-C does here."""
+    if _warm is None:
+        return asyncio.run(_terminable(coro))
+    try:
+        return _warm.runner.run(_terminable(coro))
+    except asyncio.CancelledError:
+        if _warm.cancelled_by_client:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        _warm.cancel = None
 
 
 async def _terminable(coro: Coroutine[Any, Any, T]) -> T:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
+    if _warm is not None and task is not None:
+        running = task
+
+        def cancel() -> None:
+            loop.call_soon_threadsafe(running.cancel)
+
+        _warm.cancel = cancel
+        if _warm.cancelled_by_client:  # the client gave up before the command reached its loop
+            task.cancel()
     installed = False
     if task is not None:
         try:
@@ -101,8 +180,19 @@ def emit_json(data: Any) -> None:
 
 @asynccontextmanager
 async def connected(settings: Settings, *, require_apoc: bool = True) -> AsyncIterator[GraphStore]:
+    """A connected store for one command, closed after it; in the warm runtime, the one it keeps for the same
+    settings (connected at its first use, its pool kept warm)."""
     from graphwalk_neo4j.store import GraphStore
 
+    if _warm is not None:
+        key = (settings.model_dump_json(), settings.password.get_secret_value(), require_apoc)
+        store = _warm.stores.get(key)
+        if store is None:
+            store = GraphStore(settings)
+            await store.connect(require_apoc=require_apoc)
+            _warm.stores[key] = store
+        yield store
+        return
     store = GraphStore(settings)
     await store.connect(require_apoc=require_apoc)
     try:

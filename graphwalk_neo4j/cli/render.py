@@ -18,9 +18,23 @@ from rich.text import Text
 Piece = str | tuple[str, str]
 
 
-def make_console(*, stderr: bool = False, **options: Any) -> Console:
+class TextConsole(Console):
     """A console that prints strings literally (no markup, no emoji codes, no highlighting)."""
-    return Console(stderr=stderr, soft_wrap=True, markup=False, emoji=False, highlight=False, **options)
+
+    def __init__(self, *, stderr: bool = False, **options: Any) -> None:
+        self._options = {"stderr": stderr, **options}
+        super().__init__(stderr=stderr, soft_wrap=True, markup=False, emoji=False, highlight=False, **options)
+
+    def rebind(self) -> None:
+        """Look again at ``sys.stdout`` / ``sys.stderr`` and the environment (a terminal or not, colours, width),
+        which a console reads once when it is made: the warm runtime (cli/warm.py) hands the module's consoles each
+        client's streams and environment in turn."""
+        super().__init__(soft_wrap=True, markup=False, emoji=False, highlight=False, **self._options)
+
+
+def make_console(*, stderr: bool = False, **options: Any) -> TextConsole:
+    """A console that prints strings literally (no markup, no emoji codes, no highlighting)."""
+    return TextConsole(stderr=stderr, **options)
 
 
 def styled(*pieces: Piece) -> Text:

@@ -21,6 +21,7 @@ from graphwalk_neo4j.cli.common import (
     out,
     run,
     set_option,
+    shared_embedder,
 )
 from graphwalk_neo4j.cli.render import styled
 from graphwalk_neo4j.walk.config import preset_names
@@ -45,10 +46,9 @@ async def run_walk(settings: Settings, call: WalkCall) -> WalkOutcome:
     # The walk's machinery is imported here, not at the top, so `gw-neo4j walk --help` and a bad option answer at
     # once (docs/benchmarks.md, start-up).
     from graphwalk_neo4j.backends import graph_model_choice, resolve_backend
-    from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.walk.service import WalkService
 
-    embedder = make_embedder(settings)  # lazy: nothing is loaded until the first encode
+    embedder = shared_embedder(settings)  # lazy: nothing is loaded until the first encode (the warm runtime's: loaded)
     named = call.model or settings.model
     # A named model is checked before anything connects; without one the graph's own model (if any) is used.
     backend = resolve_backend(settings, named, embedder_factory=lambda _s: embedder) if named else None

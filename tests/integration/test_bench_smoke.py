@@ -2,7 +2,7 @@
 
 ``make bench`` is ``bench.run`` (sections ingest, embed, text, walk) and, with ``SCALE=``, ``bench.scale`` (load,
 embed, walk on a generated graph); ``bench.burst`` (worst-case walks against a real ``gw-neo4j serve``) runs here
-with two requests. Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
+with two requests, and ``bench.startup`` times one walk in a process of its own and one through the warm runtime. Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
 (or a generated graph of about 300 triples) in the test's own graph; the test fails if any of them raises, and
 checks the figures each one reports are the ones of the run it made.
 """
@@ -10,6 +10,9 @@ checks the figures each one reports are the ones of the run it made.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,3 +93,23 @@ async def test_bench_burst(store: GraphStore, neo4j_settings: Settings, graph_na
     assert result["within_timeout"] is True
     assert result["healthz_samples"] == len(result["healthz_ms"]) > 0
     assert 0 < result["rss_mb_before"] <= result["rss_mb_peak"]
+
+
+async def test_bench_startup_with_the_warm_runtime(
+    store: GraphStore, neo4j_settings: Settings, graph_name: str
+) -> None:
+    env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake"}
+    prepared = subprocess.run(
+        [sys.executable, "-m", "bench.startup", "--prepare", graph_name], env=env, capture_output=True, text=True
+    )
+    assert prepared.returncode == 0, prepared.stderr
+    args = ["--runs", "1", "--walk-graph", graph_name, "--warm", "--no-every-command"]
+    measured = subprocess.run(
+        [sys.executable, "-m", "bench.startup", *args], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert measured.returncode == 0, measured.stderr
+    cases = json.loads(measured.stdout)["cases"]
+    cold, warm = cases["gw-neo4j walk QUESTION --graph G"], cases["gw-neo4j walk QUESTION --graph G (warm runtime)"]
+    assert cold["median_s"] > 0
+    assert warm["median_s"] > 0
+    assert {"x_help", "peak_rss_mib"} <= set(warm)
