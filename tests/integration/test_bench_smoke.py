@@ -2,9 +2,10 @@
 
 ``make bench`` is ``bench.run`` (sections ingest, embed, text, walk) and, with ``SCALE=``, ``bench.scale`` (load,
 embed, walk on a generated graph); ``bench.burst`` (worst-case walks against a real ``gw-neo4j serve``) runs here
-with two requests, and ``bench.startup`` times one walk in a process of its own and one through the warm runtime. Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs``
-(or a generated graph of about 300 triples) in the test's own graph; the test fails if any of them raises, and
-checks the figures each one reports are the ones of the run it made.
+with two requests, and ``bench.startup`` times one walk in a process of its own and one through the warm runtime.
+Here each section runs on the 160-film MetaQA slice in ``tests/data/metaqa_hubs`` (or a generated graph of about
+300 triples) in the test's own graph; the test fails if any of them raises, and checks the figures each one reports
+are the ones of the run it made.
 """
 
 from __future__ import annotations
@@ -95,21 +96,25 @@ async def test_bench_burst(store: GraphStore, neo4j_settings: Settings, graph_na
     assert 0 < result["rss_mb_before"] <= result["rss_mb_peak"]
 
 
-async def test_bench_startup_with_the_warm_runtime(
-    store: GraphStore, neo4j_settings: Settings, graph_name: str
-) -> None:
+def test_bench_startup_with_the_warm_runtime(neo4j_settings: Settings, graph_name: str) -> None:
     env = {**os.environ, "GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "fake"}
-    prepared = subprocess.run(
-        [sys.executable, "-m", "bench.startup", "--prepare", graph_name], env=env, capture_output=True, text=True
-    )
-    assert prepared.returncode == 0, prepared.stderr
-    args = ["--runs", "1", "--walk-graph", graph_name, "--warm", "--no-every-command"]
-    measured = subprocess.run(
-        [sys.executable, "-m", "bench.startup", *args], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert measured.returncode == 0, measured.stderr
+
+    def bench(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "bench.startup", *args], env=env, capture_output=True, text=True, timeout=600
+        )
+
+    try:
+        prepared = bench("--prepare", graph_name)
+        assert prepared.returncode == 0, prepared.stderr
+        measured = bench("--runs", "1", "--walk-graph", graph_name, "--warm", "--no-every-command")
+        assert measured.returncode == 0, measured.stderr
+    finally:
+        drop = [sys.executable, "-m", "graphwalk_neo4j.cli", "drop-graph", graph_name, "--yes"]
+        subprocess.run(drop, env=env, capture_output=True, check=False)
     cases = json.loads(measured.stdout)["cases"]
-    cold, warm = cases["gw-neo4j walk QUESTION --graph G"], cases["gw-neo4j walk QUESTION --graph G (warm runtime)"]
+    cold = cases["gw-neo4j walk QUESTION --graph G"]
+    warm = cases["gw-neo4j walk QUESTION --graph G (warm runtime)"]
     assert cold["median_s"] > 0
     assert warm["median_s"] > 0
     assert {"x_help", "peak_rss_mib"} <= set(warm)
