@@ -62,7 +62,8 @@ DEFAULT_IDLE_TIMEOUT_S = 900
 # What a walk imports when it first runs (cli/walk.py run_walk), imported by the runtime as it starts.
 WALK_MODULES = ("graphwalk_neo4j.cli.walk", "graphwalk_neo4j.backends", "graphwalk_neo4j.walk.service")
 ACCEPT_POLL_S = 0.5  # how often the idle runtime looks at SIGTERM's flag and its idle time
-START_WAIT_S = 120.0  # how long `warm start` waits for the runtime to answer (loading the model, connecting)
+START_WAIT_S = 120.0
+STOP_WAIT_S = 10.0  # how long `warm stop` waits for the runtime to close its socket  # how long `warm start` waits for the runtime to answer (loading the model, connecting)
 
 
 def _log_path() -> str:
@@ -139,6 +140,7 @@ class WarmServer:
             os.unlink(self.path)  # a socket left by a runtime that was killed (`warm run` checked none answers)
         listener.bind(self.path)
         os.chmod(self.path, 0o600)
+        bound = os.stat(self.path).st_ino
         listener.listen(16)
         listener.settimeout(ACCEPT_POLL_S)
         try:
@@ -158,7 +160,8 @@ class WarmServer:
         finally:
             listener.close()
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.path)
+                if os.stat(self.path).st_ino == bound:  # not a socket a newer runtime bound after `warm stop`
+                    os.unlink(self.path)
             leave_warm()
 
     def _on_sigterm(self, _signum: int, _frame: object) -> None:
@@ -376,8 +379,11 @@ def run_command(idle_timeout: int) -> None:
 @json_option
 @handle_errors
 def stop(as_json: bool) -> None:
-    """Stop the warm runtime (after the command it is running, if any)."""
+    """Stop the warm runtime (after the command it is running, if any); returns once it has gone."""
     info = _ask(STOP, timeout_s=60.0)
+    deadline = time.monotonic() + STOP_WAIT_S
+    while info is not None and _ask(PING, timeout_s=1.0) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
     if as_json:
         click.echo(json.dumps({"state": "stopped" if info else "not running", **(info or {})}))
     elif info is None:
