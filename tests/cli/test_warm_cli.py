@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from graphwalk_neo4j.warm_protocol import DECLINED, REQUEST, recv_frame, send_frame, socket_path
+from tests.cli.test_walk_cli import KB
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -24,12 +25,6 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.settings import Settings
 
-KB = """Memento|directed_by|Christopher Nolan
-Inception|directed_by|Christopher Nolan
-Inception|starred_actors|Leonardo DiCaprio
-Titanic|starred_actors|Leonardo DiCaprio
-Titanic|release_year|1997
-"""
 QUESTION = "which movies did Christopher Nolan direct"
 
 
