@@ -1,12 +1,12 @@
-"""The ``gw-neo4j`` program: hands a ``walk`` to the warm runtime when one is running, else runs the command line.
+"""The ``gw-neo4j`` program: hands a ``walk`` or ``search`` to the warm runtime when one runs, else runs the CLI.
 
 With ``gw-neo4j warm start`` running (graphwalk_neo4j/cli/warm.py), a walk's arguments, environment and working
 directory go to it over its Unix socket (:mod:`graphwalk_neo4j.warm_protocol`), and what it writes comes back to
 this process's stdout and stderr as it is written, with its exit code: the driver is connected and the model is
 loaded there once, so this process imports only the standard library. Without a warm runtime, with
-``GW_NEO4J_WARM=0``, for every other command, or when the runtime declines (another package version), the command
-runs here as it always did. Ctrl-C cancels the walk in the runtime: it is stored as ``interrupted``, as in a
-process of its own.
+``GW_NEO4J_WARM=0``, for every other command (:data:`~graphwalk_neo4j.warm_protocol.FORWARDED_COMMANDS`), or
+when the runtime declines (another package version), the command runs here as it always did. Ctrl-C cancels
+the walk in the runtime: it is stored as ``interrupted``, as in a process of its own.
 """
 
 from __future__ import annotations

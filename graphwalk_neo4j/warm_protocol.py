@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 SWITCH_ENV = "GW_NEO4J_WARM"  # "0": never hand a command to a running warm runtime
-FORWARDED_COMMANDS = frozenset({"walk"})
+FORWARDED_COMMANDS = frozenset({"walk", "search"})  # the interactive ones, whose cost is start-up
 # The group's options that take a value (cli/__init__.py main): skipped when finding the command's name.
 GROUP_OPTIONS_WITH_VALUE = frozenset({"--uri", "--user", "--database"})
 

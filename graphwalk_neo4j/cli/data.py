@@ -18,6 +18,7 @@ from graphwalk_neo4j.cli.common import (
     load_settings,
     out,
     run,
+    shared_embedder,
 )
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
@@ -58,10 +59,9 @@ def embed(ctx: click.Context, graph: str, batch_size: int | None, as_json: bool)
 
 
 async def _search(settings: Settings, graph: str, text: str, k: int, vector: bool) -> list[dict[str, Any]]:
-    from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.graph.search import search_entities
 
-    embedder = make_embedder(settings) if vector else None
+    embedder = shared_embedder(settings) if vector else None  # the warm runtime's: loaded already
     async with connected(settings) as store:
         hits = await search_entities(store, graph, text, k=k, embedder=embedder)
     return [h.as_dict() for h in hits]

@@ -1,5 +1,5 @@
 """``gw-neo4j warm``: a process that keeps the Neo4j driver connected and the embedding model loaded, and runs the
-``walk`` commands handed to it, so a walk from the command line costs the walk, not the start-up.
+``walk`` and ``search`` commands handed to it, so a walk from the command line costs the walk, not the start-up.
 
 A fresh ``gw-neo4j walk`` spends most of its second importing the driver, NumPy and ONNX Runtime, opening the
 model and authenticating to Neo4j (docs/benchmarks.md, "One question from the command line"). While ``gw-neo4j
@@ -59,11 +59,18 @@ if TYPE_CHECKING:
 
 IDLE_TIMEOUT_RANGE = (10, 86_400)  # seconds without a command before the runtime exits
 DEFAULT_IDLE_TIMEOUT_S = 900
-# What a walk imports when it first runs (cli/walk.py run_walk), imported by the runtime as it starts.
-WALK_MODULES = ("graphwalk_neo4j.cli.walk", "graphwalk_neo4j.backends", "graphwalk_neo4j.walk.service")
+# What a walk and a search import when they first run (cli/walk.py run_walk, cli/data.py _search), imported by
+# the runtime as it starts.
+WARM_MODULES = (
+    "graphwalk_neo4j.cli.walk",
+    "graphwalk_neo4j.backends",
+    "graphwalk_neo4j.walk.service",
+    "graphwalk_neo4j.cli.data",
+    "graphwalk_neo4j.graph.search",
+)
 ACCEPT_POLL_S = 0.5  # how often the idle runtime looks at SIGTERM's flag and its idle time
-START_WAIT_S = 120.0
-STOP_WAIT_S = 10.0  # how long `warm stop` waits for the runtime to close its socket  # how long `warm start` waits for the runtime to answer (loading the model, connecting)
+START_WAIT_S = 120.0  # how long `warm start` waits for the runtime to answer (loading the model, connecting)
+STOP_WAIT_S = 10.0  # how long `warm stop` waits for the runtime to close its socket
 
 
 def _log_path() -> str:
@@ -172,7 +179,7 @@ class WarmServer:
         from graphwalk_neo4j.cli.common import run, shared_embedder, with_store
         from graphwalk_neo4j.settings import load_settings
 
-        for module in WALK_MODULES:
+        for module in WARM_MODULES:
             importlib.import_module(module)
         try:
             settings = load_settings()
@@ -299,8 +306,8 @@ def _same_user(conn: socket.socket) -> bool:
 def warm_group() -> None:
     """Keep the driver connected and the model loaded in one process, so `gw-neo4j walk` answers without start-up.
 
-    While it runs, `gw-neo4j walk` hands its arguments and environment to it (docs/cli-guide.md, "The warm
-    runtime"); GW_NEO4J_WARM=0 walks in a process of its own anyway."""
+    While it runs, `gw-neo4j walk` and `gw-neo4j search` hand their arguments and environment to it
+    (docs/cli-guide.md, "The warm runtime"); GW_NEO4J_WARM=0 runs them in a process of their own anyway."""
 
 
 idle_option = click.option(

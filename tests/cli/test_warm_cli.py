@@ -103,6 +103,19 @@ def test_a_walk_in_the_runtime_prints_what_a_walk_of_its_own_prints(warm_env: di
     assert json.loads(stored.stdout)["walk"]["question"] == QUESTION
 
 
+def test_a_search_in_the_runtime_prints_what_a_search_of_its_own_prints(
+    warm_env: dict[str, str], movie_graph: str
+) -> None:
+    before = commands_run(warm_env)
+    for args in (["search", "Nolan", "--graph", movie_graph], ["search", "Nolan", "--graph", movie_graph, "--json"]):
+        warm = gw(args, warm_env)
+        own = gw(args, {**warm_env, "GW_NEO4J_WARM": "0"})
+        assert warm.returncode == own.returncode == 0, warm.stderr + own.stderr
+        assert "Christopher Nolan" in warm.stdout
+        assert (warm.stdout, warm.stderr) == (own.stdout, own.stderr)
+    assert commands_run(warm_env) == before + 2
+
+
 def test_argument_errors_and_bad_settings_come_back_with_their_exit_codes(
     warm_env: dict[str, str], movie_graph: str
 ) -> None:
