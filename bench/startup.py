@@ -7,11 +7,11 @@ Each case is one fresh ``gw-neo4j`` process, timed from spawn to exit (wall seco
 ``wait4``), after one uncounted warm-up round; the cases run interleaved, ``--runs`` rounds, so a burst of load
 on a shared machine hits all of them alike. The yardstick is ``python -c 'import click, rich'`` (what any
 click + rich command line pays). With ``--walk-graph`` one question is walked end to end as a user types it
-(linking, embedding, decisions, the trace write); the graph must be loaded and embedded first:
-``python -m bench.startup --prepare G`` loads the packaged demo movie graph as ``G`` and embeds it. With
-``--warm`` the same walk is also timed through the warm runtime (``gw-neo4j warm start``, started here in a
-runtime folder of the bench's own and stopped at the end): the ``gw-neo4j`` process hands the walk to it. Every
-other case runs with ``GW_NEO4J_WARM=0``, in a process of its own.
+(linking, embedding, decisions, the trace write), and a name is searched (exact, fulltext and vector); the graph
+must be loaded and embedded first: ``python -m bench.startup --prepare G`` loads the packaged demo movie graph as
+``G`` and embeds it. With ``--warm`` the same walk and search are also timed through the warm runtime (``gw-neo4j
+warm start``, started here in a runtime folder of the bench's own and stopped at the end): the ``gw-neo4j``
+process hands them to it. Every other case runs with ``GW_NEO4J_WARM=0``, in a process of its own.
 
 Prints one JSON object: per case the minimum and median wall seconds, peak RSS in MiB, and the ratio of its
 median to the yardstick's (and, for the walk, to ``--help``'s).
@@ -46,6 +46,9 @@ def gw_neo4j() -> list[str]:
 # Every case but the warm walk runs in a process of its own (GW_NEO4J_WARM=0), whatever runtime is up.
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"GW_NEO4J_WARM": "0"}
 WARM_CASE = "gw-neo4j walk QUESTION --graph G (warm runtime)"
+WARM_SEARCH_CASE = "gw-neo4j search NAME --graph G (warm runtime)"
+WARM_CASES = (WARM_CASE, WARM_SEARCH_CASE)
+SEARCH_TEXT = "Christopher Nolan"  # a name in the demo graph: exact, fulltext and vector hits
 
 
 def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
@@ -92,8 +95,10 @@ def cases(graph: str | None, question: str, every_command: bool = True, warm: bo
             found[f"gw-neo4j {name} --no-such-option"] = [*cli, name, "--no-such-option"]
     if graph is not None:
         found["gw-neo4j walk QUESTION --graph G"] = [*cli, "walk", question, "--graph", graph]
+        found["gw-neo4j search NAME --graph G"] = [*cli, "search", SEARCH_TEXT, "--graph", graph]
         if warm:
             found[WARM_CASE] = [*cli, "walk", question, "--graph", graph]
+            found[WARM_SEARCH_CASE] = [*cli, "search", SEARCH_TEXT, "--graph", graph]
     return found
 
 
@@ -107,7 +112,7 @@ def measure(
     runs: int, graph: str | None, question: str, every_command: bool = True, warm_dir: str | None = None
 ) -> dict[str, object]:
     plan = cases(graph, question, every_command, warm=warm_dir is not None)
-    envs = {name: warm_env(warm_dir) if warm_dir is not None and name == WARM_CASE else CHILD_ENV for name in plan}
+    envs = {name: warm_env(warm_dir) if warm_dir is not None and name in WARM_CASES else CHILD_ENV for name in plan}
     walls: dict[str, list[float]] = {name: [] for name in plan}
     rss: dict[str, float] = dict.fromkeys(plan, 0.0)
     for name, argv in plan.items():  # warm-up, not counted: bytecode, the ONNX export if missing, the page cache

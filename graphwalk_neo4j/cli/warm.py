@@ -14,6 +14,7 @@ stdout, stderr and the exit code back. One command runs at a time; others wait t
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib
 import io
 import json
@@ -142,6 +143,9 @@ class WarmServer:
         from graphwalk_neo4j.cli.common import enter_warm, leave_warm
 
         state = enter_warm()
+        # warm up before the socket exists: `warm start` polls it, and a ping in the backlog while the model loads
+        # would time out and leave a connection whose client has gone
+        self._warm_up()
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)  # a socket left by a runtime that was killed (`warm run` checked none answers)
@@ -151,7 +155,6 @@ class WarmServer:
         listener.listen(16)
         listener.settimeout(ACCEPT_POLL_S)
         try:
-            self._warm_up()
             idle_since = time.monotonic()
             while not self.stopping and time.monotonic() - idle_since < self.idle_timeout_s:
                 # SIGTERM only sets the flag (a command's own loop takes it over while one runs: it cancels that
@@ -162,7 +165,10 @@ class WarmServer:
                 except TimeoutError:
                     continue
                 with conn:
-                    self._answer(conn, state)
+                    try:
+                        self._answer(conn, state)
+                    except OSError as exc:  # the client went away (a ping that timed out, a killed client)
+                        print(f"a client went away: {exc!r}", file=sys.stderr, flush=True)
                 idle_since = time.monotonic()
         finally:
             listener.close()
@@ -376,8 +382,15 @@ def run_command(idle_timeout: int) -> None:
     folder = runtime_dir()
     if not private_dir(folder, create=True):
         raise ConfigError(f"{folder} is not a folder only you can open; set XDG_RUNTIME_DIR or TMPDIR to one that is")
-    if _ask(PING) is not None:
-        raise ConfigError(f"a warm runtime already answers at {socket_path()}; `gw-neo4j warm stop` ends it")
+    # one runtime per socket: the lock is held for this process's life, so a second one started while the first
+    # is still warming up (its socket not bound yet) stops here instead of taking the socket from under it
+    lock = open(socket_path().removesuffix(".sock") + ".lock", "a")  # noqa: SIM115  held until the process exits
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ConfigError(
+            f"a warm runtime already runs or is starting at {socket_path()}; `gw-neo4j warm stop` ends it"
+        ) from None
     err.print(f"warm runtime: pid {os.getpid()}, socket {socket_path()}, idle timeout {idle_timeout} s")
     WarmServer(socket_path(), float(idle_timeout)).serve()
 

@@ -5,6 +5,7 @@ code; each command runs with its own client's environment; Ctrl-C at the client 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from graphwalk_neo4j.warm_protocol import DECLINED, REQUEST, recv_frame, send_frame, socket_path
+from graphwalk_neo4j.warm_protocol import DECLINED, PING, REQUEST, recv_frame, send_frame, socket_path
 from tests.cli.test_walk_cli import KB
 
 if TYPE_CHECKING:
@@ -75,6 +76,20 @@ def movie_graph(warm_env: dict[str, str], graph_name: str, tmp_path: Path) -> It
     assert loaded.returncode == 0, loaded.stderr
     yield graph_name
     gw(["drop-graph", graph_name, "--yes"], warm_env)
+
+
+@contextlib.contextmanager
+def _env_of(env: dict[str, str]) -> Iterator[None]:
+    """This process with the runtime folder of ``env`` (where :func:`socket_path` looks)."""
+    old = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"]
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["XDG_RUNTIME_DIR"]
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = old
 
 
 def _comparable(text: str) -> str:
@@ -137,15 +152,8 @@ def test_argument_errors_and_bad_settings_come_back_with_their_exit_codes(
 
 def test_a_runtime_of_another_version_declines_and_the_client_walks_itself(warm_env: dict[str, str]) -> None:
     request = {"argv": ["walk", QUESTION], "env": {}, "cwd": "/", "version": "0.0.0"}
-    old = os.environ.get("XDG_RUNTIME_DIR")
-    os.environ["XDG_RUNTIME_DIR"] = warm_env["XDG_RUNTIME_DIR"]
-    try:
+    with _env_of(warm_env):
         path = socket_path()
-    finally:
-        if old is None:
-            del os.environ["XDG_RUNTIME_DIR"]
-        else:
-            os.environ["XDG_RUNTIME_DIR"] = old
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(30)
         sock.connect(path)
@@ -154,6 +162,18 @@ def test_a_runtime_of_another_version_declines_and_the_client_walks_itself(warm_
     assert frame is not None
     assert frame[0] == DECLINED
     assert b"warm stop" in frame[1]
+
+
+def test_clients_that_go_away_do_not_end_the_runtime(warm_env: dict[str, str]) -> None:
+    with _env_of(warm_env):
+        path = socket_path()
+    for _ in range(20):  # a ping whose client has closed by the time the answer is sent (as a timed-out one has)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(path)
+            send_frame(sock, PING)
+    status = gw(["warm", "status", "--json"], warm_env)
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["state"] == "running"
 
 
 def _default_interrupt() -> None:

@@ -118,3 +118,4 @@ def test_bench_startup_with_the_warm_runtime(neo4j_settings: Settings, graph_nam
     assert cold["median_s"] > 0
     assert warm["median_s"] > 0
     assert {"x_help", "peak_rss_mib"} <= set(warm)
+    assert cases["gw-neo4j search NAME --graph G (warm runtime)"]["median_s"] > 0
