@@ -121,7 +121,7 @@ def measure(
         for name, argv in plan.items():
             wall, peak, code = timed(argv, envs[name])
             if "--graph G" in name and code != 0:
-                raise SystemExit(f"the walk failed (exit {code}): run `{' '.join(argv)}` to see why")
+                raise SystemExit(f"{name} failed (exit {code}): run `{' '.join(argv)}` to see why")
             walls[name].append(wall)
             rss[name] = max(rss[name], peak)
     base = statistics.median(walls["import click, rich"])

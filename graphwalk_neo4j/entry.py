@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
+from typing import TYPE_CHECKING
 
 from graphwalk_neo4j import __version__
 from graphwalk_neo4j.warm_protocol import (
@@ -28,12 +28,13 @@ from graphwalk_neo4j.warm_protocol import (
     STDOUT,
     SWITCH_ENV,
     command_of,
-    private_dir,
+    connect,
     recv_frame,
-    runtime_dir,
     send_frame,
-    socket_path,
 )
+
+if TYPE_CHECKING:
+    import socket
 
 CONNECT_TIMEOUT_S = 2.0
 CANCEL_WAIT_S = 10.0  # after Ctrl-C: how long the walk may take to store itself as interrupted
@@ -75,22 +76,9 @@ def _request(argv: list[str]) -> bytes:
     ).encode()
 
 
-def _connect() -> socket.socket | None:
-    if not private_dir(runtime_dir(), create=False):
-        return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(CONNECT_TIMEOUT_S)
-    try:
-        sock.connect(socket_path())
-    except OSError:  # no runtime (no socket, or one left by a runtime that died): run the command here
-        sock.close()
-        return None
-    return sock
-
-
 def forward(argv: list[str]) -> int | None:
     """Run ``argv`` in the warm runtime: its exit code, or ``None`` when there is none running or it declined."""
-    sock = _connect()
+    sock = connect(CONNECT_TIMEOUT_S)  # None: no runtime here, so the command runs in this process
     if sock is None:
         return None
     with sock:

@@ -16,6 +16,7 @@ decimal text). ``PING`` and ``STOP`` are answered with ``INFO`` (JSON).
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import struct
 import sys
@@ -23,7 +24,6 @@ import zlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import socket
     from collections.abc import Sequence
 
 SWITCH_ENV = "GW_NEO4J_WARM"  # "0": never hand a command to a running warm runtime
@@ -86,6 +86,22 @@ def private_dir(path: str, *, create: bool) -> bool:
     except FileNotFoundError:
         return False
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def connect(timeout_s: float) -> socket.socket | None:
+    """A connection to this installation's warm runtime (``timeout_s`` for each of its socket calls), or
+    ``None`` when its folder is not this user's own or nothing answers there (no socket, or one left by a runtime
+    that died)."""
+    if not private_dir(runtime_dir(), create=False):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout_s)
+    try:
+        sock.connect(socket_path())
+    except OSError:
+        sock.close()
+        return None
+    return sock
 
 
 def send_frame(sock: socket.socket, kind: bytes, payload: bytes = b"") -> None:

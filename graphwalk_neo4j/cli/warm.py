@@ -45,6 +45,7 @@ from graphwalk_neo4j.warm_protocol import (
     STDERR,
     STDOUT,
     STOP,
+    connect,
     private_dir,
     recv_frame,
     runtime_dir,
@@ -74,18 +75,26 @@ START_WAIT_S = 120.0  # how long `warm start` waits for the runtime to answer (l
 STOP_WAIT_S = 10.0  # how long `warm stop` waits for the runtime to close its socket
 
 
-def _log_path() -> str:
-    return socket_path().removesuffix(".sock") + ".log"
+def _beside_socket(suffix: str) -> str:
+    """The runtime's log (``.log``) or lock (``.lock``): the socket's path with that ending."""
+    return socket_path().removesuffix(".sock") + suffix
+
+
+def _runtime_folder() -> str:
+    """The runtime folder, made if missing; a one-line error when it is not this user's own."""
+    folder = runtime_dir()
+    if not private_dir(folder, create=True):
+        raise ConfigError(f"{folder} is not a folder only you can open; set XDG_RUNTIME_DIR or TMPDIR to one that is")
+    return folder
 
 
 def _ask(kind: bytes, timeout_s: float = 5.0) -> dict[str, Any] | None:
     """Send ``kind`` (PING or STOP) to the runtime; its INFO, or ``None`` when none answers."""
-    if not private_dir(runtime_dir(), create=False):
+    sock = connect(timeout_s)
+    if sock is None:
         return None
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout_s)
+    with sock:
         try:
-            sock.connect(socket_path())
             send_frame(sock, kind)
             frame = recv_frame(sock)
         except OSError:
@@ -222,8 +231,6 @@ class WarmServer:
         """Run the client's command as its own process would, with its streams, environment and folder."""
         from graphwalk_neo4j import faults
         from graphwalk_neo4j.cli import main
-        from graphwalk_neo4j.cli.render import err as err_console
-        from graphwalk_neo4j.cli.render import out as out_console
 
         lock = threading.Lock()
         stdout = RemoteStream(conn, STDOUT, bool(request.get("stdout_tty")), lock)
@@ -234,8 +241,6 @@ class WarmServer:
         watcher.start()
         code: int = 0
         with _client_process(request, stdout, stderr):
-            out_console.rebind()
-            err_console.rebind()
             faults.reset()
             try:
                 main(list(request["argv"]), prog_name="gw-neo4j", standalone_mode=True)
@@ -247,8 +252,6 @@ class WarmServer:
             finally:
                 done.set()
                 sys.stdout.flush()
-        out_console.rebind()
-        err_console.rebind()
         return code
 
 
@@ -268,7 +271,8 @@ def _exit_code(value: object, stderr: RemoteStream) -> int:
 @contextlib.contextmanager
 def _client_process(request: dict[str, Any], stdout: RemoteStream, stderr: RemoteStream) -> Iterator[None]:
     """This process looks like the client's for the length of its command: its environment (settings, API keys,
-    terminal), its working directory (relative paths), its stdout and stderr."""
+    terminal), its working directory (relative paths), its stdout and stderr, which the CLI's consoles look at
+    again (a terminal or not, colours, width) on the way in and on the way out."""
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams = sys.stdout, sys.stderr
     os.environ.clear()
@@ -276,12 +280,19 @@ def _client_process(request: dict[str, Any], stdout: RemoteStream, stderr: Remot
     try:
         os.chdir(str(request.get("cwd") or saved_cwd))
         sys.stdout, sys.stderr = stdout, stderr
+        _rebind_consoles()
         yield
     finally:
         sys.stdout, sys.stderr = saved_streams
         os.environ.clear()
         os.environ.update(saved_env)
         os.chdir(saved_cwd)
+        _rebind_consoles()
+
+
+def _rebind_consoles() -> None:
+    out.rebind()
+    err.rebind()
 
 
 def _watch(conn: socket.socket, state: WarmState, done: threading.Event) -> None:
@@ -334,12 +345,8 @@ def start(idle_timeout: int, as_json: bool) -> None:
     """Start the warm runtime in the background (returns once it answers); a no-op when one is running."""
     info = _ask(PING)
     if info is None:
-        folder = runtime_dir()
-        if not private_dir(folder, create=True):
-            raise ConfigError(
-                f"{folder} is not a folder only you can open; set XDG_RUNTIME_DIR or TMPDIR to one that is"
-            )
-        log = _log_path()
+        _runtime_folder()
+        log = _beside_socket(".log")
         with open(log, "ab") as log_file:
             process = subprocess.Popen(
                 [sys.executable, "-m", "graphwalk_neo4j.cli", "warm", "run", "--idle-timeout", str(idle_timeout)],
@@ -379,12 +386,10 @@ def _wait_ready(process: subprocess.Popen[bytes], log: str) -> dict[str, Any]:
 @handle_errors
 def run_command(idle_timeout: int) -> None:
     """Be the warm runtime in this process, in the foreground (what `start` runs in the background)."""
-    folder = runtime_dir()
-    if not private_dir(folder, create=True):
-        raise ConfigError(f"{folder} is not a folder only you can open; set XDG_RUNTIME_DIR or TMPDIR to one that is")
+    _runtime_folder()
     # one runtime per socket: the lock is held for this process's life, so a second one started while the first
     # is still warming up (its socket not bound yet) stops here instead of taking the socket from under it
-    lock = open(socket_path().removesuffix(".sock") + ".lock", "a")  # noqa: SIM115  held until the process exits
+    lock = open(_beside_socket(".lock"), "a")  # noqa: SIM115  held until the process exits
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
