@@ -75,8 +75,9 @@ lint: venv  ## ruff (rules + format), import contracts, mypy: what CI and pre-co
 	$(BIN)/lint-imports
 	$(BIN)/mypy graphwalk_neo4j tests
 
-onnx: venv-base  ## export the packaged MiniLM to ONNX now (the default embedder does it on first use otherwise)
+onnx: venv-base  ## export the packaged MiniLM to ONNX now, float and int8 (the embedders do it on first use otherwise)
 	$(BIN)/python -m graphwalk_neo4j.embed.onnx export
+	$(BIN)/python -m graphwalk_neo4j.embed.onnx export --int8
 
 bench: setup  ## SCALE=100k,1m[,5m] adds the cost curves (own Neo4j on 7691, minutes to hours)
 	$(BIN)/python -m bench.run

@@ -16,12 +16,22 @@ whole batches side by side (issue 24: 10-20 % more texts per second than one run
 vectors and ``embed_hash`` values are interchangeable (parity: mean cosine to the torch vectors >= 0.99, see
 tests/unit/test_embed_onnx.py).
 
-``python -m graphwalk_neo4j.embed.onnx export [PATH]`` exports and prints the path.
+**int8** (``minilm-onnx-int8``, issue 24): :func:`export_minilm_onnx_int8` quantises that export with ONNX
+Runtime's dynamic quantisation: the weights of the model's 36 weight matrix products as signed 8-bit integers,
+one scale per output channel, the activations quantised per batch at run time; the attention products of two
+activations, the embeddings and the layer norms stay float. On a CPU with 8-bit dot-product instructions
+(AVX-512 VNNI, AVX-VNNI) it encodes 2.4-2.5x as many texts per second as the float export. Its vectors stand
+for the same model: mean cosine 0.992 to the float vectors on MetaQA's entity names (the lowest single name
+0.94), so it shares the float model's ``model_id`` and either one's vectors answer the other's queries; the
+parity is held by tests/unit/test_embed_onnx.py (cosine) and tests/integration/test_embed_onnx_eval.py (F1).
+
+``python -m graphwalk_neo4j.embed.onnx export [--int8] [PATH]`` exports and prints the path.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import warnings
@@ -49,18 +59,27 @@ def default_onnx_path() -> Path:
     return Path.home() / ".cache" / "graphwalk-neo4j" / "all-MiniLM-L6-v2.onnx"
 
 
+def default_onnx_int8_path() -> Path:
+    """The int8 export beside the float one: ``<stem>-int8.onnx``."""
+    path = default_onnx_path()
+    return path.with_name(path.stem + "-int8.onnx")
+
+
 def _weights_stamp(model_dir: Path) -> dict[str, Any]:
     weights = model_dir / "model.safetensors"
     stat = weights.stat()
     return {"weights": str(weights), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "model": MINILM_MODEL_ID}
 
 
-def _is_current(path: Path, model_dir: Path) -> bool:
+INT8_SCHEME = "dynamic int8: MatMul weights QInt8 per channel, activations QUInt8 per batch"
+
+
+def _is_current(path: Path, stamp: dict[str, Any]) -> bool:
     meta = path.with_suffix(".json")
     if not path.is_file() or not meta.is_file():
         return False
     try:
-        return bool(json.loads(meta.read_text()) == _weights_stamp(model_dir))
+        return bool(json.loads(meta.read_text()) == stamp)
     except (OSError, ValueError):
         return False
 
@@ -69,7 +88,7 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
     """Export the packaged MiniLM with its pooling to ONNX at ``path`` (atomically; idempotent)."""
     target = Path(path) if path is not None else default_onnx_path()
     source = Path(model_dir) if model_dir is not None else packaged_model_path()
-    if _is_current(target, source):
+    if _is_current(target, _weights_stamp(source)):
         return target
     os.environ["HF_HUB_OFFLINE"] = "1"
     try:
@@ -120,6 +139,59 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
     return target
 
 
+def weight_products(model: Any) -> tuple[list[str], list[str]]:
+    """The graph's MatMul nodes split into (products with a weight matrix, products of two activations)."""
+    weights = {init.name for init in model.graph.initializer}
+    with_weight, of_activations = [], []
+    for node in model.graph.node:
+        if node.op_type == "MatMul":
+            (with_weight if any(name in weights for name in node.input) else of_activations).append(node.name)
+    return with_weight, of_activations
+
+
+def export_minilm_onnx_int8(
+    path: str | Path | None = None, model_dir: str | Path | None = None, float_path: str | Path | None = None
+) -> Path:
+    """The float export (made first if missing) quantised to int8 at ``path`` (atomically; idempotent).
+
+    Only the products with a weight matrix are quantised (per output channel); the two attention products of
+    activations are left float: quantising them too bought no speed here and cost the most-changed names."""
+    source = Path(model_dir) if model_dir is not None else packaged_model_path()
+    target = Path(path) if path is not None else default_onnx_int8_path()
+    stamp = _weights_stamp(source) | {"quantization": INT8_SCHEME}
+    if _is_current(target, stamp):
+        return target
+    float_model = export_minilm_onnx(float_path if float_path is not None else default_onnx_path(), source)
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:  # pragma: no cover - base dependencies
+        raise EmbeddingError(f"quantising MiniLM to int8 needs onnx and onnxruntime: {exc}") from exc
+    _, of_activations = weight_products(onnx.load(str(float_model), load_external_data=False))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial.onnx")
+    logger = logging.getLogger()
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # the quantiser logs a pre-processing hint at WARNING on the root logger
+    try:
+        quantize_dynamic(
+            str(float_model),
+            str(partial),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
+            nodes_to_exclude=of_activations,
+        )
+    except Exception as exc:
+        partial.unlink(missing_ok=True)
+        raise EmbeddingError(f"could not quantise {float_model} to int8: {exc}") from exc
+    finally:
+        logger.setLevel(level)
+    partial.replace(target)
+    target.with_suffix(".json").write_text(json.dumps(stamp))
+    return target
+
+
 def length_batches(lengths: np.ndarray, batch_size: int, workers: int = 1) -> list[np.ndarray]:
     """Row indices of ``lengths`` (token counts) cut into batches of similar length, longest first.
 
@@ -156,8 +228,10 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
         model_dir: str | Path | None = None,
         cache_size: int = 50_000,
         providers: Sequence[str] | None = None,
+        int8: bool = False,
     ) -> None:
         super().__init__(batch_size=batch_size, cache_size=cache_size)
+        self.int8 = int8
         self._onnx_path = Path(onnx_path) if onnx_path is not None else None
         self._model_dir = Path(model_dir) if model_dir is not None else None
         self._providers = list(providers) if providers is not None else None
@@ -178,7 +252,8 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
         return "cuda" if self._session.get_providers()[0] == "CUDAExecutionProvider" else "cpu"
 
     def __repr__(self) -> str:
-        return f"OnnxMiniLMEmbedder(device={self.device!r}, batch_size={self.batch_size})"
+        precision = ", int8=True" if self.int8 else ""
+        return f"OnnxMiniLMEmbedder(device={self.device!r}, batch_size={self.batch_size}{precision})"
 
     def load(self) -> Any:
         """Export if needed, then open the ONNX Runtime session (idempotent, thread-safe)."""
@@ -195,7 +270,10 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
                     "the ONNX embedder needs the onnx extra: pip install 'graphwalk-neo4j[onnx]'"
                 ) from exc
             model_dir = self._model_dir or packaged_model_path()
-            path = export_minilm_onnx(self._onnx_path, model_dir)
+            if self.int8:
+                path = export_minilm_onnx_int8(self._onnx_path, model_dir)
+            else:
+                path = export_minilm_onnx(self._onnx_path, model_dir)
             tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
             tokenizer.enable_truncation(MAX_TOKENS)
             tokenizer.no_padding()  # _run pads each length-sorted batch to its own longest text
@@ -257,11 +335,14 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] != "export" or len(args) > 2:
-        print("usage: python -m graphwalk_neo4j.embed.onnx export [PATH]", file=sys.stderr)
+    int8 = "--int8" in args[1:]
+    rest = [a for a in args[1:] if a != "--int8"]
+    if not args or args[0] != "export" or len(rest) > 1 or any(a.startswith("-") for a in rest):
+        print("usage: python -m graphwalk_neo4j.embed.onnx export [--int8] [PATH]", file=sys.stderr)
         return 2
+    export = export_minilm_onnx_int8 if int8 else export_minilm_onnx
     try:
-        print(export_minilm_onnx(args[1] if len(args) == 2 else None))
+        print(export(rest[0] if rest else None))
     except EmbeddingError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
