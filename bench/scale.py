@@ -6,7 +6,8 @@ relations, object choice by a Zipf law per relation (power-law in-degrees), so a
 edges at 1M triples (genres, languages, the most popular years and tags), and readable names.
 
 Per size it reports: ingest triples/s (``ingest_file``), embed nodes/s on a sample (ONNX when installed, else
-torch; the full embedding of millions of nodes takes hours on two cores), peak RSS of this process and of the
+torch), or with ``--embed-sample 0`` every entity of the graph embedded by ``embed_graph`` as ``gw-neo4j embed``
+does (``--int8``: the int8 export, as ``gw-neo4j embed --int8``), peak RSS of this process and of the
 Neo4j JVM (``VmHWM``), per-depth walk overhead p50/p95 in entity and relation mode with the zero-latency seeded
 decider (walks from random films and from the biggest hubs), the Cypher time per depth (expander wall time),
 the db hits (PROFILE) of the three depths of a relation walk through ``Genre 0``, and store/index sizes on disk.
@@ -31,9 +32,10 @@ import numpy as np
 
 from bench.run import TimedBackend, pct, proc_status_mb, profile_hub_moves
 from graphwalk_neo4j.decide.fake import FakeBackend
+from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
-from graphwalk_neo4j.graph.embeddings import entity_text
+from graphwalk_neo4j.graph.embeddings import embed_graph, entity_text
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.localserver import LocalServer, _ram_bytes, _tree_bytes, memory_plan
@@ -212,9 +214,10 @@ async def measure_phases(
     saved: Path,
     neo4j_pid: int | None,
     warmup: int = 0,
+    int8: bool = False,
 ) -> None:
     """The chosen phases on one generated graph (``gen`` from :func:`generate`, written to ``kb``) in ``store``;
-    figures go into ``result``, saved to ``saved`` after each phase."""
+    figures go into ``result``, saved to ``saved`` after each phase. ``embed_sample`` 0: embed every entity."""
     if "load" in phases:
         load_before, cpu_before = os.getloadavg()[0], _cpu_s(neo4j_pid)
         started = time.perf_counter()
@@ -233,7 +236,11 @@ async def measure_phases(
             }
         )
         _save(saved, result)
-    if "embed" in phases:
+    if "embed" in phases and embed_sample == 0:
+        result.update(await embed_every_entity(store, graph, int8, neo4j_pid))
+        result["embed_python_peak_rss_mb"] = _own_peak_mb()
+        _save(saved, result)
+    elif "embed" in phases:
         result.update(await embed_sample_rate(store, graph, embed_sample))
         result["embed_python_peak_rss_mb"] = _own_peak_mb()
         _save(saved, result)
@@ -261,6 +268,7 @@ async def run_size(
     keep_up: bool = False,
     ports: tuple[int, int] = (7691, 7478),
     warmup: int = 0,
+    int8: bool = False,
 ) -> dict[str, Any]:
     """Run the chosen phases for one size. Results are merged into ``home/scale_<size>.json``, so a later run of
     only some phases (e.g. ``--phases walk`` after a code change) keeps the other phases' figures."""
@@ -285,7 +293,7 @@ async def run_size(
     try:
         async with GraphStore(settings) as store:
             await measure_phases(
-                store, graph, kb, gen, phases, walks, embed_sample, result, saved, server.pid(), warmup
+                store, graph, kb, gen, phases, walks, embed_sample, result, saved, server.pid(), warmup, int8
             )
         result["python_peak_rss_mb"] = max(result.get("python_peak_rss_mb") or 0, _own_peak_mb())
         result["neo4j_peak_rss_mb"] = max(result.get("neo4j_peak_rss_mb") or 0, _hwm_mb(server.pid()) or 0)
@@ -334,6 +342,31 @@ async def embed_sample_rate(store: Any, graph: str, sample: int) -> dict[str, An
         "embed_nodes_per_s": round(len(rows) / (time.perf_counter() - started), 1),
         "embed_backend": type(embedder).__name__,
         "embed_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
+
+
+async def embed_every_entity(store: Any, graph: str, int8: bool, neo4j_pid: int | None) -> dict[str, Any]:
+    """Every entity of ``graph`` embedded by ``embed_graph`` (what ``gw-neo4j embed`` runs: length-sorted batches,
+    each batch written while the next encodes), with the CPU seconds of this process and of Neo4j."""
+    embedder = make_embedder(Settings(embedder="minilm-onnx"), int8=int8)
+    embedder.encode(["warm up"])  # the model opened (and exported on first use) before the clock starts
+    load_before, neo4j_before = os.getloadavg()[0], _cpu_s(neo4j_pid)
+    own_before = resource.getrusage(resource.RUSAGE_SELF)
+    report = await embed_graph(store, embedder, graph)
+    own_after = resource.getrusage(resource.RUSAGE_SELF)
+    neo4j_after = _cpu_s(neo4j_pid)
+    return {
+        "embed_all_embedder": repr(embedder),
+        "embed_all_entities": report.embedded,
+        "embed_all_s": round(report.seconds, 1),
+        "embed_all_encode_s": round(report.encode_seconds, 1),
+        "embed_all_nodes_per_s": round(report.embedded / report.seconds, 1) if report.seconds else None,
+        "embed_all_python_cpu_s": round(
+            own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime, 1
+        ),
+        "embed_all_neo4j_cpu_s": round(neo4j_after - neo4j_before, 1) if neo4j_after and neo4j_before else None,
+        "embed_all_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "embed_all_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
 
 
@@ -399,7 +432,10 @@ async def main() -> None:
     parser.add_argument(
         "--warmup", type=int, default=20, help="unmeasured walks from other start entities before the walk phase"
     )
-    parser.add_argument("--embed-sample", type=int, default=5000)
+    parser.add_argument(
+        "--embed-sample", type=int, default=5000, help="entities to embed for the rate; 0: every entity (embed_graph)"
+    )
+    parser.add_argument("--int8", action="store_true", help="with --embed-sample 0: the int8 export (embed --int8)")
     parser.add_argument("--plot", default=str(ROOT / "docs" / "img" / "scale_curves.png"))
     parser.add_argument("--phases", default=",".join(PHASES), help="comma-separated: load, embed, walk")
     parser.add_argument("--ports", default="7691,7478", help="bolt,http ports of the size's own Neo4j")
@@ -423,6 +459,7 @@ async def main() -> None:
                 args.keep_up,
                 (int(bolt), int(http)),
                 args.warmup,
+                args.int8,
             )
         )
         print(json.dumps(results[-1]), flush=True)

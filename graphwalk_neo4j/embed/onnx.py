@@ -16,14 +16,14 @@ whole batches side by side (issue 24: 10-20 % more texts per second than one run
 vectors and ``embed_hash`` values are interchangeable (parity: mean cosine to the torch vectors >= 0.99, see
 tests/unit/test_embed_onnx.py).
 
-**int8** (``minilm-onnx-int8``, issue 24): :func:`export_minilm_onnx_int8` quantises that export with ONNX
+**int8** (``gw-neo4j embed --int8``, issue 24): :func:`export_minilm_onnx_int8` quantises that export with ONNX
 Runtime's dynamic quantisation: the weights of the model's 36 weight matrix products as signed 8-bit integers,
 one scale per output channel, the activations quantised per batch at run time; the attention products of two
 activations, the embeddings and the layer norms stay float. On a CPU with 8-bit dot-product instructions
 (AVX-512 VNNI, AVX-VNNI) it encodes 2.4-2.5x as many texts per second as the float export. Its vectors stand
 for the same model: mean cosine 0.992 to the float vectors on MetaQA's entity names (the lowest single name
-0.94), so it shares the float model's ``model_id`` and either one's vectors answer the other's queries; the
-parity is held by tests/unit/test_embed_onnx.py (cosine) and tests/integration/test_embed_onnx_eval.py (F1).
+0.94), so it shares the float model's ``model_id`` and a graph embedded with it answers questions embedded by the
+float model (walks keep the float model); the parity is held by tests/unit/test_embed_onnx.py (cosine) and tests/integration/test_embed_onnx_eval.py (F1).
 
 ``python -m graphwalk_neo4j.embed.onnx export [--int8] [PATH]`` exports and prints the path.
 """

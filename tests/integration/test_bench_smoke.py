@@ -80,6 +80,12 @@ async def test_bench_scale_phases(store: GraphStore, graph_name: str, tmp_path: 
     assert result["embed_sample"] == 20
     assert set(result["walk"]) == {"greedy_walks", "greedy_hub_walks", "relation_walks", "relation_hub_walks"}
     assert json.loads(saved.read_text())["embed_sample"] == 20
+    # --embed-sample 0: every entity through embed_graph, as `gw-neo4j embed` does (int8: the 1M-entity target's run)
+    await measure_phases(store, graph_name, kb, gen, {"embed"}, 1, 0, result, saved, None, int8=True)
+    entities = (await store.read("graph/counts", graph=graph_name))[0]
+    assert result["embed_all_entities"] == entities["entities"] > 20
+    assert "int8=True" in result["embed_all_embedder"]
+    assert result["embed_all_nodes_per_s"] > 0
 
 
 async def test_bench_burst(store: GraphStore, neo4j_settings: Settings, graph_name: str, tmp_path: Path) -> None:

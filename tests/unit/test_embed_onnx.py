@@ -1,7 +1,7 @@
 """The ONNX Runtime MiniLM (issue 16): exported from the packaged weights, it gives the torch model's vectors
 (mean cosine >= 0.99 on the MetaQA names of tests/data/metaqa_hubs), re-exports only when the weights change, and
 is picked by ``GW_NEO4J_EMBEDDER=minilm-onnx``; its int8 quantisation (issue 24) keeps the float export's vectors
-within the parity bound (mean cosine >= 0.99) and is picked by ``minilm-onnx-int8``."""
+within the parity bound (mean cosine >= 0.99) and is what ``gw-neo4j embed --int8`` encodes with."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
 from graphwalk_neo4j.embed import Embedder, MiniLMEmbedder
@@ -22,6 +23,7 @@ from graphwalk_neo4j.embed.onnx import (
     main,
     weight_products,
 )
+from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.settings import Settings
 
 KB = Path(__file__).resolve().parents[1] / "data" / "metaqa_hubs" / "kb.txt"
@@ -94,7 +96,8 @@ async def test_int8_vectors_stand_for_the_float_model_on_the_metaqa_names(onnx_p
     got = await int8.embed(names)
     assert int8.model_id == float_model.model_id == "sentence-transformers/all-MiniLM-L6-v2"
     assert "int8=True" in repr(int8)
-    assert got.shape == want.shape and got.dtype == np.float32
+    assert got.shape == want.shape
+    assert got.dtype == np.float32
     cosines = np.sum(got * want, axis=1)
     assert float(cosines.mean()) >= 0.99  # issue 24's parity bound (0.992 on all 42,873 MetaQA names)
     assert float(cosines.min()) >= 0.93  # the lowest single name of all MetaQA's: 0.937 ('Hush')
@@ -103,8 +106,6 @@ async def test_int8_vectors_stand_for_the_float_model_on_the_metaqa_names(onnx_p
 
 
 def test_int8_quantises_the_weight_products_only(onnx_path: Path, int8_path: Path) -> None:
-    import onnx
-
     with_weight, of_activations = weight_products(onnx.load(str(onnx_path)))
     assert (len(with_weight), len(of_activations)) == (36, 12)  # 6 layers: q, k, v, out, ffn in, ffn out; 2 attention
     quantised = onnx.load(str(int8_path))
@@ -122,9 +123,13 @@ def test_int8_quantises_the_weight_products_only(onnx_path: Path, int8_path: Pat
 def test_int8_factory_and_command_line(
     int8_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    embedder = make_embedder(Settings(embedder="minilm-onnx-int8"))
-    assert isinstance(embedder, OnnxMiniLMEmbedder) and embedder.int8
+    embedder = make_embedder(Settings(embedder="minilm-onnx"), int8=True)
+    assert isinstance(embedder, OnnxMiniLMEmbedder)
+    assert embedder.int8
     assert not make_embedder(Settings(embedder="minilm-onnx")).int8  # type: ignore[attr-defined]
+    for other in ("minilm", "fake"):
+        with pytest.raises(ConfigError, match=f"--int8 needs the ONNX MiniLM, not '{other}'"):
+            make_embedder(Settings(embedder=other), int8=True)
     monkeypatch.setenv("GW_NEO4J_ONNX_PATH", os.fspath(int8_path.with_name("minilm.onnx")))
     assert main(["export", "--int8"]) == 0
     assert capsys.readouterr().out.strip() == str(int8_path.with_name("minilm-int8.onnx"))
