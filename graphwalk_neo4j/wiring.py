@@ -236,9 +236,7 @@ async def run_ingest(
     embedded = None
     if opts["embed"]:
         vectors = embedder or make_embedder(settings)
-        embedded = (
-            await embed_graph(store, vectors, call.graph, batch_size=settings.embed_batch_size, progress=progress)
-        ).as_dict()
+        embedded = (await embed_graph(store, vectors, call.graph, progress=progress)).as_dict()
     return {**report, "embed": embedded}
 
 

@@ -41,7 +41,13 @@ async def embed_entities(settings: Settings, graph: str, batch_size: int, int8: 
 
 @click.command()
 @graph_option
-@click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Texts per encode batch.")
+@click.option(
+    "--batch-size",
+    type=click.IntRange(1, 10_000),
+    default=2048,
+    show_default=True,
+    help="Entities per encode call and per write transaction (the encoder's own batches: GW_NEO4J_EMBED_BATCH_SIZE).",
+)
 @click.option(
     "--int8",
     is_flag=True,
@@ -51,10 +57,10 @@ async def embed_entities(settings: Settings, graph: str, batch_size: int, int8: 
 @json_option
 @click.pass_context
 @handle_errors
-def embed(ctx: click.Context, graph: str, batch_size: int | None, int8: bool, as_json: bool) -> None:
+def embed(ctx: click.Context, graph: str, batch_size: int, int8: bool, as_json: bool) -> None:
     """Embed entities that lack a vector or whose text changed (keeps the vector index in step)."""
     settings = load_settings(ctx)
-    report = run(embed_entities(settings, graph, batch_size or settings.embed_batch_size, int8))
+    report = run(embed_entities(settings, graph, batch_size, int8))
     if as_json:
         emit_json(report)
     else:

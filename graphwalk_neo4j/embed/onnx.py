@@ -23,7 +23,8 @@ activations, the embeddings and the layer norms stay float. On a CPU with 8-bit 
 (AVX-512 VNNI, AVX-VNNI) it encodes 2.4-2.5x as many texts per second as the float export. Its vectors stand
 for the same model: mean cosine 0.992 to the float vectors on MetaQA's entity names (the lowest single name
 0.94), so it shares the float model's ``model_id`` and a graph embedded with it answers questions embedded by the
-float model (walks keep the float model); the parity is held by tests/unit/test_embed_onnx.py (cosine) and tests/integration/test_embed_onnx_eval.py (F1).
+float model (walks keep the float model); the parity is held by tests/unit/test_embed_onnx.py (cosine) and
+tests/integration/test_embed_onnx_eval.py (answers).
 
 ``python -m graphwalk_neo4j.embed.onnx export [--int8] [PATH]`` exports and prints the path.
 """

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from click.testing import CliRunner, Result
 
 from graphwalk_neo4j.cli import main
+from graphwalk_neo4j.cli.data import embed
+from graphwalk_neo4j.graph.embeddings import WRITE_CHUNK
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,3 +55,8 @@ async def test_embed_int8_then_the_float_model_finds_every_vector_current(
     assert lines == [
         "error: --int8 needs the ONNX MiniLM, not 'fake': unset GW_NEO4J_EMBEDDER (or set it to minilm-onnx)"
     ]
+
+
+def test_embed_writes_in_chunks_of_the_library_default() -> None:
+    batch = next(p for p in embed.params if p.name == "batch_size")
+    assert batch.default == WRITE_CHUNK == 2048
