@@ -350,6 +350,14 @@ async def embed_every_entity(store: Any, graph: str, int8: bool, neo4j_pid: int 
     each batch written while the next encodes), with the CPU seconds of this process and of Neo4j."""
     embedder = make_embedder(Settings(embedder="minilm-onnx"), int8=int8)
     embedder.encode(["warm up"])  # the model opened (and exported on first use) before the clock starts
+    while True:  # a graph embedded before starts bare, as a new one does: no vectors in the index to replace
+        cleared = await store.query(
+            "MATCH (n:Entity {graph: $g}) WHERE n.embedding IS NOT NULL WITH n LIMIT 20000 "
+            "REMOVE n.embedding, n.embed_hash RETURN count(n) AS n",
+            {"g": graph},
+        )
+        if not cleared[0]["n"]:
+            break
     load_before, neo4j_before = os.getloadavg()[0], _cpu_s(neo4j_pid)
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     report = await embed_graph(store, embedder, graph)
