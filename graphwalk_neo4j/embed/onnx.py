@@ -143,7 +143,8 @@ def export_minilm_onnx(path: str | Path | None = None, model_dir: str | Path | N
 def weight_products(model: Any) -> tuple[list[str], list[str]]:
     """The graph's MatMul nodes split into (products with a weight matrix, products of two activations)."""
     weights = {init.name for init in model.graph.initializer}
-    with_weight, of_activations = [], []
+    with_weight: list[str] = []
+    of_activations: list[str] = []
     for node in model.graph.node:
         if node.op_type == "MatMul":
             (with_weight if any(name in weights for name in node.input) else of_activations).append(node.name)
