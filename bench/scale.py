@@ -236,12 +236,11 @@ async def measure_phases(
             }
         )
         _save(saved, result)
-    if "embed" in phases and embed_sample == 0:
-        result.update(await embed_every_entity(store, graph, int8, neo4j_pid))
-        result["embed_python_peak_rss_mb"] = _own_peak_mb()
-        _save(saved, result)
-    elif "embed" in phases:
-        result.update(await embed_sample_rate(store, graph, embed_sample))
+    if "embed" in phases:
+        if embed_sample == 0:
+            result.update(await embed_every_entity(store, graph, int8, neo4j_pid))
+        else:
+            result.update(await embed_sample_rate(store, graph, embed_sample))
         result["embed_python_peak_rss_mb"] = _own_peak_mb()
         _save(saved, result)
     counted = await store.read("graph/counts", graph=graph)
@@ -358,20 +357,16 @@ async def embed_every_entity(store: Any, graph: str, int8: bool, neo4j_pid: int 
         )
         if not cleared[0]["n"]:
             break
-    load_before, neo4j_before = os.getloadavg()[0], _cpu_s(neo4j_pid)
-    own_before = resource.getrusage(resource.RUSAGE_SELF)
+    load_before, neo4j_before, own_before = os.getloadavg()[0], _cpu_s(neo4j_pid), _cpu_s(os.getpid())
     report = await embed_graph(store, embedder, graph)
-    own_after = resource.getrusage(resource.RUSAGE_SELF)
-    neo4j_after = _cpu_s(neo4j_pid)
+    neo4j_after, own_after = _cpu_s(neo4j_pid), _cpu_s(os.getpid())
     return {
         "embed_all_embedder": repr(embedder),
         "embed_all_entities": report.embedded,
         "embed_all_s": round(report.seconds, 1),
         "embed_all_encode_s": round(report.encode_seconds, 1),
         "embed_all_nodes_per_s": round(report.embedded / report.seconds, 1) if report.seconds else None,
-        "embed_all_python_cpu_s": round(
-            own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime, 1
-        ),
+        "embed_all_python_cpu_s": round((own_after or 0) - (own_before or 0), 1),
         "embed_all_neo4j_cpu_s": round(neo4j_after - neo4j_before, 1) if neo4j_after and neo4j_before else None,
         "embed_all_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "embed_all_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
