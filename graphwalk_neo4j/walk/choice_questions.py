@@ -130,13 +130,14 @@ def option_labels(options: Sequence[Option], config: WalkConfig) -> list[str]:
     )
 
 
-def option_info(label: str, option: Option, current: Sequence[NodeRef]) -> OptionInfo:
+def option_info(label: str, option: Option, current_type: str | None) -> OptionInfo:
+    """``option`` as the decider's context shows it; ``current_type`` is ``common_type`` of the nodes it leaves."""
     shown = option.targets[:CONTEXT_NAMES]
     return OptionInfo(
         label=label,
         relation=option.relation,
         direction=option.direction,
-        source_type=common_type(current),
+        source_type=current_type,
         target_type=common_type(option.targets),
         count=option.count,
         # an unresolved relation move (targets not read yet) shows a sample, and its edge count as what it reaches
@@ -159,9 +160,11 @@ def build_context(
     config: WalkConfig,
     answer_type_hint: str | None = None,
 ) -> DecisionContext:
-    options = [option_info(label, option, current) for label, option in labelled]
+    # one count over the frontier (up to max_frontier nodes), not one per option
+    current_type = common_type(current)
+    options = [option_info(label, option, current_type) for label, option in labelled]
     if stop_allowed:
-        options.append(OptionInfo(label=STOP, is_stop=True, source_type=common_type(current), count=len(current)))
+        options.append(OptionInfo(label=STOP, is_stop=True, source_type=current_type, count=len(current)))
     return DecisionContext(
         question=question,
         hop_mode=config.hop_mode,
@@ -169,7 +172,7 @@ def build_context(
         path=tuple(path_hops(start, steps)),
         current=tuple(entity(n) for n in current[:CONTEXT_NAMES]),
         current_count=len(current),
-        current_type=common_type(current),
+        current_type=current_type,
         options=tuple(options),
         stop_allowed=stop_allowed,
         answer_type_hint=answer_type_hint,
