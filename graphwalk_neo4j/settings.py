@@ -33,6 +33,9 @@ class PoolPlan(NamedTuple):
     request_timeout_s: float  # per request, 504 past it
 
 
+EMBED_BATCH_SIZE = 64  # GW_NEO4J_EMBED_BATCH_SIZE's default (see the field)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="GW_NEO4J_", extra="ignore", populate_by_name=True)
 
@@ -53,7 +56,9 @@ class Settings(BaseSettings):
 
     # Embeddings
     embedder: str = "minilm-onnx"  # "minilm-onnx" (ONNX Runtime), "minilm" (torch), "fake" (tests only)
-    embed_batch_size: int = Field(default=256, ge=1)
+    # texts per encode run: small batches of length-sorted texts keep MiniLM's matrices in the CPU's caches (the
+    # int8 ONNX export on the 1M scale graph: 1,028 entities/s end to end with 64 against 945 with 256, 2026-12-04)
+    embed_batch_size: int = Field(default=EMBED_BATCH_SIZE, ge=1, le=4096)
 
     # Decisions
     model: str | None = None  # see graphwalk_neo4j.backends for the rules

@@ -8,6 +8,7 @@ from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.settings import EMBED_BATCH_SIZE
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.embed.base import Embedder
@@ -27,7 +28,7 @@ def make_embedder(settings: Settings | None = None, *, int8: bool = False) -> Em
     graph's entities (2.2-2.5x the texts per second on a CPU with 8-bit dot products; the vectors stand for the same
     model, mean cosine 0.992). Only the ONNX MiniLM has such an export; walks keep the float model for questions."""
     name = (settings.embedder if settings is not None else DEFAULT_EMBEDDER).strip().lower()
-    batch_size = settings.embed_batch_size if settings is not None else 256
+    batch_size = settings.embed_batch_size if settings is not None else EMBED_BATCH_SIZE
     if int8 and name != "minilm-onnx":
         raise ConfigError(
             f"--int8 needs the ONNX MiniLM, not {name!r}: unset GW_NEO4J_EMBEDDER (or set it to minilm-onnx)"

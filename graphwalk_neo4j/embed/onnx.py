@@ -225,7 +225,7 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
     def __init__(
         self,
         *,
-        batch_size: int = 256,
+        batch_size: int = 64,
         onnx_path: str | Path | None = None,
         model_dir: str | Path | None = None,
         cache_size: int = 50_000,
