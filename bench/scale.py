@@ -398,7 +398,7 @@ async def embed_every_entity(store: Any, graph: str, int8: bool, neo4j_pid: int 
         "embed_all_s": round(report.seconds, 1),
         "embed_all_encode_s": round(report.encode_seconds, 1),
         "embed_all_nodes_per_s": round(report.embedded / report.seconds, 1) if report.seconds else None,
-        "embed_all_python_cpu_s": round((own_after or 0) - (own_before or 0), 1),
+        "embed_all_python_cpu_s": round(own_after - own_before, 1) if own_after and own_before else None,
         "embed_all_neo4j_cpu_s": round(neo4j_after - neo4j_before, 1) if neo4j_after and neo4j_before else None,
         "embed_all_load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "embed_all_date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

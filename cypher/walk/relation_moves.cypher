@@ -20,8 +20,9 @@
 // (exact), and a move whose targets are all visited is not offered. The visited check `x IN list` is a hash
 // lookup (Neo4j caches a set per list), so it does not grow with the visited set.
 // The start nodes are read in one pipeline per request, the native and the adopted lookup each behind its own
-// filter: a per-key subquery with a UNION cost 10-12 ms more for a 2,000-node frontier on the 1M graph (moves out
-// of 2,000 films 40.8 -> 30.3 ms, follow `starred_actors` from them 67.1 -> 54.8 ms, medians of 15).
+// filter, repeated after its collect (an aggregate over no rows still returns one row): a per-key subquery with
+// a UNION cost 10-12 ms more for a 2,000-node frontier on the 1M graph (moves out of 2,000 films 40.8 -> 30.3
+// ms, follow `starred_actors` from them 67.1 -> 54.8 ms, medians of 15).
 // Cost: each node's degree is read once to split the frontier, and the sparse nodes are counted in one flat
 // pipeline, not in a subquery per node (a per-row CALL with a UNION cost ~3x the reads themselves: the moves out
 // of 2,000 films, 26k relationships, on the 1M graph took 164-245 ms, now 63-77); a dense node's samples come

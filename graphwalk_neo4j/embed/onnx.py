@@ -44,6 +44,7 @@ import numpy as np
 
 from graphwalk_neo4j.embed.minilm import MINILM_DIMENSIONS, MINILM_MODEL_ID, CachedMiniLM, packaged_model_path
 from graphwalk_neo4j.errors import EmbeddingError
+from graphwalk_neo4j.settings import EMBED_BATCH_SIZE
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -225,7 +226,7 @@ class OnnxMiniLMEmbedder(CachedMiniLM):
     def __init__(
         self,
         *,
-        batch_size: int = 64,
+        batch_size: int = EMBED_BATCH_SIZE,
         onnx_path: str | Path | None = None,
         model_dir: str | Path | None = None,
         cache_size: int = 50_000,
