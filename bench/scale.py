@@ -35,7 +35,7 @@ from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.embed.minilm import MiniLMEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
-from graphwalk_neo4j.graph.embeddings import embed_graph, entity_text
+from graphwalk_neo4j.graph.embeddings import embed_graph, entity_text, vector_params
 from graphwalk_neo4j.graph.identity import entity_id
 from graphwalk_neo4j.ingest.structured import ingest_file
 from graphwalk_neo4j.localserver import LocalServer, _ram_bytes, _tree_bytes, memory_plan
@@ -356,13 +356,8 @@ async def embed_sample_rate(store: Any, graph: str, sample: int) -> dict[str, An
     for i in range(0, len(rows), 256):
         batch = rows[i : i + 256]
         vectors = await embedder.embed([entity_text(r["name"], r["type"]) for r in batch])
-        await store.write(
-            "graph/set_embeddings",
-            rows=[
-                {"uid": r["uid"], "vector": v.tolist(), "hash": "scale-sample"}
-                for r, v in zip(batch, vectors, strict=True)
-            ],
-        )
+        uids = [r["uid"] for r in batch]
+        await store.write("graph/set_embeddings", **vector_params(uids, vectors, ["scale-sample"] * len(uids)))
     return {
         "embed_sample": len(rows),
         "embed_nodes_per_s": round(len(rows) / (time.perf_counter() - started), 1),

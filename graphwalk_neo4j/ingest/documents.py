@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphwalk_neo4j.errors import ExtractionError
-from graphwalk_neo4j.graph.embeddings import entity_text, text_hash
+from graphwalk_neo4j.graph.embeddings import entity_text, text_hash, vector_params
 from graphwalk_neo4j.graph.identity import content_hash
 from graphwalk_neo4j.graph.ledger import (
     begin_document,
@@ -319,13 +319,8 @@ class TextIngest:
         rows = await self.store.read("graph/entities_by_uid", uids=uids)
         texts = [entity_text(r["name"], r["type"], r["aliases"], r["summary"]) for r in rows]
         vectors = await self.embedder.embed(texts)
-        await self.store.write(
-            "graph/set_embeddings",
-            rows=[
-                {"uid": r["uid"], "vector": v.tolist(), "hash": text_hash(self.embedder.model_id, t)}
-                for r, t, v in zip(rows, texts, vectors, strict=True)
-            ],
-        )
+        hashes = [text_hash(self.embedder.model_id, t) for t in texts]
+        await self.store.write("graph/set_embeddings", **vector_params([r["uid"] for r in rows], vectors, hashes))
 
     async def _finish(self, plan: _Plan, errors: list[str]) -> None:
         failed = len(errors)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from graphwalk_neo4j.graph.embeddings import vector_params
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS, apply_schema
 from graphwalk_neo4j.store import GraphStore, run_template
 
@@ -61,7 +62,7 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
     await store.write("graph/merge_entities", rows=entities, graph=graph_name, doc="d", now="t", run="r")
     await store.write(
         "graph/set_embeddings",
-        rows=[{"uid": e["uid"], "vector": v.tolist(), "hash": "h"} for e, v in zip(entities, vectors, strict=True)],
+        **vector_params([e["uid"] for e in entities], vectors, ["h"] * len(entities)),
     )
     await store.write("schema/await_indexes", seconds=60)
     query = (vectors[1] + 0.05 * vectors[0]).tolist()

@@ -11,6 +11,7 @@ import pytest
 
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import QueryError
+from graphwalk_neo4j.graph.embeddings import vector_params
 from graphwalk_neo4j.graph.search import search_entities, search_queries
 from graphwalk_neo4j.schema import EMBEDDING_DIMENSIONS
 from graphwalk_neo4j.store.registry import template
@@ -42,7 +43,7 @@ async def seed(store: GraphStore, graph: str, *, adopted: bool) -> None:
         await store.write("graph/merge_entities", rows=rows, graph=graph, doc="d", now="t", run="r")
         await store.write(
             "graph/set_embeddings",
-            rows=[{"uid": r["uid"], "vector": v.tolist(), "hash": "h"} for r, v in zip(rows, vectors, strict=True)],
+            **vector_params([r["uid"] for r in rows], vectors, ["h"] * len(rows)),
         )
     await store.write("schema/await_indexes", seconds=120)
     await store.write("schema/await_fulltext_refresh")
