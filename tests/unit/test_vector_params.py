@@ -8,14 +8,22 @@ import pytest
 from graphwalk_neo4j.graph.embeddings import vector_params
 
 
-def test_the_vectors_go_as_one_float32_matrix_beside_their_keys_and_hashes() -> None:
-    vectors = [np.asarray([0.5, -0.25], dtype=np.float64), np.asarray([1.0, 0.0], dtype=np.float64)]
-    params = vector_params(("a", "b"), vectors, ("h1", "h2"))
-    assert params["uids"] == ["a", "b"]
-    assert params["hashes"] == ["h1", "h2"]
+def test_a_write_of_more_numbers_than_numpys_print_threshold_goes_as_one_float32_matrix() -> None:
+    vectors = np.arange(3 * 384, dtype=np.float64).reshape(3, 384) / 7
+    params = vector_params(("a", "b", "c"), vectors, ("h1", "h2", "h3"))
+    assert params["uids"] == ["a", "b", "c"]
+    assert params["hashes"] == ["h1", "h2", "h3"]
     matrix = params["vectors"]
+    assert isinstance(matrix, np.ndarray)
     assert matrix.dtype == np.float32
-    assert matrix.tolist() == [[0.5, -0.25], [1.0, 0.0]]
+    assert matrix.tolist() == vectors.astype(np.float32).tolist()
+
+
+def test_a_write_under_the_threshold_goes_as_lists_of_the_float32_values() -> None:
+    """NumPy prints every element of a small array, slower than Python prints floats: lists instead."""
+    vectors = [np.asarray([0.1, -0.25], dtype=np.float64), np.asarray([1.0, 0.0], dtype=np.float64)]
+    params = vector_params(("a", "b"), vectors, ("h1", "h2"))
+    assert params["vectors"] == [[float(np.float32(0.1)), -0.25], [1.0, 0.0]]
 
 
 def test_the_repr_of_a_write_of_2048_vectors_is_a_summary() -> None:
