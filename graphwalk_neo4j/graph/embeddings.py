@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile, value_text
 from graphwalk_neo4j.progress import QUIET, Progress
 
@@ -114,8 +116,6 @@ def vector_params(keys: Sequence[str], vectors: Any, hashes: Sequence[str]) -> d
     of client CPU each (10.3 s against 1.5 s for 50,000 vectors of 384 numbers). Below the threshold NumPy prints
     every element, slower than Python prints floats (1.2 ms against 0.16 for one vector), so a write that small
     sends lists of floats."""
-    import numpy as np  # the embedder's vectors are NumPy already; importing this module should not load it
-
     matrix = np.asarray(vectors, dtype=np.float32)
     if matrix.ndim != 2 or len(matrix) != len(keys) or len(hashes) != len(keys):
         raise ValueError(f"vector_params: {len(keys)} keys, {len(hashes)} hashes and vectors of shape {matrix.shape}")

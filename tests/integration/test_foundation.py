@@ -62,7 +62,7 @@ async def test_vector_index_is_created_and_queried(store: GraphStore, graph_name
     await store.write("graph/merge_entities", rows=entities, graph=graph_name, doc="d", now="t", run="r")
     await store.write(
         "graph/set_embeddings",
-        **vector_params([e["uid"] for e in entities], vectors, ["h"] * len(entities)),
+        **vector_params([str(e["uid"]) for e in entities], vectors, ["h"] * len(entities)),
     )
     await store.write("schema/await_indexes", seconds=60)
     query = (vectors[1] + 0.05 * vectors[0]).tolist()

@@ -43,7 +43,7 @@ async def seed(store: GraphStore, graph: str, *, adopted: bool) -> None:
         await store.write("graph/merge_entities", rows=rows, graph=graph, doc="d", now="t", run="r")
         await store.write(
             "graph/set_embeddings",
-            **vector_params([r["uid"] for r in rows], vectors, ["h"] * len(rows)),
+            **vector_params([str(r["uid"]) for r in rows], vectors, ["h"] * len(rows)),
         )
     await store.write("schema/await_indexes", seconds=120)
     await store.write("schema/await_fulltext_refresh")

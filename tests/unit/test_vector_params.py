@@ -37,6 +37,8 @@ def test_the_repr_of_a_write_of_2048_vectors_is_a_summary() -> None:
     ("keys", "shape", "hashes"),
     [(["a", "b"], (3, 4), ["h", "h"]), (["a"], (1, 4), ["h", "h"]), (["a"], (4,), ["h"])],
 )
-def test_mismatched_keys_vectors_or_hashes_are_refused(keys: list[str], shape: tuple[int, ...], hashes: list[str]) -> None:
+def test_mismatched_keys_vectors_or_hashes_are_refused(
+    keys: list[str], shape: tuple[int, ...], hashes: list[str]
+) -> None:
     with pytest.raises(ValueError, match="vector_params: "):
         vector_params(keys, np.zeros(shape, dtype=np.float32), hashes)
