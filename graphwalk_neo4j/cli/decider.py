@@ -256,6 +256,12 @@ def _data(config: dict[str, Any]) -> str:
     return ", ".join(config.get("qa_files") or config.get("traces") or [])
 
 
+def _stop_rule(config: dict[str, Any]) -> str:
+    if config.get("stop_rule", True):
+        return "on (no STOP where the question names another type of answer, one move away)"
+    return 'off ("stop_rule": false in config.json)'
+
+
 def _print_summary(directory: Path) -> None:
     config, metrics = _load(directory)
     val = metrics.get("val", {})
@@ -270,6 +276,7 @@ def _print_summary(directory: Path) -> None:
         f"temperature {config.get('temperature', 1.0):.3f}; trained on {config.get('device')}",
         f"  decisions: {metrics.get('decisions')}",
         f"  walks under: {walk_rule(trained_walk_defaults(config))}",
+        f"  stop rule: {_stop_rule(config)}",
         f"  validation: accuracy {val.get('accuracy', float('nan')):.4f}, NLL {val.get('nll', float('nan')):.4f}, "
         f"ECE {val.get('ece', float('nan')):.4f} (before the temperature {before.get('ece', float('nan')):.4f})",
     ]

@@ -506,6 +506,9 @@ async def fit(
         "embedder": embedder.model_id,
         "vocab": {"tokens": vocab.tokens, "types": vocab.types},
         "temperature": temperature,
+        # STOP ruled out where the question names another type of answer (model.LearnedDecider.probabilities);
+        # false turns it off for this artifact. Artifacts from before it was recorded walk with it on.
+        "stop_rule": True,
         "options": opts.__dict__,
         "training_data_sha256": signature,
         "device": device,

@@ -20,7 +20,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import relation_words
-from graphwalk_neo4j.learned.kinds import asks_for
+from graphwalk_neo4j.learned.kinds import answer_type_verdicts, asks_for
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -106,12 +106,18 @@ def move_token(relation: str | None, direction: str | None) -> str:
     return STOP_TOKEN if relation is None else f"{relation}|{direction or 'out'}"
 
 
-def masked_question(context: DecisionContext) -> str:
-    """The question without the start entities' names (case-insensitive, on word boundaries)."""
+def _names_replaced(context: DecisionContext, by: str) -> str:
+    """The question with each start entity's name (case-insensitive, on word boundaries) replaced by ``by``."""
     text = context.question
     for start in context.start:
         if start.name.strip():
-            text = re.sub(rf"(?<!\w){re.escape(start.name.strip())}(?!\w)", " ", text, flags=re.IGNORECASE)
+            text = re.sub(rf"(?<!\w){re.escape(start.name.strip())}(?!\w)", by, text, flags=re.IGNORECASE)
+    return text
+
+
+def masked_question(context: DecisionContext) -> str:
+    """The question without the start entities' names (case-insensitive, on word boundaries)."""
+    text = _names_replaced(context, " ")
     return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
 
 
@@ -216,6 +222,28 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
         near=nearness(context.question, masked, [s.name for s in context.start]),
     )
+
+
+def asked_about(context: DecisionContext) -> str:
+    """:func:`asked_noun_phrase` of the question with each start entity's name read as ``it``, so the noun
+    phrase ends where the topic stands: "what was [X] the director of" asks ``what`` (a film), not ``what
+    director``, which the masked question "what was the director of" would read."""
+    return asked_noun_phrase(_names_replaced(context, " it "))
+
+
+def stop_ruled_out(inputs: DecisionInputs, asked: str) -> bool:
+    """Whether STOP is no answer to this decision: the question names the type of its answer (``asked``, from
+    :func:`asked_about`, read by :func:`~.kinds.answer_type_verdicts`: ``in which countries ...``, ``...
+    starred who``), the walk does not stand on that type, and a move offered reaches it. Standing on cities when a
+    country is asked, the answer is one hop further, however sure the network is that the question's words are
+    all taken; a question that names no type, or two, rules nothing out."""
+    stops = [i for i, token in enumerate(inputs.tokens) if token == STOP_TOKEN]
+    if not stops:
+        return False
+    verdicts = answer_type_verdicts(asked, [type_text(t) for t in inputs.types])
+    if verdicts is None or verdicts[stops[0]]:
+        return False
+    return any(v for v, token in zip(verdicts, inputs.tokens, strict=True) if token != STOP_TOKEN)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -4,6 +4,11 @@ and what kind a question asks for by its question word: shared by the questions 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 # Words that make a type an agent, asked for with ``who``: decided from the type's own words, nothing else.
 AGENT_WORDS = frozenset(
     "person people human individual actor actress director writer author artist musician singer composer "
@@ -33,6 +38,15 @@ def kind_of(type_words: str) -> str:
 
 
 ASKED_KINDS = {"who": "agent", "whom": "agent", "whose": "agent", "when": "time"}
+
+# Types that read as an organisation. ``who`` asks for one as readily as for a person ("who owns [X]", "who
+# published [X]"), so the stop rule (:func:`answer_type_verdicts`) counts them as agents; the decider's input
+# column (:func:`asks_for`) keeps ``who`` to people, as its training saw it.
+ORGANISATION_WORDS = frozenset(
+    "company organization organisation firm business corporation enterprise employer team club band group "
+    "agency institution institute university college school party government ministry label publisher studio "
+    "network brand broadcaster manufacturer airline bank charity foundation union league".split()
+)
 
 
 def _singulars(word: str) -> tuple[str, ...]:
@@ -65,3 +79,32 @@ def asks_for(asked: str, type_words: str) -> bool | None:
     if kind in ("agent", "time"):
         return kind_of(type_words) == kind
     return bool(set(noun) & set(type_words.lower().split()))
+
+
+def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
+    """Per type (in words, :func:`~.inputs.type_text`), whether the question-word phrase ``asked``
+    (:func:`~.inputs.asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
+    ``types`` or is ambiguous. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
+
+    * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);
+      ``when``: a time;
+    * ``which`` / ``what`` and the words after them up to a function word (``which countries``, ``what film
+      genre``, ``which companies employ people``): each word is tried alone; exactly one word must name some
+      of ``types`` (``film genre`` on a graph with ``film`` and ``genre`` types names two and says nothing; so
+      does ``companies ... people``);
+    * ``where``, ``what`` alone, and a noun no type carries (``which words``): ``None``."""
+    words = asked.split()
+    if not words or not types:
+        return None
+    if words[0] in ASKED_KINDS:
+        kind = ASKED_KINDS[words[0]]
+        verdicts = tuple(
+            kind_of(t) == kind or (kind == "agent" and bool(set(t.lower().split()) & ORGANISATION_WORDS)) for t in types
+        )
+        return verdicts if any(verdicts) else None
+    named = []
+    for word in words[1:]:
+        verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t)) for t in types)
+        if any(verdicts):
+            named.append(verdicts)
+    return named[0] if len(named) == 1 else None

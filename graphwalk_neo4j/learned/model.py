@@ -40,7 +40,15 @@ from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, trained_walk_defaults
-from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, decision_inputs, option_extras, type_text
+from graphwalk_neo4j.learned.inputs import (
+    STOP_TOKEN,
+    DecisionInputs,
+    asked_about,
+    decision_inputs,
+    option_extras,
+    stop_ruled_out,
+    type_text,
+)
 from graphwalk_neo4j.learned.linker import MentionLinker
 
 if TYPE_CHECKING:
@@ -217,6 +225,18 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     return np.asarray(e / e.sum())
 
 
+def without_stop(probs: np.ndarray, tokens: Sequence[str]) -> np.ndarray:
+    """``probs`` with STOP's share given to the moves in proportion (STOP 0); unchanged when every option is
+    STOP."""
+    kept = np.asarray([token != STOP_TOKEN for token in tokens])
+    if not kept.any():
+        return probs
+    total = float(probs[kept].sum())
+    if total <= 0:  # the network put everything on STOP: the moves share alike
+        return np.asarray(kept / kept.sum(), dtype=np.float64)
+    return np.asarray(np.where(kept, probs, 0.0) / total)
+
+
 class LearnedDecider(DecisionBackend):
     """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
 
@@ -231,6 +251,7 @@ class LearnedDecider(DecisionBackend):
         config: Mapping[str, Any] | None = None,
         cache_size: int = 20_000,
         max_options: int = 255,
+        stop_rule: bool = True,
     ) -> None:
         if not (temperature > 0 and math.isfinite(temperature)):
             raise ValueError("temperature must be a positive finite number")
@@ -244,6 +265,7 @@ class LearnedDecider(DecisionBackend):
         self.config = dict(config or {})
         self.cache = VectorCache(cache_size)
         self._max_options = max_options
+        self.stop_rule = stop_rule  # STOP ruled out on the wrong type of answer (probabilities())
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
 
     @classmethod
@@ -265,6 +287,7 @@ class LearnedDecider(DecisionBackend):
             temperature=float(config.get("temperature", 1.0)),
             name=str(config.get("name") or Path(directory).name),
             config=config,
+            stop_rule=bool(config.get("stop_rule", True)),
         )
         decider.linker = MentionLinker.load(directory)
         return decider
@@ -303,7 +326,14 @@ class LearnedDecider(DecisionBackend):
         return ensemble_logits(self.members, qvec, encode(self.vocab, inputs), option_extras(qvec, vecs, inputs), text)
 
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
-        return softmax(await self.scores(decision_inputs(context)), self.temperature)
+        """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
+        walk stands elsewhere and a move reaches it (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is
+        off), the rest renormalised."""
+        inputs = decision_inputs(context)
+        probs = softmax(await self.scores(inputs), self.temperature)
+        if self.stop_rule and stop_ruled_out(inputs, asked_about(context)):
+            return without_stop(probs, inputs.tokens)
+        return probs
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
         check_request(request, max_options=self._max_options, backend="learned")

@@ -133,6 +133,8 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert f"graph: {graph_name}" in shown.stdout
     assert "validation: accuracy" in shown.stdout
     assert 'walks under: exclude_visited=true, exclude_scope="start"' in shown.stdout
+    assert config["stop_rule"] is True
+    assert "stop rule: on (no STOP where the question names another type of answer" in shown.stdout
     shown_json = cli(neo4j_settings, "decider", "show", str(art), "--json")
     assert json.loads(shown_json.stdout)["walk_defaults"] == {"exclude_visited": True, "exclude_scope": "start"}
     evaluated = cli(

@@ -15,6 +15,7 @@ import pytest
 from graphwalk_neo4j.backends import resolve_model_kind
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
+from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.augment import merged, neighbour_synonyms, reword, variants, vocabulary
@@ -32,7 +33,9 @@ from graphwalk_neo4j.learned.fit import (
 )
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
+    STOP_TOKEN,
     DecisionInputs,
+    asked_about,
     asked_noun_phrase,
     asked_phrase,
     claims,
@@ -42,9 +45,10 @@ from graphwalk_neo4j.learned.inputs import (
     nearness,
     option_extras,
     relation_core_words,
+    stop_ruled_out,
     type_text,
 )
-from graphwalk_neo4j.learned.kinds import asks_for
+from graphwalk_neo4j.learned.kinds import answer_type_verdicts, asks_for
 from graphwalk_neo4j.learned.model import (
     LearnedDecider,
     Vocab,
@@ -55,6 +59,7 @@ from graphwalk_neo4j.learned.model import (
     logits,
     save_members,
     text_vectors,
+    without_stop,
 )
 from graphwalk_neo4j.walk.ports import Option
 from tests.tate_decision import TATE, YEARS, tate_decision
@@ -265,6 +270,18 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
     assert first.results["b0"].top == "o1"
     assert first.results["b0"].probabilities == again.results["b0"].probabilities  # deterministic
     assert sum(first.results["b0"].probabilities.values()) == pytest.approx(1.0)
+    # "... released in which years", standing on films, a move to years offered: STOP is ruled out
+    stop = q.context.labels[-1]
+    assert q.context.options[-1].is_stop
+    ruled = (await decider.decide(DecisionRequest(state={"query": "x"}, questions=[q]))).results["b0"]
+    assert ruled.probabilities[stop] == 0.0
+    assert sum(ruled.probabilities.values()) == pytest.approx(1.0)
+    decider.stop_rule = False
+    kept = (await decider.decide(DecisionRequest(state={"query": "x"}, questions=[q]))).results["b0"]
+    assert kept.probabilities[stop] > 0.0
+    moves = [label for label in q.context.labels if label != stop]
+    share = sum(kept.probabilities[m] for m in moves)
+    assert [ruled.probabilities[m] for m in moves] == pytest.approx([kept.probabilities[m] / share for m in moves])
 
 
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
@@ -620,6 +637,70 @@ def test_what_a_question_word_asks_for() -> None:
         ("", "movie", None),
     ]
     assert [asks_for(asked, kind) for asked, kind, _ in cases] == [want for _, _, want in cases]
+
+
+def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
+    types = ["city", "country", "company", "person"]
+    assert answer_type_verdicts("which countries", types) == (False, True, False, False)
+    assert answer_type_verdicts("what countries host", types) == (False, True, False, False)  # host names none
+    assert answer_type_verdicts("which person", types) == (False, False, False, True)
+    # who: a person or an organisation ("who owns [X]"); when: a time
+    assert answer_type_verdicts("who", types) == (False, False, True, True)
+    assert answer_type_verdicts("when", ["movie", "year"]) == (False, True)
+    # two words that each name a type: ambiguous, nothing is ruled out
+    assert answer_type_verdicts("which companies employ people", types) is None
+    assert answer_type_verdicts("what film genre", ["film", "genre"]) is None
+    # a noun no type carries, where, what alone, no question word
+    assert answer_type_verdicts("which words", ["movie", "tag"]) is None
+    assert answer_type_verdicts("where", types) is None
+    assert answer_type_verdicts("what", types) is None
+    assert answer_type_verdicts("", types) is None
+    assert answer_type_verdicts("who", ["movie", "genre"]) is None  # no agent type: says nothing
+
+
+def _stop_decision(question: str, types: tuple[str, ...]) -> DecisionInputs:
+    """Standing on cities (STOP's type), offered a move to each other type."""
+    moves = tuple(f"to_{t.lower()}|out" for t in types)
+    return DecisionInputs(
+        question=question,
+        path=("headquartered_in|out",),
+        tokens=(*moves, STOP_TOKEN),
+        types=(*types, "City"),
+        counts=(1,) * (len(types) + 1),
+        moves=(*moves, "the answer is these 1 city"),
+    )
+
+
+def test_stop_is_ruled_out_only_where_the_named_answer_type_is_a_move_away() -> None:
+    def ruled_out(question: str, types: tuple[str, ...]) -> bool:
+        return stop_ruled_out(_stop_decision(question, types), asked_noun_phrase(question))
+
+    assert ruled_out("in which countries are companies headquartered", ("Country", "Company"))
+    # standing on the type asked for, no move to it, or no type named: STOP stays
+    assert not ruled_out("in which cities are companies headquartered", ("Country",))
+    assert not ruled_out("in which countries are companies headquartered", ("Company",))
+    assert not ruled_out("where are the companies headquartered", ("Country",))
+    assert not ruled_out("which companies employ people born in", ("Company", "Person"))
+    no_stop = dataclasses.replace(
+        _stop_decision("which countries", ("Country",)), tokens=("to_country|out", "to_x|out")
+    )
+    assert not stop_ruled_out(no_stop, "which countries")
+
+
+def test_the_asked_phrase_ends_where_the_topic_stands() -> None:
+    def context(question: str) -> DecisionContext:
+        return DecisionContext(question=question, start=(EntityInfo(name="Julien Duvivier"),))
+
+    assert asked_about(context("what was [Julien Duvivier] the director of")) == "what"
+    assert asked_about(context("which films did [julien duvivier] direct")) == "which films"
+    assert asked_about(context("the films directed by [Julien Duvivier] starred who")) == "who"
+
+
+def test_without_stop_gives_stops_share_to_the_moves_in_proportion() -> None:
+    probs = np.array([0.2, 0.1, 0.7])
+    assert without_stop(probs, ("a|out", "b|out", STOP_TOKEN)).tolist() == pytest.approx([2 / 3, 1 / 3, 0.0])
+    assert without_stop(np.array([0.0, 0.0, 1.0]), ("a|out", "b|out", STOP_TOKEN)).tolist() == [0.5, 0.5, 0.0]
+    assert without_stop(np.array([1.0]), (STOP_TOKEN,)).tolist() == [1.0]
 
 
 def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spent_by_the_path() -> None:
