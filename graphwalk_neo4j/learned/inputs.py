@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,6 +56,7 @@ def relation_core_words(token: str) -> tuple[str, ...]:
     return content_words(relation_words(segments[-1] if segments else relation))
 
 
+UNTYPED_KIND = "node"  # what decision_inputs calls an option or a frontier with no type
 QUESTION_WORDS = ("who", "whom", "whose", "which", "what", "when", "where")
 
 
@@ -202,13 +204,13 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
     for option in context.options:
         if option.is_stop:
             tokens.append(STOP_TOKEN)
-            kind = context.current_type or "node"
+            kind = context.current_type or UNTYPED_KIND
             types.append(kind)
             counts.append(context.current_count)
             moves.append(f"the answer is these {kind_count(context.current_count, context.current_type)}")
             continue
         tokens.append(move_token(option.relation, option.direction))
-        types.append(option.target_type or "node")
+        types.append(option.target_type or UNTYPED_KIND)
         counts.append(option.count)
         moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
     masked = masked_question(context)
@@ -222,6 +224,48 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
         near=nearness(context.question, masked, [s.name for s in context.start]),
     )
+
+
+def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str | None:
+    """The inferred type (:mod:`.role_types`) of the nodes a move ``token`` reaches (``reached``) or leaves
+    from: out along a relation reaches its objects and leaves its subjects, in the other way round."""
+    relation, _, direction = token.rpartition("|")
+    subject_end = (direction == "out") != reached
+    return role_types.get(f"{relation}|{'subject' if subject_end else 'object'}")
+
+
+def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:
+    """``inputs`` with the types a graph without its own was given (:mod:`.role_types`, an artifact's
+    ``role_types``): each untyped option the type of the relation end it reaches, STOP the type most of the
+    offered moves leave from, and the moves, STOP and the path in words again with those types. Unchanged when
+    ``role_types`` is empty (a graph with types)."""
+    if not role_types:
+        return inputs
+    leaving = Counter(t for tok in inputs.tokens if tok != STOP_TOKEN and (t := _role_type(role_types, tok, False)))
+    here = leaving.most_common(1)[0][0] if leaving else None
+    types, moves = list(inputs.types), list(inputs.moves)
+    for i, token in enumerate(inputs.tokens):
+        if types[i] != UNTYPED_KIND:
+            continue
+        if token == STOP_TOKEN:
+            if here:
+                types[i], moves[i] = here, f"the answer is these {kind_count(inputs.counts[i], here)}"
+            continue
+        reached = _role_type(role_types, token, True)
+        if reached:
+            relation, _, direction = token.rpartition("|")
+            types[i], moves[i] = reached, hop_move(relation, direction, here, reached)
+    path_moves = list(inputs.path_moves)
+    if len(path_moves) == len(inputs.path):
+        for i, token in enumerate(inputs.path):
+            relation, _, direction = token.rpartition("|")
+            path_moves[i] = hop_move(
+                relation,
+                direction,
+                _role_type(role_types, token, False),
+                _role_type(role_types, token, True),
+            )
+    return replace(inputs, types=tuple(types), moves=tuple(moves), path_moves=tuple(path_moves))
 
 
 def asked_about(context: DecisionContext) -> str:

@@ -48,6 +48,7 @@ from graphwalk_neo4j.learned.inputs import (
     option_extras,
     stop_ruled_out,
     type_text,
+    typed_inputs,
 )
 from graphwalk_neo4j.learned.linker import MentionLinker
 
@@ -266,6 +267,8 @@ class LearnedDecider(DecisionBackend):
         self.cache = VectorCache(cache_size)
         self._max_options = max_options
         self.stop_rule = stop_rule  # STOP ruled out on the wrong type of answer (probabilities())
+        # the types a graph without its own was given in training (learned/role_types.py), read into every decision
+        self.role_types: dict[str, str] = dict(self.config.get("role_types") or {})
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
 
     @classmethod
@@ -329,7 +332,7 @@ class LearnedDecider(DecisionBackend):
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
         walk stands elsewhere and a move reaches it (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is
         off), the rest renormalised."""
-        inputs = decision_inputs(context)
+        inputs = typed_inputs(decision_inputs(context), self.role_types)
         probs = softmax(await self.scores(inputs), self.temperature)
         if self.stop_rule and stop_ruled_out(inputs, asked_about(context)):
             return without_stop(probs, inputs.tokens)

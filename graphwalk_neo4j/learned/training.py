@@ -16,6 +16,7 @@ from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
+from graphwalk_neo4j.learned.inputs import typed_inputs
 from graphwalk_neo4j.learned.linker import fit_linker, template_counts
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
 from graphwalk_neo4j.learned.qa import (
@@ -29,6 +30,7 @@ from graphwalk_neo4j.learned.qa import (
     sample_pairs,
     split_of,
 )
+from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types
 from graphwalk_neo4j.walk.entry import best_per_span, names_query, question_spans
 
 if TYPE_CHECKING:
@@ -164,6 +166,7 @@ async def train_from_graph(
     sampling = sampling or SamplingOptions()
     started = time.perf_counter()
     pairs = read_questions(out / "data", sampling)
+    role_types = read_role_types(out / "data")
     if pairs is None:
         index = await read_graph(
             store,
@@ -176,7 +179,11 @@ async def train_from_graph(
                 f"graph {graph!r} has no relationships to learn from: ingest or adopt it first "
                 "(gw-neo4j graphs lists the graphs)"
             )
+        # a graph loaded without types gets them from its structure, before its questions are worded
+        role_types = infer_role_types(index)
+        fill_node_types(index, role_types)
         pairs = graph_pairs(index, sampling)
+        write_role_types(out / "data", role_types)
         write_questions(out / "data", pairs, sampling)
     read_s = time.perf_counter() - started
     meta = {
@@ -184,6 +191,7 @@ async def train_from_graph(
         "graph_questions": {**sampling.__dict__, "written": len(pairs), "sha256": qa_hash(pairs)},
         "qa_sha256": qa_hash(pairs),
         "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+        "role_types": role_types,
     }
     splits = {q.id: split_of(sampling.seed, q.text, test=0.0) for q in pairs}
     metrics = await train_on_pairs(
@@ -202,6 +210,19 @@ async def train_from_graph(
     metrics["seconds"]["questions"] = round(read_s, 1)
     (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics
+
+
+ROLE_TYPES_FILE = "role_types.json"  # the types a graph without its own was given (learned/role_types.py)
+
+
+def write_role_types(directory: Path, role_types: dict[str, str]) -> None:
+    make_dir(directory)
+    (directory / ROLE_TYPES_FILE).write_text(json.dumps(role_types, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def read_role_types(directory: Path) -> dict[str, str]:
+    path = directory / ROLE_TYPES_FILE
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
 
 
 QUESTIONS_FILE = "questions.jsonl"
@@ -267,8 +288,17 @@ async def train_on_pairs(
         profile=profile,
     )
     mine_s = time.perf_counter() - started
-    train = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "train"]
-    val = [Example(d.inputs, d.target, f"{d.hops}hop", True) for d in decisions if splits.get(d.qid) == "val"]
+    role_types = meta.get("role_types") or {}  # the walk's decisions on an untyped graph, typed as the model reads them
+    train = [
+        Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True)
+        for d in decisions
+        if splits.get(d.qid) == "train"
+    ]
+    val = [
+        Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True)
+        for d in decisions
+        if splits.get(d.qid) == "val"
+    ]
     coverage: dict[str, dict[str, float]] = {}
     for row in mined.values():
         if row["qid"] not in splits:

@@ -1,0 +1,183 @@
+"""Node types for a graph that has none, read from its structure: which relation ends share their nodes.
+
+A graph loaded as it comes (``subject|relation|object`` lines, no ``--type-map``) has no node types, and the
+learned decider reads types everywhere: the type an option reaches, the type the walk stands on (STOP), the kind
+a question word asks for, the question words of the graph's own questions (``who``, ``which city``). Trained
+from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 2 / 3-hop questions, against
+0.82 / 0.81 with the graph's types (docs/eval.md).
+
+:func:`infer_role_types` gives every relation end (a *role*: the subjects of ``born_in``, the objects of
+``born_in``) a type:
+
+1. **Roles that share nodes are one type.** Two roles are joined when the nodes they share are at least
+   :data:`MIN_SHARE` of the smaller role's nodes and at least :data:`MIN_SHARED` nodes (union-find, so
+   joins chain): the subjects of ``born_in``, ``works_at`` and ``manages`` are people; the objects of
+   ``born_in`` and ``headquartered_in`` and the subjects of ``city_in`` are cities. No relation's name is
+   read here, and no list of relations is kept.
+2. **A type is named from its roles' own words** (:func:`role_name`), by English morphology and Freebase's
+   ``/domain/type/property`` layout, never from a dictionary of relations: the object of a noun-like relation
+   is its head noun (``has_genre``: genre, ``release_year``: year, ``place_of_birth``: place, ``starred_actors``:
+   actor), the subject of a ``<noun> of`` relation that noun (``director_of``: director), the object of a
+   ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
+   of a one-word present verb its agent noun (``manages``: manager), the subject of a ``<noun> <preposition>``
+   name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
+   ``/people/person/place_of_birth`` its type segment (person). Candidates rank in that order of how directly
+   they name the nodes (:func:`role_name` returns the rank), then by how many nodes their role has. A type no
+   role names is an ``item`` (``item 2``, ... when there are several): the relations' words around it would be
+   misread (the subjects of ``release_year`` named after it would read as a time).
+
+The types live in the artifact (``config.json`` ``role_types``), keyed ``relation|subject`` and
+``relation|object``; the graph is not changed. :func:`~.inputs.typed_inputs` gives a decision's untyped options
+and STOP their role's type, in training and in every walk the artifact decides.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.graph_questions import (
+    IRREGULAR_PAST,
+    PARTICIPLES,
+    UNTYPED,
+    agent_noun,
+    read_relation,
+)
+
+if TYPE_CHECKING:
+    from graphwalk_neo4j.learned.graph_questions import GraphIndex
+
+MIN_SHARE = 0.2  # of the smaller role's nodes, shared with the other role
+MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969") joins nothing
+TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
+SUBJECT, OBJECT = "subject", "object"
+# A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
+UNNAMED = "item"
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _verb_form(word: str) -> bool:
+    """Whether ``word`` reads as a verb form rather than a noun (``born``, ``located``, ``works``, ``living``)."""
+    if word in PARTICIPLES or word in IRREGULAR_PAST or word.endswith(("ed", "ing")):
+        return True
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def _head_noun(noun: str) -> str:
+    """The head of a noun phrase: the word before ``of`` (``place of birth``: place), else the last word
+    (``release year``: year), in the singular."""
+    words = noun.split()
+    if "of" in words[1:]:
+        return _singular(words[words.index("of") - 1])
+    return _singular(words[-1])
+
+
+def role_name(relation: str, end: str) -> tuple[int, str] | None:
+    """What the nodes at one end of ``relation`` are called, by the relation's own words, with its rank (lower:
+    named more directly; module docstring, 2); ``None`` when the name says nothing about that end."""
+    reading = read_relation(relation)
+    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    core = reading.core.split()
+    if not core:
+        return None
+    if end == SUBJECT:
+        if reading.of_noun:
+            return 0, _head_noun(reading.noun)  # director_of: the subject is the director
+        active = reading.active
+        if active is not None and not active.past and " " not in active.phrase and active.base:
+            base = active.base
+            return 1, base + ("r" if base.endswith("e") else "er")  # manages: the subject is the manager
+        if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
+            return 2, core[0]  # city_in: the subject is a city
+        if len(segments) >= 3:
+            return 3, relation_words(segments[-2])  # /people/person/place_of_birth: a person
+        return None
+    if reading.verb:
+        if core[-1] == "by" and len(core) == 2:
+            found = agent_noun(core[0])
+            return (1, found) if found else None  # directed_by: the object is the director
+        return None
+    if reading.active is not None or reading.of_noun:
+        return None
+    return 0, _head_noun(reading.noun)  # has_genre: the object is a genre
+
+
+def _roles(index: GraphIndex) -> dict[tuple[str, str], set[str]]:
+    roles: dict[tuple[str, str], set[str]] = {}
+    for node, moves in index.adjacent.items():
+        for relation, direction in moves:
+            roles.setdefault((relation, SUBJECT if direction == "out" else OBJECT), set()).add(node)
+    return roles
+
+
+def untyped(index: GraphIndex) -> bool:
+    """Whether ``index``'s nodes mostly have no type (fewer than :data:`TYPED_SHARE` of them carry one)."""
+    if not index.adjacent:
+        return False
+    typed = sum(1 for node in index.adjacent if (index.types.get(node) or "").lower() not in UNTYPED | {""})
+    return typed < TYPED_SHARE * len(index.adjacent)
+
+
+def infer_role_types(index: GraphIndex) -> dict[str, str]:
+    """``{"relation|subject": type, "relation|object": type}`` for a graph without types (module docstring);
+    ``{}`` when the graph has its own (:func:`untyped`)."""
+    if not untyped(index):
+        return {}
+    roles = _roles(index)
+    keys = sorted(roles)
+    parent = {k: k for k in keys}
+
+    def find(k: tuple[str, str]) -> tuple[str, str]:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            shared = len(roles[a] & roles[b])
+            if shared >= MIN_SHARED and shared >= MIN_SHARE * min(len(roles[a]), len(roles[b])):
+                parent[find(a)] = find(b)
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for k in keys:
+        groups.setdefault(find(k), []).append(k)
+    names: dict[tuple[str, str], str] = {}
+    taken: Counter[str] = Counter()
+    for members in sorted(groups.values(), key=lambda m: (-sum(len(roles[k]) for k in m), m)):
+        candidates = [(found, -len(roles[k]), k) for k in members if (found := role_name(*k))]
+        if candidates:
+            (_, name), _, _ = min(candidates, key=lambda c: (c[0][0], c[1], c[2]))
+        else:
+            name = UNNAMED
+        taken[name] += 1
+        name = name if taken[name] == 1 else f"{name} {taken[name]}"  # two types one name: told apart
+        for k in members:
+            names[k] = name
+    return {f"{relation}|{end}": name for (relation, end), name in sorted(names.items())}
+
+
+def fill_node_types(index: GraphIndex, role_types: dict[str, str]) -> None:
+    """Give each untyped node of ``index`` the type of the role it has most often (ties: the role first in
+    order), so the questions written from the graph ask for it by name (``which city``, ``who``)."""
+    if not role_types:
+        return
+    for node, moves in index.adjacent.items():
+        if (index.types.get(node) or "").lower() not in UNTYPED | {""}:
+            continue
+        seen: Counter[str] = Counter()
+        for (relation, direction), targets in sorted(moves.items()):
+            found = role_types.get(f"{relation}|{SUBJECT if direction == 'out' else OBJECT}")
+            if found:
+                seen[found] += len(targets)
+        if seen:
+            index.types[node] = seen.most_common(1)[0][0]

@@ -1,0 +1,108 @@
+"""Types for a graph without its own (learned/role_types.py) and decisions read with them (inputs.typed_inputs)."""
+
+from __future__ import annotations
+
+from graphwalk_neo4j.learned.graph_questions import GraphIndex
+from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, typed_inputs
+from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, untyped
+
+
+def _index(triples: list[tuple[str, str, str]], types: dict[str, str] | None = None) -> GraphIndex:
+    index = GraphIndex()
+    for s, r, o in triples:
+        for node in (s, o):
+            index.names[node] = node
+            index.types.setdefault(node, (types or {}).get(node))
+        index.add(s, r, o)
+    return index
+
+
+def _people_and_places() -> list[tuple[str, str, str]]:
+    """Six people, each born in one of three cities and working at one of three firms; the cities in one land;
+    each firm founded by one of the people."""
+    triples = []
+    for i in range(6):
+        triples.append((f"p{i}", "born_in", f"c{i % 3}"))
+        triples.append((f"p{i}", "works_at", f"f{i % 3}"))
+    for i in range(3):
+        triples += [(f"c{i}", "city_in", "land"), (f"f{i}", "founded_by", f"p{i + 3}")]
+    return triples
+
+
+def test_relation_ends_that_share_nodes_are_one_type_named_by_the_relations_words() -> None:
+    assert infer_role_types(_index(_people_and_places())) == {
+        "born_in|object": "city",  # born_in's objects are city_in's subjects: "city in" names them
+        "born_in|subject": "founder",  # born_in, works_at and founded_by's objects share the people
+        "city_in|object": "item 2",  # nothing names the land (nor the firms, a larger type, named first)
+        "city_in|subject": "city",
+        "founded_by|object": "founder",
+        "founded_by|subject": "item",  # the firms: founded_by's and works_at's ends, named by neither
+        "works_at|object": "item",
+        "works_at|subject": "founder",
+    }
+
+
+def test_a_graph_with_its_own_types_keeps_them() -> None:
+    triples = _people_and_places()
+    typed = _index(triples, {n: "Person" for s, _, o in triples for n in (s, o)})
+    assert not untyped(typed)
+    assert infer_role_types(typed) == {}
+    assert untyped(_index(triples))
+
+
+def test_what_a_relation_says_its_ends_are() -> None:
+    cases = [
+        ("has_genre", "object", (0, "genre")),
+        ("release_year", "object", (0, "year")),
+        ("starred_actors", "object", (0, "actor")),
+        ("/people/person/place_of_birth", "object", (0, "place")),
+        ("/people/person/place_of_birth", "subject", (3, "person")),
+        ("director_of", "subject", (0, "director")),
+        ("directed_by", "object", (1, "director")),
+        ("written_by", "object", (1, "writer")),
+        ("manages", "subject", (1, "manager")),
+        ("city_in", "subject", (2, "city")),
+        ("campus_in", "subject", (2, "campus")),
+        ("born_in", "subject", None),  # a participle names no one
+        ("works_at", "subject", None),
+        ("works_at", "object", None),
+        ("directed_by", "subject", None),
+        ("has_genre", "subject", None),
+    ]
+    assert [role_name(relation, end) for relation, end, _ in cases] == [want for _, _, want in cases]
+
+
+def test_untyped_nodes_take_the_type_of_the_role_they_have_most() -> None:
+    index = _index(_people_and_places())
+    role_types = infer_role_types(index)
+    fill_node_types(index, role_types)
+    assert [index.types[n] for n in ("p0", "p3", "c0", "land", "f0")] == [
+        "founder",
+        "founder",
+        "city",
+        "item 2",
+        "item",
+    ]
+
+
+def test_a_decision_on_an_untyped_graph_reads_the_inferred_types() -> None:
+    role_types = {"born_in|subject": "person", "born_in|object": "city", "city_in|subject": "city"}
+    inputs = DecisionInputs(
+        question="in which land was born",
+        path=("born_in|out",),
+        tokens=("city_in|out", "born_in|in", STOP_TOKEN),
+        types=("node", "node", "node"),
+        counts=(1, 3, 1),
+        moves=("city in", "born in", "the answer is these 1 node"),
+        path_moves=("born in",),
+    )
+    typed = typed_inputs(inputs, role_types)
+    # city_in's objects have no type: the option stays untyped; STOP stands where the moves leave from (cities)
+    assert typed.types == ("node", "person", "city")
+    assert typed.moves == (
+        "city in",
+        "persons born in this city",  # in along a relation: its inverse in words
+        "the answer is these 1 city",
+    )
+    assert typed.path_moves == ("born in (person to city)",)
+    assert typed_inputs(inputs, {}) is inputs
