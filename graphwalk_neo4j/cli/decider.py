@@ -256,6 +256,15 @@ def _data(config: dict[str, Any]) -> str:
     return ", ".join(config.get("qa_files") or config.get("traces") or [])
 
 
+def _role_types(config: dict[str, Any]) -> list[str]:
+    """A line naming the types a graph without its own was given in training (learned/role_types.py), if any."""
+    role_types = config.get("role_types") or {}
+    if not role_types:
+        return []
+    names = sorted(set(role_types.values()))
+    return [f"  node types: the graph has none; {len(names)} read from its structure: {', '.join(names)}"]
+
+
 def _stop_rule(config: dict[str, Any]) -> str:
     if config.get("stop_rule", True):
         return "on (no STOP where the question names another type of answer, one move away)"
@@ -277,6 +286,7 @@ def _print_summary(directory: Path) -> None:
         f"  decisions: {metrics.get('decisions')}",
         f"  walks under: {walk_rule(trained_walk_defaults(config))}",
         f"  stop rule: {_stop_rule(config)}",
+        *_role_types(config),
         f"  validation: accuracy {val.get('accuracy', float('nan')):.4f}, NLL {val.get('nll', float('nan')):.4f}, "
         f"ECE {val.get('ece', float('nan')):.4f} (before the temperature {before.get('ece', float('nan')):.4f})",
     ]

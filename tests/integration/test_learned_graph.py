@@ -98,3 +98,63 @@ def trains_and_walks(graph_name: str, settings: Settings, tmp_path: Path) -> Non
     check = next(c for c in report.checks if c.name == f"decider:{graph_name}")
     assert check.ok
     assert "this graph's own model" in check.detail
+
+
+def _untyped_triples() -> str:
+    """A small graph as it comes, no types: 30 people born in 6 cities and working at 6 firms, the cities in 2
+    lands, each firm founded by one of the people."""
+    lines = []
+    for i in range(30):
+        lines += [f"Person {i}|born_in|City {i % 6}", f"Person {i}|works_at|Firm {i % 6}"]
+    lines += [f"City {i}|city_in|Land {i % 2}" for i in range(6)]
+    lines += [f"Firm {i}|founded_by|Person {i + 10}" for i in range(6)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_graph_without_types_is_given_them_from_its_structure(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
+    settings = neo4j_settings.model_copy(update={"embedder": "fake"})
+    kb = tmp_path / "kb.txt"
+    kb.write_text(_untyped_triples(), encoding="utf-8")
+    try:
+        loaded = cli(settings, "ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path))
+        assert loaded.exit_code == 0, loaded.output
+        art = tmp_path / "art"
+        train = ("decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "100", "--epochs", "2")
+        trained = cli(settings, *train, "--members", "1", "--no-default")
+        assert trained.exit_code == 0, trained.output
+        config = json.loads((art / "config.json").read_text())
+        assert config["role_types"] == {
+            "born_in|object": "city",
+            "born_in|subject": "founder",
+            "city_in|object": "item 2",
+            "city_in|subject": "city",
+            "founded_by|object": "founder",
+            "founded_by|subject": "item",
+            "works_at|object": "item",
+            "works_at|subject": "founder",
+        }
+        assert json.loads((art / "data" / "role_types.json").read_text()) == config["role_types"]
+        # the graph's own questions ask for the inferred kinds: who for the founders, which city for the cities
+        questions = [json.loads(line)["text"] for line in (art / "data" / "questions.jsonl").read_text().splitlines()]
+        assert any(q.startswith("who ") for q in questions)
+        assert any("city" in q for q in questions)
+        shown = cli(settings, "decider", "show", str(art))
+        assert "node types: the graph has none; 4 read from its structure: city, founder, item, item 2" in shown.stdout
+        walked = cli(
+            settings,
+            "walk",
+            "which city was [Person 7] born in",
+            "--graph",
+            graph_name,
+            "--model",
+            f"learned:{art}",
+            "--preset",
+            "relation",
+            "--json",
+        )
+        assert walked.exit_code == 0, walked.output
+        assert [a["name"] for a in json.loads(walked.stdout)["answers"]] == ["City 1"]
+    finally:
+        asyncio.run(with_store(settings, lambda st: drop_graph(st, graph_name)))
