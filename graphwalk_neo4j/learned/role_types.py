@@ -21,7 +21,8 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
    of a one-word present verb its agent noun (``manages``: manager), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
-   ``/people/person/place_of_birth`` its type segment (person). Candidates rank in that order of how directly
+   ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
+   a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that order of how directly
    they name the nodes (:func:`role_name` returns the rank), then by how many nodes their role has. A type no
    role names is an ``item`` (``item 2``, ... when there are several): the relations' words around it would be
    misread (the subjects of ``release_year`` named after it would read as a time).
@@ -42,6 +43,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     PARTICIPLES,
     UNTYPED,
     agent_noun,
+    plural_of,
     read_relation,
 )
 
@@ -100,7 +102,12 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
             return 2, core[0]  # city_in: the subject is a city
         if len(segments) >= 3:
-            return 3, relation_words(segments[-2])  # /people/person/place_of_birth: a person
+            # /people/person/place_of_birth: a person. Freebase names a property /domain/type/property after its
+            # subject's type; a type under a domain of its own name (people/person, location/location) is one
+            # of the domain's main types, named as directly as a noun; another (the business/employment of a
+            # collapsed __business__employment__employer) may be a link between two types, named last
+            domain, kind = relation_words(segments[-3]), relation_words(segments[-2])
+            return (0 if domain in (kind, plural_of(kind)) else 3), kind
         return None
     if reading.verb:
         if core[-1] == "by" and len(core) == 2:

@@ -56,7 +56,9 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("release_year", "object", (0, "year")),
         ("starred_actors", "object", (0, "actor")),
         ("/people/person/place_of_birth", "object", (0, "place")),
-        ("/people/person/place_of_birth", "subject", (3, "person")),
+        ("/people/person/place_of_birth", "subject", (0, "person")),  # a type under its own domain
+        ("/location/location/containedby", "subject", (0, "location")),
+        ("__business__employment__employer", "subject", (3, "employment")),  # a link type: named last
         ("director_of", "subject", (0, "director")),
         ("directed_by", "object", (1, "director")),
         ("written_by", "object", (1, "writer")),
