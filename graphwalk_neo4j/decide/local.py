@@ -20,6 +20,9 @@ similarity features:
 3. STOP features: ``stop_fit`` — cos(focus, what the last hop reached, e.g. ``2 years``); ``stop_left`` — the
    share of the body not covered yet; ``stop_cover`` — cos(residual, path moves); a constant ``stop_const``.
 4. ``p = softmax((w · features + stop_bias on STOP) / temperature)``; temperature 1, stop bias -0.5.
+5. For a walk's question (one with its structure, a ``DecisionContext``), STOP then gets 0 where the question
+   names the type of its answer, the walk stands on another type and an offered move reaches the named one
+   (:func:`~graphwalk_neo4j.decide.answer_types.stop_ruled_out`, both methods; ``stop_rule=False``: not).
 
 The weights (:data:`DEFAULT_WEIGHTS`) are a conditional-logit fit on teacher-forced decisions along the gold
 relation paths of 150 MetaQA dev questions per hop, and the stop bias was then chosen on walks over another 100
@@ -49,6 +52,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from graphwalk_neo4j.decide.answer_types import context_stop_ruled_out, without_stop
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.decide.render import coverage_view
@@ -230,6 +234,7 @@ class LocalDecider(DecisionBackend):
         context_keys: Sequence[str] = DEFAULT_CONTEXT_KEYS,
         cache_size: int = 50_000,
         max_options: int = 255,
+        stop_rule: bool = True,
     ) -> None:
         if method not in ("coverage", "similarity"):
             raise ValueError(f"unknown LocalDecider method {method!r}: use coverage or similarity")
@@ -249,6 +254,8 @@ class LocalDecider(DecisionBackend):
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         self._w = np.array([self.weights[f] for f in FEATURES], dtype=np.float64)
         self.stop_label = stop_label
+        # STOP ruled out where the question names another type of answer, one move away (answer_types)
+        self.stop_rule = stop_rule
         self.context_keys = tuple(context_keys)
         self.cache = VectorCache(cache_size)
         self._max_options = max_options
@@ -426,6 +433,10 @@ class LocalDecider(DecisionBackend):
         raw = {}
         for question in request.questions:
             probs = softmax(await self._scores(state_text, question), self.temperature)
+            context = question.context
+            if self.stop_rule and context is not None and context_stop_ruled_out(context):
+                stops = {option.label for option in context.options if option.is_stop}
+                probs = without_stop(probs, [label in stops for label in question.options])
             raw[question.key] = {label: float(p) for label, p in zip(question.options, probs, strict=True)}
         return in_process_response(request, raw, started=started, model=self.model_id)
 

@@ -43,10 +43,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from graphwalk_neo4j.decide.answer_types import TIME_WORDS, kind_of
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import relation_words
-from graphwalk_neo4j.learned.kinds import TIME_WORDS, kind_of
 from graphwalk_neo4j.learned.options import SamplingOptions as SamplingOptions  # noqa: TC001 (re-exported)
 from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow

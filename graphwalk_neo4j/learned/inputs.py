@@ -12,16 +12,23 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphwalk_neo4j.decide.answer_types import (
+    FUNCTION_WORDS,
+    WORD_PATTERN,
+    asked_noun_phrase,
+    asked_phrase,
+    asks_for,
+    names_replaced,
+)
+from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import relation_words
-from graphwalk_neo4j.learned.kinds import answer_type_verdicts, asks_for
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -32,19 +39,12 @@ STOP_TOKEN = "STOP"
 # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18,
 # format 7 20, format 8 22)
 EXTRA = 23
-# Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
-FUNCTION_WORDS = frozenset(
-    "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
-    "whom whose when where how that this these those there it its their his her also same as can you me tell "
-    "give list name".split()
-)
-_WORDS = re.compile(r"[a-z][a-z']*")
 
 
 @functools.lru_cache(maxsize=65536)  # the same texts recur in every decision of a walk or a training set
 def content_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` that can carry a relation (lower case, function words out, each once)."""
-    return tuple(dict.fromkeys(w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS))
+    return tuple(dict.fromkeys(w for w in WORD_PATTERN.findall(text.lower()) if w not in FUNCTION_WORDS))
 
 
 def relation_core_words(token: str) -> tuple[str, ...]:
@@ -57,45 +57,6 @@ def relation_core_words(token: str) -> tuple[str, ...]:
 
 
 UNTYPED_KIND = "node"  # what decision_inputs calls an option or a frontier with no type
-QUESTION_WORDS = ("who", "whom", "whose", "which", "what", "when", "where")
-
-
-def asked_phrase(question: str) -> str:
-    """What a question asks for by its question word: ``who``, ``when``, ``where``, or ``which`` / ``what`` with
-    the word after it (``which genres``); the first question word wherever it stands (``... starred who``);
-    empty when there is none."""
-    words: list[str] = _WORDS.findall(question.lower())
-    for i, word in enumerate(words):
-        if word in QUESTION_WORDS:
-            after = words[i + 1] if i + 1 < len(words) else ""
-            if word in ("which", "what") and after and after not in FUNCTION_WORDS:
-                return f"{word} {after}"
-            return word
-    return ""
-
-
-COPULAS = frozenset("is are was were the a an".split())
-
-
-def asked_noun_phrase(question: str) -> str:
-    """:func:`asked_phrase` with the whole noun phrase ``which`` / ``what`` asks about, past a copula and an
-    article: ``what was the release date of [X]`` -> ``what release date``, ``what is the genre of [X]`` ->
-    ``what genre``; a question word followed by another function word is itself (``what does [X] ...``)."""
-    words: list[str] = _WORDS.findall(question.lower())
-    for i, word in enumerate(words):
-        if word in QUESTION_WORDS:
-            if word not in ("which", "what"):
-                return word
-            rest = words[i + 1 :]
-            while rest and rest[0] in COPULAS:
-                rest = rest[1:]
-            noun = []
-            for w in rest:
-                if w in FUNCTION_WORDS:
-                    break
-                noun.append(w)
-            return " ".join([word, *noun])
-    return ""
 
 
 def type_text(kind: str) -> str:
@@ -108,18 +69,9 @@ def move_token(relation: str | None, direction: str | None) -> str:
     return STOP_TOKEN if relation is None else f"{relation}|{direction or 'out'}"
 
 
-def _names_replaced(context: DecisionContext, by: str) -> str:
-    """The question with each start entity's name (case-insensitive, on word boundaries) replaced by ``by``."""
-    text = context.question
-    for start in context.start:
-        if start.name.strip():
-            text = re.sub(rf"(?<!\w){re.escape(start.name.strip())}(?!\w)", by, text, flags=re.IGNORECASE)
-    return text
-
-
 def masked_question(context: DecisionContext) -> str:
     """The question without the start entities' names (case-insensitive, on word boundaries)."""
-    text = _names_replaced(context, " ")
+    text = names_replaced(context.question, [start.name for start in context.start], " ")
     return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
 
 
@@ -130,10 +82,10 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
     next to its topic (``the director of the films starring [X]``: ``starring`` first), and a predicate after
     the topic's phrase often names the last (``the films starring [X] were directed by who``), so the model
     reads the two sides apart. Empty when no name is found."""
-    words = _WORDS.findall(question.lower())
+    words = WORD_PATTERN.findall(question.lower())
     spans: list[tuple[int, int]] = []
     for name in names:
-        part = _WORDS.findall(name.lower())
+        part = WORD_PATTERN.findall(name.lower())
         if not part:
             continue
         spans += [(i, i + len(part)) for i in range(len(words) - len(part) + 1) if words[i : i + len(part)] == part]
@@ -268,26 +220,12 @@ def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> Decis
     return replace(inputs, types=tuple(types), moves=tuple(moves), path_moves=tuple(path_moves))
 
 
-def asked_about(context: DecisionContext) -> str:
-    """:func:`asked_noun_phrase` of the question with each start entity's name read as ``it``, so the noun
-    phrase ends where the topic stands: "what was [X] the director of" asks ``what`` (a film), not ``what
-    director``, which the masked question "what was the director of" would read."""
-    return asked_noun_phrase(_names_replaced(context, " it "))
-
-
 def stop_ruled_out(inputs: DecisionInputs, asked: str) -> bool:
-    """Whether STOP is no answer to this decision: the question names the type of its answer (``asked``, from
-    :func:`asked_about`, read by :func:`~.kinds.answer_type_verdicts`: ``in which countries ...``, ``...
-    starred who``), the walk does not stand on that type, and a move offered reaches it. Standing on cities when a
-    country is asked, the answer is one hop further, however sure the network is that the question's words are
-    all taken; a question that names no type, or two, rules nothing out."""
-    stops = [i for i, token in enumerate(inputs.tokens) if token == STOP_TOKEN]
-    if not stops:
-        return False
-    verdicts = answer_type_verdicts(asked, [type_text(t) for t in inputs.types])
-    if verdicts is None or verdicts[stops[0]]:
-        return False
-    return any(v for v, token in zip(verdicts, inputs.tokens, strict=True) if token != STOP_TOKEN)
+    """:func:`~graphwalk_neo4j.decide.answer_types.stop_ruled_out` for a decision's inputs (``asked``: from
+    :func:`~graphwalk_neo4j.decide.answer_types.asked_about`): its options' types in words, STOP among them."""
+    return answer_stop_ruled_out(
+        asked, [type_text(t) for t in inputs.types], [token == STOP_TOKEN for token in inputs.tokens]
+    )
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -334,7 +272,7 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         the path's): a word nothing taken explains yet (``started`` in "who started the firm [X] works for",
         once ``works at`` is taken) says the walk is not done, however weakly any one move matches it;
     19. ``wmin_gain``: the same minus STOP's.
-    20. ``asked_kind``: 1 when the question word asks for the type the option reaches (:func:`~.kinds.asks_for`:
+    20. ``asked_kind``: 1 when the question word asks for the type the option reaches (``decide.answer_types.asks_for``:
         ``who`` an agent, ``when`` a time, ``which country`` a country, by the type's words), else 0 (0 for every
         option when it says nothing: ``where``, ``what``). Column 16's cosine says little here: "who" is about as
         near "movie" as "person";

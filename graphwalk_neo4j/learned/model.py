@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphwalk_neo4j.decide.answer_types import asked_about, without_stop
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
@@ -43,7 +44,6 @@ from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, t
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
-    asked_about,
     decision_inputs,
     option_extras,
     stop_ruled_out,
@@ -226,18 +226,6 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     return np.asarray(e / e.sum())
 
 
-def without_stop(probs: np.ndarray, tokens: Sequence[str]) -> np.ndarray:
-    """``probs`` with STOP's share given to the moves in proportion (STOP 0); unchanged when every option is
-    STOP."""
-    kept = np.asarray([token != STOP_TOKEN for token in tokens])
-    if not kept.any():
-        return probs
-    total = float(probs[kept].sum())
-    if total <= 0:  # the network put everything on STOP: the moves share alike
-        return np.asarray(kept / kept.sum(), dtype=np.float64)
-    return np.asarray(np.where(kept, probs, 0.0) / total)
-
-
 class LearnedDecider(DecisionBackend):
     """A :class:`~graphwalk_neo4j.decide.base.DecisionBackend` over a trained artifact directory."""
 
@@ -334,8 +322,8 @@ class LearnedDecider(DecisionBackend):
         off), the rest renormalised."""
         inputs = typed_inputs(decision_inputs(context), self.role_types)
         probs = softmax(await self.scores(inputs), self.temperature)
-        if self.stop_rule and stop_ruled_out(inputs, asked_about(context)):
-            return without_stop(probs, inputs.tokens)
+        if self.stop_rule and stop_ruled_out(inputs, asked_about(context.question, [s.name for s in context.start])):
+            return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:

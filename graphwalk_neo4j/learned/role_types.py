@@ -22,10 +22,10 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    of a one-word present verb its agent noun (``manages``: manager), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
-   a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that order of how directly
-   they name the nodes (:func:`role_name` returns the rank), then by how many nodes their role has. A type no
-   role names is an ``item`` (``item 2``, ... when there are several): the relations' words around it would be
-   misread (the subjects of ``release_year`` named after it would read as a time).
+   a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
+   order of how directly they name the nodes (:func:`role_name` returns the rank), then by how many nodes their
+   role has. A type no role names is an ``item`` (``item 2``, ... when there are several): the relations'
+   words around it would be misread (the subjects of ``release_year`` named after it would read as a time).
 
 The types live in the artifact (``config.json`` ``role_types``), keyed ``relation|subject`` and
 ``relation|object``; the graph is not changed. :func:`~.inputs.typed_inputs` gives a decision's untyped options

@@ -210,3 +210,26 @@ async def test_coverage_reads_the_context_not_the_text() -> None:
     # the text alone (new layout, no structure) reads differently: the structure is what the decider uses
     text_only = structured.model_copy(update={"context": None})
     assert (await decider.features(state, text_only)).tolist() != from_structure.tolist()
+
+
+async def test_stop_is_ruled_out_where_the_question_names_a_type_one_move_away() -> None:
+    # "the films starred by Sharon Tate were released in which years", standing on her films
+    question = tate_decision([Option(relation="release_year", direction="out", targets=YEARS, total_targets=2)])
+    assert question.context is not None
+    assert question.context.options[-1].is_stop
+    stop = question.context.labels[-1]
+    request = DecisionRequest(state={"query": QUESTION}, questions=[question])
+    for method in ("coverage", "similarity"):
+        ruled = (await LocalDecider(FakeEmbedder(64), method=method).decide(request)).results["b0"]
+        kept = (await LocalDecider(FakeEmbedder(64), method=method, stop_rule=False).decide(request)).results["b0"]
+        assert ruled.probabilities[stop] == 0.0
+        assert kept.probabilities[stop] > 0.0
+        assert sum(ruled.probabilities.values()) == pytest.approx(1.0)
+    # a question without a named type keeps its STOP
+    plain = tate_decision([Option(relation="release_year", direction="out", targets=YEARS, total_targets=2)])
+    assert plain.context is not None
+    unnamed = plain.model_copy(
+        update={"context": plain.context.model_copy(update={"question": "the films starred by Sharon Tate"})}
+    )
+    result = (await LocalDecider(FakeEmbedder(64)).decide(DecisionRequest(state="s", questions=[unnamed]))).results
+    assert result["b0"].probabilities[stop] > 0.0

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from graphwalk_neo4j.decide.answer_types import kind_of
 from graphwalk_neo4j.learned.graph_questions import (
     ActiveVerb,
     GraphIndex,
@@ -25,7 +26,6 @@ from graphwalk_neo4j.learned.graph_questions import (
     sample_paths,
     write_question,
 )
-from graphwalk_neo4j.learned.kinds import kind_of
 
 TRIPLES = [
     ("inception", "directed_by", "nolan"),

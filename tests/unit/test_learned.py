@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.backends import resolve_model_kind
+from graphwalk_neo4j.decide.answer_types import answer_type_verdicts, asked_about, asks_for, without_stop
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
-from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.augment import merged, neighbour_synonyms, reword, variants, vocabulary
@@ -35,7 +35,6 @@ from graphwalk_neo4j.learned.inputs import (
     EXTRA,
     STOP_TOKEN,
     DecisionInputs,
-    asked_about,
     asked_noun_phrase,
     asked_phrase,
     claims,
@@ -48,7 +47,6 @@ from graphwalk_neo4j.learned.inputs import (
     stop_ruled_out,
     type_text,
 )
-from graphwalk_neo4j.learned.kinds import answer_type_verdicts, asks_for
 from graphwalk_neo4j.learned.model import (
     LearnedDecider,
     Vocab,
@@ -59,7 +57,6 @@ from graphwalk_neo4j.learned.model import (
     logits,
     save_members,
     text_vectors,
-    without_stop,
 )
 from graphwalk_neo4j.walk.ports import Option
 from tests.tate_decision import TATE, YEARS, tate_decision
@@ -688,19 +685,17 @@ def test_stop_is_ruled_out_only_where_the_named_answer_type_is_a_move_away() -> 
 
 
 def test_the_asked_phrase_ends_where_the_topic_stands() -> None:
-    def context(question: str) -> DecisionContext:
-        return DecisionContext(question=question, start=(EntityInfo(name="Julien Duvivier"),))
-
-    assert asked_about(context("what was [Julien Duvivier] the director of")) == "what"
-    assert asked_about(context("which films did [julien duvivier] direct")) == "which films"
-    assert asked_about(context("the films directed by [Julien Duvivier] starred who")) == "who"
+    names = ["Julien Duvivier"]
+    assert asked_about("what was [Julien Duvivier] the director of", names) == "what"
+    assert asked_about("which films did [julien duvivier] direct", names) == "which films"
+    assert asked_about("the films directed by [Julien Duvivier] starred who", names) == "who"
 
 
 def test_without_stop_gives_stops_share_to_the_moves_in_proportion() -> None:
     probs = np.array([0.2, 0.1, 0.7])
-    assert without_stop(probs, ("a|out", "b|out", STOP_TOKEN)).tolist() == pytest.approx([2 / 3, 1 / 3, 0.0])
-    assert without_stop(np.array([0.0, 0.0, 1.0]), ("a|out", "b|out", STOP_TOKEN)).tolist() == [0.5, 0.5, 0.0]
-    assert without_stop(np.array([1.0]), (STOP_TOKEN,)).tolist() == [1.0]
+    assert without_stop(probs, (False, False, True)).tolist() == pytest.approx([2 / 3, 1 / 3, 0.0])
+    assert without_stop(np.array([0.0, 0.0, 1.0]), (False, False, True)).tolist() == [0.5, 0.5, 0.0]
+    assert without_stop(np.array([1.0]), (True,)).tolist() == [1.0]
 
 
 def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spent_by_the_path() -> None:

@@ -1,0 +1,224 @@
+"""The type of answer a question asks for, and STOP ruled out on another.
+
+What kind of thing a node type reads as (a person or other agent, a time, a place), from the type's own words;
+what a question asks for by its question word and the noun phrase after it; and the one rule every structure-
+reading decider applies after its scores (:func:`stop_ruled_out`): where the question names the type of its
+answer, the walk stands on another type, and an offered move reaches the named one, STOP is no answer. Shared by
+the local decider (:mod:`graphwalk_neo4j.decide.local`), the learned decider's inputs and the questions written
+from a graph (:mod:`graphwalk_neo4j.learned.graph_questions`, which asks ``who`` for an agent).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from graphwalk_neo4j.identifiers import relation_words
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from graphwalk_neo4j.decide.request import DecisionContext
+
+# Function words a question's relation words are read without (word-level coverage, option_extras 7-9).
+FUNCTION_WORDS = frozenset(
+    "a an the of by in on at to for with from and or is are was were be been being do does did what which who "
+    "whom whose when where how that this these those there it its their his her also same as can you me tell "
+    "give list name".split()
+)
+WORD_PATTERN = re.compile(r"[a-z][a-z']*")
+
+
+QUESTION_WORDS = ("who", "whom", "whose", "which", "what", "when", "where")
+
+
+def asked_phrase(question: str) -> str:
+    """What a question asks for by its question word: ``who``, ``when``, ``where``, or ``which`` / ``what`` with
+    the word after it (``which genres``); the first question word wherever it stands (``... starred who``);
+    empty when there is none."""
+    words: list[str] = WORD_PATTERN.findall(question.lower())
+    for i, word in enumerate(words):
+        if word in QUESTION_WORDS:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            if word in ("which", "what") and after and after not in FUNCTION_WORDS:
+                return f"{word} {after}"
+            return word
+    return ""
+
+
+COPULAS = frozenset("is are was were the a an".split())
+
+
+def asked_noun_phrase(question: str) -> str:
+    """:func:`asked_phrase` with the whole noun phrase ``which`` / ``what`` asks about, past a copula and an
+    article: ``what was the release date of [X]`` -> ``what release date``, ``what is the genre of [X]`` ->
+    ``what genre``; a question word followed by another function word is itself (``what does [X] ...``)."""
+    words: list[str] = WORD_PATTERN.findall(question.lower())
+    for i, word in enumerate(words):
+        if word in QUESTION_WORDS:
+            if word not in ("which", "what"):
+                return word
+            rest = words[i + 1 :]
+            while rest and rest[0] in COPULAS:
+                rest = rest[1:]
+            noun = []
+            for w in rest:
+                if w in FUNCTION_WORDS:
+                    break
+                noun.append(w)
+            return " ".join([word, *noun])
+    return ""
+
+
+# Words that make a type an agent, asked for with ``who``: decided from the type's own words, nothing else.
+AGENT_WORDS = frozenset(
+    "person people human individual actor actress director writer author artist musician singer composer "
+    "player athlete employee worker staff user customer client member character politician scientist founder "
+    "manager student teacher producer reviewer agent man woman child owner creator leader officer".split()
+)
+# Types that read as a time, asked for with ``when`` or ``in which``.
+TIME_WORDS = frozenset("year date time day month decade century era period".split())
+# Types that read as a place, asked for with ``where`` now and then.
+PLACE_WORDS = frozenset(
+    "place location city town village country nation state province region county district area continent "
+    "address site venue island capital".split()
+)
+
+
+def kind_of(type_words: str) -> str:
+    """``agent`` when a type reads as a person or other agent (any of its words in :data:`AGENT_WORDS`), ``time``
+    when it reads as a time, ``place`` as a place (:data:`PLACE_WORDS`), ``thing`` otherwise."""
+    words = set(type_words.lower().split())
+    if words & AGENT_WORDS:
+        return "agent"
+    if words & TIME_WORDS:
+        return "time"
+    if words & PLACE_WORDS:
+        return "place"
+    return "thing"
+
+
+ASKED_KINDS = {"who": "agent", "whom": "agent", "whose": "agent", "when": "time"}
+
+# Types that read as an organisation. ``who`` asks for one as readily as for a person ("who owns [X]", "who
+# published [X]"), so the stop rule (:func:`answer_type_verdicts`) counts them as agents; the decider's input
+# column (:func:`asks_for`) keeps ``who`` to people, as its training saw it.
+ORGANISATION_WORDS = frozenset(
+    "company organization organisation firm business corporation enterprise employer team club band group "
+    "agency institution institute university college school party government ministry label publisher studio "
+    "network brand broadcaster manufacturer airline bank charity foundation union league".split()
+)
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """``word`` and the singulars it may be the plural of (``directors``: director; ``cities``: city)."""
+    forms = [word]
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    elif word.endswith("s"):
+        forms.append(word[:-1])
+    return tuple(forms)
+
+
+def asks_for(asked: str, type_words: str) -> bool | None:
+    """Whether a question's question-word phrase (:func:`~.inputs.asked_phrase`) asks for a node of a type with
+    these words; ``None`` when it says nothing about it. ``who`` asks for an agent and ``when`` for a time
+    (:func:`kind_of`); ``which`` / ``what`` with a noun for that noun, read as the type's kind when the noun names
+    an agent or a time (``which directors``: a person) and as the noun itself otherwise (``which country``: a
+    country, not a city; ``which genres``: a genre). Places are not read as one kind, because they nest: a city is
+    where a country question stands before its last hop. ``where`` says nothing (people work where a company is,
+    and a city or a country is where things are)."""
+    words = asked.split()
+    if not words:
+        return None
+    if words[0] in ASKED_KINDS:
+        return kind_of(type_words) == ASKED_KINDS[words[0]]
+    if len(words) < 2:
+        return None
+    noun = [form for word in words[1:] for form in _singulars(word)]
+    kind = kind_of(" ".join(noun))
+    if kind in ("agent", "time"):
+        return kind_of(type_words) == kind
+    return bool(set(noun) & set(type_words.lower().split()))
+
+
+def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
+    """Per type (in words, :func:`~.inputs.type_text`), whether the question-word phrase ``asked``
+    (:func:`~.inputs.asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
+    ``types`` or is ambiguous. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
+
+    * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);
+      ``when``: a time;
+    * ``which`` / ``what`` and the words after them up to a function word (``which countries``, ``what film
+      genre``, ``which companies employ people``): each word is tried alone; exactly one word must name some
+      of ``types`` (``film genre`` on a graph with ``film`` and ``genre`` types names two and says nothing; so
+      does ``companies ... people``);
+    * ``where``, ``what`` alone, and a noun no type carries (``which words``): ``None``."""
+    words = asked.split()
+    if not words or not types:
+        return None
+    if words[0] in ASKED_KINDS:
+        kind = ASKED_KINDS[words[0]]
+        verdicts = tuple(
+            kind_of(t) == kind or (kind == "agent" and bool(set(t.lower().split()) & ORGANISATION_WORDS)) for t in types
+        )
+        return verdicts if any(verdicts) else None
+    named = []
+    for word in words[1:]:
+        verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t)) for t in types)
+        if any(verdicts):
+            named.append(verdicts)
+    return named[0] if len(named) == 1 else None
+
+
+def names_replaced(question: str, names: Sequence[str], by: str) -> str:
+    """``question`` with each of ``names`` (case-insensitive, on word boundaries) replaced by ``by``."""
+    for name in names:
+        if name.strip():
+            question = re.sub(rf"(?<!\w){re.escape(name.strip())}(?!\w)", by, question, flags=re.IGNORECASE)
+    return question
+
+
+def asked_about(question: str, names: Sequence[str]) -> str:
+    """:func:`asked_noun_phrase` of ``question`` with each start entity's name read as ``it``, so the noun phrase
+    ends where the topic stands: "what was [X] the director of" asks ``what`` (a film), not ``what director``,
+    which the question with the topic taken out ("what was the director of") would read."""
+    return asked_noun_phrase(names_replaced(question, names, " it "))
+
+
+def stop_ruled_out(asked: str, types: Sequence[str], is_stop: Sequence[bool]) -> bool:
+    """Whether STOP is no answer to a decision whose options reach ``types`` (in words; STOP's: the type the walk
+    stands on): the question names the type of its answer (``asked``, from :func:`asked_about`, read by
+    :func:`answer_type_verdicts`: ``in which countries ...``, ``... starred who``), the walk does not stand on that
+    type, and a move offered reaches it. Standing on cities when a country is asked, the answer is one hop further,
+    however sure a decider is that the question's words are all taken; a question that names no type, or two,
+    rules nothing out."""
+    stops = [i for i, stop in enumerate(is_stop) if stop]
+    if not stops:
+        return False
+    verdicts = answer_type_verdicts(asked, types)
+    if verdicts is None or verdicts[stops[0]]:
+        return False
+    return any(v for v, stop in zip(verdicts, is_stop, strict=True) if not stop)
+
+
+def without_stop(probs: np.ndarray, is_stop: Sequence[bool]) -> np.ndarray:
+    """``probs`` with STOP's share given to the moves in proportion (STOP 0); unchanged when every option is
+    STOP."""
+    kept = ~np.asarray(is_stop, dtype=bool)
+    if not kept.any():
+        return probs
+    total = float(probs[kept].sum())
+    if total <= 0:  # everything was on STOP: the moves share alike
+        return np.asarray(kept / kept.sum(), dtype=np.float64)
+    return np.asarray(np.where(kept, probs, 0.0) / total)
+
+
+def context_stop_ruled_out(context: DecisionContext) -> bool:
+    """:func:`stop_ruled_out` for a walk's choice question: the options' target types, STOP's the type the walk
+    stands on (an untyped node reads ``node``)."""
+    types = [relation_words((context.current_type if o.is_stop else o.target_type) or "node") for o in context.options]
+    asked = asked_about(context.question, [s.name for s in context.start])
+    return stop_ruled_out(asked, types, [o.is_stop for o in context.options])
