@@ -311,6 +311,9 @@ class LearnedDecider(DecisionBackend):
         return await embed_cached(self.embedder, self.cache, texts)
 
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
+        """The ensemble's scores for a decision, read with the types a graph without its own was given in training
+        (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
+        inputs = typed_inputs(inputs, self.role_types)
         vecs = await self.vectors(list(inputs.texts()))
         qvec = vecs[inputs.question]
         text = text_vectors(vecs, inputs) if self.members[0].reads_text else None

@@ -108,3 +108,4 @@ def test_a_decision_on_an_untyped_graph_reads_the_inferred_types() -> None:
     )
     assert typed.path_moves == ("born in (person to city)",)
     assert typed_inputs(inputs, {}) is inputs
+    assert typed_inputs(typed, role_types) == typed  # typed already: the same inputs again
