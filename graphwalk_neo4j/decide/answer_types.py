@@ -123,7 +123,7 @@ def _singulars(word: str) -> tuple[str, ...]:
 
 
 def asks_for(asked: str, type_words: str) -> bool | None:
-    """Whether a question's question-word phrase (:func:`~.inputs.asked_phrase`) asks for a node of a type with
+    """Whether a question's question-word phrase (:func:`asked_phrase`) asks for a node of a type with
     these words; ``None`` when it says nothing about it. ``who`` asks for an agent and ``when`` for a time
     (:func:`kind_of`); ``which`` / ``what`` with a noun for that noun, read as the type's kind when the noun names
     an agent or a time (``which directors``: a person) and as the noun itself otherwise (``which country``: a
@@ -145,8 +145,8 @@ def asks_for(asked: str, type_words: str) -> bool | None:
 
 
 def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
-    """Per type (in words, :func:`~.inputs.type_text`), whether the question-word phrase ``asked``
-    (:func:`~.inputs.asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
+    """Per type (in words: ``FilmGenre`` as ``film genre``), whether the question-word phrase ``asked``
+    (:func:`asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
     ``types`` or is ambiguous. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
 
     * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);

@@ -17,6 +17,8 @@ Training one (``gw-neo4j decider train``; torch):
 * :mod:`.dataset` — mined decisions on disk, resumable;
 * :mod:`.distill` — decisions from stored walks (imitating the backend that made them);
 * :mod:`.augment` — rewordings of training questions;
+* :mod:`.graph_questions` — questions written from the graph alone;
+* :mod:`.role_types` — node types for a graph loaded without them, read from its structure;
 * :mod:`.fit` — fitting, calibration and writing the artifact;
 * :mod:`.training` — the pipeline from question–answer pairs to an artifact.
 """
