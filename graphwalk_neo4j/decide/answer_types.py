@@ -18,7 +18,7 @@ import numpy as np
 from graphwalk_neo4j.identifiers import relation_words
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from graphwalk_neo4j.decide.request import DecisionContext
 
@@ -113,7 +113,9 @@ ORGANISATION_WORDS = frozenset(
 
 
 def _singulars(word: str) -> tuple[str, ...]:
-    """``word`` and the singulars it may be the plural of (``directors``: director; ``cities``: city)."""
+    """``word`` and the singulars it may be the plural of (``directors``: director; ``cities``: city), as the
+    learned decider's ``asked_kind`` column was trained to read them (``movies`` -> ``movy``; see
+    :func:`_noun_forms`)."""
     forms = [word]
     if word.endswith("ies"):
         forms.append(word[:-3] + "y")
@@ -122,7 +124,20 @@ def _singulars(word: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
-def asks_for(asked: str, type_words: str) -> bool | None:
+def _noun_forms(word: str) -> tuple[str, ...]:
+    """``word`` and every singular it may be the plural of: ``cities`` city, ``movies`` movie, ``boxes`` box,
+    ``directors`` director. The STOP rule reads nouns so (:func:`answer_type_verdicts`)."""
+    forms = [word]
+    if word.endswith("ies"):
+        forms += [word[:-3] + "y", word[:-1]]
+    elif word.endswith("es"):
+        forms += [word[:-1], word[:-2]]
+    elif word.endswith("s"):
+        forms.append(word[:-1])
+    return tuple(forms)
+
+
+def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]] = _singulars) -> bool | None:
     """Whether a question's question-word phrase (:func:`asked_phrase`) asks for a node of a type with
     these words; ``None`` when it says nothing about it. ``who`` asks for an agent and ``when`` for a time
     (:func:`kind_of`); ``which`` / ``what`` with a noun for that noun, read as the type's kind when the noun names
@@ -137,7 +152,7 @@ def asks_for(asked: str, type_words: str) -> bool | None:
         return kind_of(type_words) == ASKED_KINDS[words[0]]
     if len(words) < 2:
         return None
-    noun = [form for word in words[1:] for form in _singulars(word)]
+    noun = [form for word in words[1:] for form in forms(word)]
     kind = kind_of(" ".join(noun))
     if kind in ("agent", "time"):
         return kind_of(type_words) == kind
@@ -167,7 +182,7 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
         return verdicts if any(verdicts) else None
     named = []
     for word in words[1:]:
-        verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t)) for t in types)
+        verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t, _noun_forms)) for t in types)
         if any(verdicts):
             named.append(verdicts)
     return named[0] if len(named) == 1 else None

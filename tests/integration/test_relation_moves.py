@@ -45,11 +45,14 @@ pytestmark = pytest.mark.neo4j
 
 async def record_walks(store: Any, graph: str, **service_options: Any) -> dict[str, Any]:
     """Every dev question of the slice walked with the local decider in entity and relation mode: per walk
-    the status, the answers, and every step's offered options and choice."""
+    the status, the answers, and every step's offered options and choice. The decider is the one the walks were
+    recorded with, before its STOP rule (decide/answer_types.py): this test is about what the expander offers,
+    so the decisions on the offers must be the recorded ones."""
     embedder = MiniLMEmbedder()
     await prepare_graph(store, DATA, graph, embedder)
+    decider = LocalDecider(embedder, stop_rule=False)
     service = WalkService(
-        store, graph, LocalDecider(embedder), embedder=embedder, trace=False, preload_embeddings=True, **service_options
+        store, graph, decider, embedder=embedder, trace=False, preload_embeddings=True, **service_options
     )
     out: dict[str, Any] = {}
     for hops in (1, 2, 3):

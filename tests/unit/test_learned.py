@@ -647,6 +647,9 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     # two words that each name a type: ambiguous, nothing is ruled out
     assert answer_type_verdicts("which companies employ people", types) is None
     assert answer_type_verdicts("what film genre", ["film", "genre"]) is None
+    assert answer_type_verdicts("which movies share actors", ["person", "movie"]) is None  # movies: movie
+    assert answer_type_verdicts("which movies", ["person", "movie"]) == (False, True)
+    assert asks_for("which movies", "movie") is False  # the trained column's reading (movy), kept as trained
     # a noun no type carries, where, what alone, no question word
     assert answer_type_verdicts("which words", ["movie", "tag"]) is None
     assert answer_type_verdicts("where", types) is None
