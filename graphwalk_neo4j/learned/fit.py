@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 
+from graphwalk_neo4j.decide.answer_types import FUNCTION_WORDS
 from graphwalk_neo4j.decide.calibration import expected_calibration_error
 from graphwalk_neo4j.embed.minilm import vocabulary_words
 from graphwalk_neo4j.extras import require_extra
@@ -43,7 +44,6 @@ from graphwalk_neo4j.learned.artifact import CONFIG_FILE, FORMAT_VERSION, METRIC
 from graphwalk_neo4j.learned.augment import SYNONYMS, merged, neighbour_synonyms, variants
 from graphwalk_neo4j.learned.inputs import (
     EXTRA,
-    FUNCTION_WORDS,
     STOP_TOKEN,
     DecisionInputs,
     content_words,

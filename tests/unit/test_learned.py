@@ -13,7 +13,14 @@ import numpy as np
 import pytest
 
 from graphwalk_neo4j.backends import resolve_model_kind
-from graphwalk_neo4j.decide.answer_types import answer_type_verdicts, asked_about, asks_for, without_stop
+from graphwalk_neo4j.decide.answer_types import (
+    answer_type_verdicts,
+    asked_about,
+    asked_noun_phrase,
+    asked_phrase,
+    asks_for,
+    without_stop,
+)
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
 from graphwalk_neo4j.embed import FakeEmbedder
@@ -35,8 +42,6 @@ from graphwalk_neo4j.learned.inputs import (
     EXTRA,
     STOP_TOKEN,
     DecisionInputs,
-    asked_noun_phrase,
-    asked_phrase,
     claims,
     content_words,
     decision_inputs,
