@@ -178,12 +178,18 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
     )
 
 
-def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str | None:
-    """The inferred type (:mod:`.role_types`) of the nodes a move ``token`` reaches (``reached``) or leaves
-    from: out along a relation reaches its objects and leaves its subjects, in the other way round."""
-    relation, _, direction = token.rpartition("|")
+def role_key(relation: str, direction: str, reached: bool) -> str:
+    """The key of :mod:`.role_types` for the nodes a move along ``relation`` in ``direction`` reaches
+    (``reached``) or leaves from: out along a relation reaches its objects and leaves its subjects, in the other
+    way round (``born_in|object``, ``born_in|subject``)."""
     subject_end = (direction == "out") != reached
-    return role_types.get(f"{relation}|{'subject' if subject_end else 'object'}")
+    return f"{relation}|{'subject' if subject_end else 'object'}"
+
+
+def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str | None:
+    """The inferred type (:mod:`.role_types`) of the nodes a move ``token`` reaches or leaves from."""
+    relation, _, direction = token.rpartition("|")
+    return role_types.get(role_key(relation, direction, reached))
 
 
 def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:

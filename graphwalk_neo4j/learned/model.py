@@ -313,7 +313,10 @@ class LearnedDecider(DecisionBackend):
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         """The ensemble's scores for a decision, read with the types a graph without its own was given in training
         (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
-        inputs = typed_inputs(inputs, self.role_types)
+        return await self._scores(typed_inputs(inputs, self.role_types))
+
+    async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
+        """:meth:`scores` of inputs typed already."""
         vecs = await self.vectors(list(inputs.texts()))
         qvec = vecs[inputs.question]
         text = text_vectors(vecs, inputs) if self.members[0].reads_text else None
@@ -324,7 +327,7 @@ class LearnedDecider(DecisionBackend):
         walk stands elsewhere and a move reaches it (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is
         off), the rest renormalised."""
         inputs = typed_inputs(decision_inputs(context), self.role_types)
-        probs = softmax(await self.scores(inputs), self.temperature)
+        probs = softmax(await self._scores(inputs), self.temperature)
         if self.stop_rule and stop_ruled_out(inputs, asked_about(context.question, [s.name for s in context.start])):
             return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs

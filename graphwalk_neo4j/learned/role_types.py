@@ -46,6 +46,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     plural_of,
     read_relation,
 )
+from graphwalk_neo4j.learned.inputs import role_key
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.learned.graph_questions import GraphIndex
@@ -127,11 +128,15 @@ def _roles(index: GraphIndex) -> dict[tuple[str, str], set[str]]:
     return roles
 
 
+def _has_type(index: GraphIndex, node: str) -> bool:
+    return (index.types.get(node) or "").lower() not in UNTYPED | {""}
+
+
 def untyped(index: GraphIndex) -> bool:
     """Whether ``index``'s nodes mostly have no type (fewer than :data:`TYPED_SHARE` of them carry one)."""
     if not index.adjacent:
         return False
-    typed = sum(1 for node in index.adjacent if (index.types.get(node) or "").lower() not in UNTYPED | {""})
+    typed = sum(1 for node in index.adjacent if _has_type(index, node))
     return typed < TYPED_SHARE * len(index.adjacent)
 
 
@@ -179,11 +184,11 @@ def fill_node_types(index: GraphIndex, role_types: dict[str, str]) -> None:
     if not role_types:
         return
     for node, moves in index.adjacent.items():
-        if (index.types.get(node) or "").lower() not in UNTYPED | {""}:
+        if _has_type(index, node):
             continue
         seen: Counter[str] = Counter()
         for (relation, direction), targets in sorted(moves.items()):
-            found = role_types.get(f"{relation}|{SUBJECT if direction == 'out' else OBJECT}")
+            found = role_types.get(role_key(relation, direction, reached=False))
             if found:
                 seen[found] += len(targets)
         if seen:
