@@ -267,7 +267,8 @@ def _role_types(config: dict[str, Any]) -> list[str]:
 
 def _stop_rule(config: dict[str, Any]) -> str:
     if config.get("stop_rule", True):
-        return "on (no STOP where the question names another type of answer, one move away)"
+        reach = "one or two moves away" if config.get("type_links") else "one move away"
+        return f"on (no STOP where the question names another type of answer, {reach})"
     return 'off ("stop_rule": false in config.json)'
 
 

@@ -203,20 +203,31 @@ def asked_about(question: str, names: Sequence[str]) -> str:
     return asked_noun_phrase(names_replaced(question, names, " it "))
 
 
-def stop_ruled_out(asked: str, types: Sequence[str], is_stop: Sequence[bool]) -> bool:
+def stop_ruled_out(
+    asked: str, types: Sequence[str], is_stop: Sequence[bool], onward: Sequence[Sequence[str]] = ()
+) -> bool:
     """Whether STOP is no answer to a decision whose options reach ``types`` (in words; STOP's: the type the walk
     stands on): the question names the type of its answer (``asked``, from :func:`asked_about`, read by
     :func:`answer_type_verdicts`: ``in which countries ...``, ``... starred who``), the walk does not stand on that
     type, and a move offered reaches it. Standing on cities when a country is asked, the answer is one hop further,
     however sure a decider is that the question's words are all taken; a question that names no type, or two,
-    rules nothing out."""
+    rules nothing out.
+
+    ``onward`` (per option, the types one move past the type it reaches, in words: a graph's type links) looks a
+    move further where no offered move reaches the named type: standing on people when an industry is asked and a
+    move reaches companies, which lead on to industries, STOP is ruled out too. The types one move away are read
+    first, so a question ambiguous among them stays ambiguous."""
     stops = [i for i, stop in enumerate(is_stop) if stop]
     if not stops:
         return False
     verdicts = answer_type_verdicts(asked, types)
-    if verdicts is None or verdicts[stops[0]]:
+    if verdicts is not None:
+        return not verdicts[stops[0]]
+    beyond = sorted({t for links, stop in zip(onward, is_stop, strict=False) if not stop for t in links} - set(types))
+    if not beyond:
         return False
-    return any(v for v, stop in zip(verdicts, is_stop, strict=True) if not stop)
+    verdicts = answer_type_verdicts(asked, [*types, *beyond])
+    return verdicts is not None and not verdicts[stops[0]] and any(verdicts[len(types) :])
 
 
 def without_stop(probs: np.ndarray, is_stop: Sequence[bool]) -> np.ndarray:

@@ -226,11 +226,16 @@ def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> Decis
     return replace(inputs, types=tuple(types), moves=tuple(moves), path_moves=tuple(path_moves))
 
 
-def stop_ruled_out(inputs: DecisionInputs, asked: str) -> bool:
+def stop_ruled_out(inputs: DecisionInputs, asked: str, type_links: Mapping[str, Sequence[str]] | None = None) -> bool:
     """:func:`~graphwalk_neo4j.decide.answer_types.stop_ruled_out` for a decision's inputs (``asked``: from
-    :func:`~graphwalk_neo4j.decide.answer_types.asked_about`): its options' types in words, STOP among them."""
+    :func:`~graphwalk_neo4j.decide.answer_types.asked_about`): its options' types in words, STOP among them, and
+    with ``type_links`` (an artifact's, :func:`~.role_types.type_links`) the types one move past each."""
+    links = type_links or {}
     return answer_stop_ruled_out(
-        asked, [type_text(t) for t in inputs.types], [token == STOP_TOKEN for token in inputs.tokens]
+        asked,
+        [type_text(t) for t in inputs.types],
+        [token == STOP_TOKEN for token in inputs.tokens],
+        [[type_text(u) for u in links.get(t, ())] for t in inputs.types],
     )
 
 

@@ -257,6 +257,8 @@ class LearnedDecider(DecisionBackend):
         self.stop_rule = stop_rule  # STOP ruled out on the wrong type of answer (probabilities())
         # the types a graph without its own was given in training (learned/role_types.py), read into every decision
         self.role_types: dict[str, str] = dict(self.config.get("role_types") or {})
+        # per type, the types one move away (learned/role_types.type_links): the STOP rule looks a move past each option
+        self.type_links: dict[str, list[str]] = dict(self.config.get("type_links") or {})
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
 
     @classmethod
@@ -324,11 +326,13 @@ class LearnedDecider(DecisionBackend):
 
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
-        walk stands elsewhere and a move reaches it (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is
-        off), the rest renormalised."""
+        walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
+        (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised."""
         inputs = typed_inputs(decision_inputs(context), self.role_types)
         probs = softmax(await self._scores(inputs), self.temperature)
-        if self.stop_rule and stop_ruled_out(inputs, asked_about(context.question, [s.name for s in context.start])):
+        if self.stop_rule and stop_ruled_out(
+            inputs, asked_about(context.question, [s.name for s in context.start]), self.type_links
+        ):
             return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs
 

@@ -193,3 +193,28 @@ def fill_node_types(index: GraphIndex, role_types: dict[str, str]) -> None:
                 seen[found] += len(targets)
         if seen:
             index.types[node] = seen.most_common(1)[0][0]
+
+
+def type_links(index: GraphIndex, role_types: dict[str, str]) -> dict[str, list[str]]:
+    """Per type, the types one move away from it, either way along a relation: the graph's schema at the level of
+    types, which the STOP rule reads to look a move past an option (:func:`~.inputs.stop_ruled_out`). Each relation
+    links the type of its subjects to the type of its objects: on a graph given types from its structure
+    (``role_types``) its ends' types, as a walk's decisions see them (:func:`~.inputs.typed_inputs`); on a graph
+    with its own types the type most of each end's nodes have, so that a few nodes of two kinds (MetaQA's film
+    and genre ``Drama``, one node typed once) link nothing."""
+    ends = dict(role_types)
+    if not ends:
+        seen: dict[str, Counter[str]] = {}
+        for node, moves in index.adjacent.items():
+            if _has_type(index, node):
+                for (relation, direction), targets in moves.items():
+                    end = SUBJECT if direction == "out" else OBJECT
+                    seen.setdefault(f"{relation}|{end}", Counter())[str(index.types[node])] += len(targets)
+        ends = {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
+    links: dict[str, set[str]] = {}
+    for key, subjects in ends.items():
+        relation, _, end = key.rpartition("|")
+        if end == SUBJECT and (objects := ends.get(f"{relation}|{OBJECT}")):
+            links.setdefault(subjects, set()).add(objects)
+            links.setdefault(objects, set()).add(subjects)
+    return {t: sorted(linked) for t, linked in sorted(links.items())}

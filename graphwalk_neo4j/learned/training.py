@@ -30,7 +30,7 @@ from graphwalk_neo4j.learned.qa import (
     sample_pairs,
     split_of,
 )
-from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types
+from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, type_links
 from graphwalk_neo4j.walk.entry import best_per_span, names_query, question_spans
 
 if TYPE_CHECKING:
@@ -166,7 +166,8 @@ async def train_from_graph(
     sampling = sampling or SamplingOptions()
     started = time.perf_counter()
     pairs = read_questions(out / "data", sampling)
-    role_types = read_role_types(out / "data")
+    role_types = read_data_file(out / "data", ROLE_TYPES_FILE)
+    links = read_data_file(out / "data", TYPE_LINKS_FILE)
     if pairs is None:
         index = await read_graph(
             store,
@@ -182,8 +183,10 @@ async def train_from_graph(
         # a graph loaded without types gets them from its structure, before its questions are worded
         role_types = infer_role_types(index)
         fill_node_types(index, role_types)
+        links = type_links(index, role_types)
         pairs = graph_pairs(index, sampling)
-        write_role_types(out / "data", role_types)
+        write_data_file(out / "data", ROLE_TYPES_FILE, role_types)
+        write_data_file(out / "data", TYPE_LINKS_FILE, links)
         write_questions(out / "data", pairs, sampling)
     read_s = time.perf_counter() - started
     meta = {
@@ -192,6 +195,7 @@ async def train_from_graph(
         "qa_sha256": qa_hash(pairs),
         "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
         "role_types": role_types,
+        "type_links": links,
     }
     splits = {q.id: split_of(sampling.seed, q.text, test=0.0) for q in pairs}
     metrics = await train_on_pairs(
@@ -213,15 +217,19 @@ async def train_from_graph(
 
 
 ROLE_TYPES_FILE = "role_types.json"  # the types a graph without its own was given (learned/role_types.py)
+TYPE_LINKS_FILE = "type_links.json"  # per type, the types one move away (role_types.type_links)
 
 
-def write_role_types(directory: Path, role_types: dict[str, str]) -> None:
+def write_data_file(directory: Path, name: str, value: dict[str, Any]) -> None:
+    """One of the graph's readings kept beside its questions (``role_types.json``, ``type_links.json``), so a
+    resumed run fits with the same ones."""
     make_dir(directory)
-    (directory / ROLE_TYPES_FILE).write_text(json.dumps(role_types, indent=1, ensure_ascii=False), encoding="utf-8")
+    (directory / name).write_text(json.dumps(value, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
-def read_role_types(directory: Path) -> dict[str, str]:
-    path = directory / ROLE_TYPES_FILE
+def read_data_file(directory: Path, name: str) -> dict[str, Any]:
+    """What :func:`write_data_file` kept; ``{}`` when it kept nothing (a run from before that file)."""
+    path = directory / name
     return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
 
 

@@ -136,12 +136,21 @@ def test_a_graph_without_types_is_given_them_from_its_structure(
             "works_at|subject": "founder",
         }
         assert json.loads((art / "data" / "role_types.json").read_text()) == config["role_types"]
+        # the types one move apart, which the STOP rule reads to look two moves ahead
+        assert config["type_links"] == {
+            "city": ["founder", "item 2"],
+            "founder": ["city", "item"],
+            "item": ["founder"],
+            "item 2": ["city"],
+        }
+        assert json.loads((art / "data" / "type_links.json").read_text()) == config["type_links"]
         # the graph's own questions ask for the inferred kinds: who for the founders, which city for the cities
         questions = [json.loads(line)["text"] for line in (art / "data" / "questions.jsonl").read_text().splitlines()]
         assert any(q.startswith("who ") for q in questions)
         assert any("city" in q for q in questions)
         shown = cli(settings, "decider", "show", str(art))
         assert "node types: the graph has none; 4 read from its structure: city, founder, item, item 2" in shown.stdout
+        assert "another type of answer, one or two moves away)" in shown.stdout
         walked = cli(
             settings,
             "walk",

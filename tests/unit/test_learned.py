@@ -692,6 +692,25 @@ def test_stop_is_ruled_out_only_where_the_named_answer_type_is_a_move_away() -> 
     assert not stop_ruled_out(no_stop, "which countries")
 
 
+def test_stop_is_ruled_out_two_moves_from_the_named_type_through_the_graphs_type_links() -> None:
+    links = {"Company": ["City", "Industry", "Person"], "Country": ["City"], "University": ["City", "Person"]}
+    # standing on cities, offered moves to companies and universities: industries lie one move past companies
+    decision = _stop_decision("which industries employ people born in", ("Company", "University"))
+    assert stop_ruled_out(decision, "which industries", links)
+    assert not stop_ruled_out(decision, "which industries")  # without links: one move ahead only
+    # a type one move away is read first: named there, the links are not needed and not read
+    assert stop_ruled_out(_stop_decision("which companies", ("Company",)), "which companies", {})
+    # the named type is where the walk stands, or nowhere two moves on: STOP stays
+    assert not stop_ruled_out(decision, "which cities", links)
+    assert not stop_ruled_out(decision, "which countries", links)  # Country links only to City, not from these
+    # ambiguous among the types one move away stays ambiguous with the links
+    both = _stop_decision("which companies employ people", ("Company", "Person"))
+    assert not stop_ruled_out(both, "which companies employ people", links)
+    # who: an agent two moves on (people past universities) when no move reaches one
+    assert stop_ruled_out(_stop_decision("who", ("University",)), "who", links)
+    assert not stop_ruled_out(_stop_decision("who", ("Country",)), "who", links)
+
+
 def test_the_asked_phrase_ends_where_the_topic_stands() -> None:
     names = ["Julien Duvivier"]
     assert asked_about("what was [Julien Duvivier] the director of", names) == "what"

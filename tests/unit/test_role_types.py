@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphwalk_neo4j.learned.graph_questions import GraphIndex
 from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, typed_inputs
-from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, untyped
+from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, type_links, untyped
 
 
 def _index(triples: list[tuple[str, str, str]], types: dict[str, str] | None = None) -> GraphIndex:
@@ -109,3 +109,23 @@ def test_a_decision_on_an_untyped_graph_reads_the_inferred_types() -> None:
     assert typed.path_moves == ("born in (person to city)",)
     assert typed_inputs(inputs, {}) is inputs
     assert typed_inputs(typed, role_types) == typed  # typed already: the same inputs again
+
+
+def test_the_types_one_move_apart_from_role_types_and_from_the_graphs_own() -> None:
+    index = _index(_people_and_places())
+    assert type_links(index, infer_role_types(index)) == {
+        "city": ["founder", "item 2"],
+        "founder": ["city", "item"],
+        "item": ["founder"],
+        "item 2": ["city"],
+    }
+    # a graph with its own types: each relation links the types most of its ends' nodes have, so one odd node
+    # (a firm typed City) links nothing
+    types = {f"p{i}": "Person" for i in range(6)} | {f"c{i}": "City" for i in range(3)} | {"land": "Country"}
+    types |= {"f0": "Company", "f1": "Company", "f2": "City"}
+    assert type_links(_index(_people_and_places(), types), {}) == {
+        "City": ["Country", "Person"],
+        "Company": ["Person"],
+        "Country": ["City"],
+        "Person": ["City", "Company"],
+    }
