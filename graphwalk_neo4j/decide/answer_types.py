@@ -162,14 +162,14 @@ def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]
 def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
     """Per type (in words: ``FilmGenre`` as ``film genre``), whether the question-word phrase ``asked``
     (:func:`asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
-    ``types`` or is ambiguous. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
+    ``types``. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
 
     * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);
       ``when``: a time;
-    * ``which`` / ``what`` and the words after them up to a function word (``which countries``, ``what film
-      genre``, ``which companies employ people``): each word is tried alone; exactly one word must name some
-      of ``types`` (``film genre`` on a graph with ``film`` and ``genre`` types names two and says nothing; so
-      does ``companies ... people``);
+    * ``which`` / ``what`` and the words after them up to a function word: the first run of words that name
+      some of ``types``, read by its last word, since an English noun compound ends in its head (``which
+      countries``; ``which european countries``; ``what film genre``: genre; ``which companies employ people``:
+      companies, the run ending at ``employ``);
     * ``where``, ``what`` alone, and a noun no type carries (``which words``): ``None``."""
     words = asked.split()
     if not words or not types:
@@ -180,12 +180,14 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
             kind_of(t) == kind or (kind == "agent" and bool(set(t.lower().split()) & ORGANISATION_WORDS)) for t in types
         )
         return verdicts if any(verdicts) else None
-    named = []
+    head: tuple[bool, ...] | None = None
     for word in words[1:]:
         verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t, _noun_forms)) for t in types)
         if any(verdicts):
-            named.append(verdicts)
-    return named[0] if len(named) == 1 else None
+            head = verdicts
+        elif head is not None:
+            break
+    return head
 
 
 def names_replaced(question: str, names: Sequence[str], by: str) -> str:
@@ -204,30 +206,30 @@ def asked_about(question: str, names: Sequence[str]) -> str:
 
 
 def stop_ruled_out(
-    asked: str, types: Sequence[str], is_stop: Sequence[bool], onward: Sequence[Sequence[str]] = ()
+    asked: str,
+    types: Sequence[str],
+    is_stop: Sequence[bool],
+    onward: Sequence[Sequence[str]] = (),
+    others: Sequence[str] = (),
 ) -> bool:
     """Whether STOP is no answer to a decision whose options reach ``types`` (in words; STOP's: the type the walk
     stands on): the question names the type of its answer (``asked``, from :func:`asked_about`, read by
     :func:`answer_type_verdicts`: ``in which countries ...``, ``... starred who``), the walk does not stand on that
     type, and a move offered reaches it. Standing on cities when a country is asked, the answer is one hop further,
-    however sure a decider is that the question's words are all taken; a question that names no type, or two,
-    rules nothing out.
+    however sure a decider is that the question's words are all taken; a question that names no type rules
+    nothing out.
 
     ``onward`` (per option, the types one move past the type it reaches, in words: a graph's type links) looks a
-    move further where no offered move reaches the named type: standing on people when an industry is asked and a
-    move reaches companies, which lead on to industries, STOP is ruled out too. The types one move away are read
-    first, so a question ambiguous among them stays ambiguous."""
+    move further: standing on people when an industry is asked and a move reaches companies, which lead on to
+    industries, STOP is ruled out too. ``others`` (the graph's other types) are read only to find the word that
+    names the answer's type, so that "which industries employ people" reads ``industries`` wherever the walk
+    stands, and rule nothing out."""
     stops = [i for i, stop in enumerate(is_stop) if stop]
     if not stops:
         return False
-    verdicts = answer_type_verdicts(asked, types)
-    if verdicts is not None:
-        return not verdicts[stops[0]]
-    beyond = sorted({t for links, stop in zip(onward, is_stop, strict=False) if not stop for t in links} - set(types))
-    if not beyond:
-        return False
-    verdicts = answer_type_verdicts(asked, [*types, *beyond])
-    return verdicts is not None and not verdicts[stops[0]] and any(verdicts[len(types) :])
+    near = [*types, *sorted({t for links, stop in zip(onward, is_stop, strict=False) if not stop for t in links})]
+    verdicts = answer_type_verdicts(asked, [*near, *sorted(set(others) - set(near))])
+    return verdicts is not None and not verdicts[stops[0]] and any(verdicts[: len(near)])
 
 
 def without_stop(probs: np.ndarray, is_stop: Sequence[bool]) -> np.ndarray:

@@ -229,13 +229,15 @@ def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> Decis
 def stop_ruled_out(inputs: DecisionInputs, asked: str, type_links: Mapping[str, Sequence[str]] | None = None) -> bool:
     """:func:`~graphwalk_neo4j.decide.answer_types.stop_ruled_out` for a decision's inputs (``asked``: from
     :func:`~graphwalk_neo4j.decide.answer_types.asked_about`): its options' types in words, STOP among them, and
-    with ``type_links`` (an artifact's, :func:`~.role_types.type_links`) the types one move past each."""
+    with ``type_links`` (an artifact's, :func:`~.role_types.type_links`) the types one move past each and the
+    graph's types to read the question's answer type among."""
     links = type_links or {}
     return answer_stop_ruled_out(
         asked,
         [type_text(t) for t in inputs.types],
         [token == STOP_TOKEN for token in inputs.tokens],
         [[type_text(u) for u in links.get(t, ())] for t in inputs.types],
+        [type_text(t) for t in links],
     )
 
 

@@ -649,10 +649,11 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     # who: a person or an organisation ("who owns [X]"); when: a time
     assert answer_type_verdicts("who", types) == (False, False, True, True)
     assert answer_type_verdicts("when", ["movie", "year"]) == (False, True)
-    # two words that each name a type: ambiguous, nothing is ruled out
-    assert answer_type_verdicts("which companies employ people", types) is None
-    assert answer_type_verdicts("what film genre", ["film", "genre"]) is None
-    assert answer_type_verdicts("which movies share actors", ["person", "movie"]) is None  # movies: movie
+    # the first run of words naming types, read by its last word (a compound's head)
+    assert answer_type_verdicts("which companies employ people", types) == (False, False, True, False)
+    assert answer_type_verdicts("what film genre", ["film", "genre"]) == (False, True)
+    assert answer_type_verdicts("which movies share actors", ["person", "movie"]) == (False, True)  # movies: movie
+    assert answer_type_verdicts("which european countries", types) == (False, True, False, False)
     assert answer_type_verdicts("which movies", ["person", "movie"]) == (False, True)
     assert asks_for("which movies", "movie") is False  # the trained column's reading (movy), kept as trained
     # a noun no type carries, where, what alone, no question word
@@ -685,7 +686,7 @@ def test_stop_is_ruled_out_only_where_the_named_answer_type_is_a_move_away() -> 
     assert not ruled_out("in which cities are companies headquartered", ("Country",))
     assert not ruled_out("in which countries are companies headquartered", ("Company",))
     assert not ruled_out("where are the companies headquartered", ("Country",))
-    assert not ruled_out("which companies employ people born in", ("Company", "Person"))
+    assert not ruled_out("which cities employ people born in", ("Company", "Person"))
     no_stop = dataclasses.replace(
         _stop_decision("which countries", ("Country",)), tokens=("to_country|out", "to_x|out")
     )
@@ -698,14 +699,17 @@ def test_stop_is_ruled_out_two_moves_from_the_named_type_through_the_graphs_type
     decision = _stop_decision("which industries employ people born in", ("Company", "University"))
     assert stop_ruled_out(decision, "which industries", links)
     assert not stop_ruled_out(decision, "which industries")  # without links: one move ahead only
-    # a type one move away is read first: named there, the links are not needed and not read
     assert stop_ruled_out(_stop_decision("which companies", ("Company",)), "which companies", {})
     # the named type is where the walk stands, or nowhere two moves on: STOP stays
     assert not stop_ruled_out(decision, "which cities", links)
     assert not stop_ruled_out(decision, "which countries", links)  # Country links only to City, not from these
-    # ambiguous among the types one move away stays ambiguous with the links
-    both = _stop_decision("which companies employ people", ("Company", "Person"))
-    assert not stop_ruled_out(both, "which companies employ people", links)
+    # the answer's type is read among all the graph's types: standing on people, "people" is not the head here
+    people = dataclasses.replace(
+        _stop_decision("which industries employ people", ("Company", "Person")), types=("Company", "Person", "Person")
+    )
+    assert stop_ruled_out(people, "which industries employ people", links)
+    assert not stop_ruled_out(people, "which industries employ people")  # without links: "people" read
+    assert not stop_ruled_out(people, "which countries employ people", links)  # Country: two moves past companies
     # who: an agent two moves on (people past universities) when no move reaches one
     assert stop_ruled_out(_stop_decision("who", ("University",)), "who", links)
     assert not stop_ruled_out(_stop_decision("who", ("Country",)), "who", links)
