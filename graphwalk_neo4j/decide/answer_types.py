@@ -108,7 +108,8 @@ ASKED_KINDS = {"who": "agent", "whom": "agent", "whose": "agent", "when": "time"
 ORGANISATION_WORDS = frozenset(
     "company organization organisation firm business corporation enterprise employer team club band group "
     "agency institution institute university college school party government ministry label publisher studio "
-    "network brand broadcaster manufacturer airline bank charity foundation union league".split()
+    "network brand broadcaster manufacturer airline bank charity foundation union league subsidiary conglomerate "
+    "startup retailer distributor supplier".split()
 )
 
 
@@ -159,6 +160,10 @@ def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]
     return bool(set(noun) & set(type_words.lower().split()))
 
 
+def _organisation(type_words: str) -> bool:
+    return bool(set(type_words.lower().split()) & ORGANISATION_WORDS)
+
+
 def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
     """Per type (in words: ``FilmGenre`` as ``film genre``), whether the question-word phrase ``asked``
     (:func:`asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
@@ -169,7 +174,8 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
     * ``which`` / ``what`` and the words after them up to a function word: the first run of words that name
       some of ``types``, read by its last word, since an English noun compound ends in its head (``which
       countries``; ``which european countries``; ``what film genre``: genre; ``which companies employ people``:
-      companies, the run ending at ``employ``);
+      companies, the run ending at ``employ``); a noun that names an organisation (:data:`ORGANISATION_WORDS`)
+      and no type, any organisation type (``which companies`` on a graph whose firms are ``employer``);
     * ``where``, ``what`` alone, and a noun no type carries (``which words``): ``None``."""
     words = asked.split()
     if not words or not types:
@@ -177,12 +183,14 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
     if words[0] in ASKED_KINDS:
         kind = ASKED_KINDS[words[0]]
         verdicts = tuple(
-            kind_of(t) == kind or (kind == "agent" and bool(set(t.lower().split()) & ORGANISATION_WORDS)) for t in types
+            kind_of(t) == kind or (kind == "agent" and _organisation(t)) for t in types
         )
         return verdicts if any(verdicts) else None
     head: tuple[bool, ...] | None = None
     for word in words[1:]:
         verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t, _noun_forms)) for t in types)
+        if not any(verdicts) and _organisation(" ".join(_noun_forms(word))):
+            verdicts = tuple(_organisation(t) for t in types)  # no type carries the noun: any organisation
         if any(verdicts):
             head = verdicts
         elif head is not None:

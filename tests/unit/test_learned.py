@@ -654,6 +654,11 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     assert answer_type_verdicts("what film genre", ["film", "genre"]) == (False, True)
     assert answer_type_verdicts("which movies share actors", ["person", "movie"]) == (False, True)  # movies: movie
     assert answer_type_verdicts("which european countries", types) == (False, True, False, False)
+    # an organisation noun no type carries: any organisation type; a type that carries it: that one alone
+    assert answer_type_verdicts("which firms", ["person", "employer", "university"]) == (False, True, True)
+    assert answer_type_verdicts("which companies", ["person", "subsidiary", "city"]) == (False, True, False)
+    assert answer_type_verdicts("which firms", types) == (False, False, True, False)
+    assert answer_type_verdicts("which companies", ["company", "university"]) == (True, False)
     assert answer_type_verdicts("which movies", ["person", "movie"]) == (False, True)
     assert asks_for("which movies", "movie") is False  # the trained column's reading (movy), kept as trained
     # a noun no type carries, where, what alone, no question word

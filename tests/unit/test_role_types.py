@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from graphwalk_neo4j.learned.graph_questions import GraphIndex
 from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, typed_inputs
 from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, type_links, untyped
@@ -109,6 +111,30 @@ def test_a_decision_on_an_untyped_graph_reads_the_inferred_types() -> None:
     assert typed.path_moves == ("born in (person to city)",)
     assert typed_inputs(inputs, {}) is inputs
     assert typed_inputs(typed, role_types) == typed  # typed already: the same inputs again
+
+
+def test_stop_stands_on_the_type_the_moves_with_most_targets_leave_from() -> None:
+    """A node of two kinds (MetaQA's `Western`: a genre of many films, a film of one director) stands on the type
+    whose moves reach most nodes, not the type with most kinds of move."""
+    role_types = {
+        "has_genre|object": "genre",
+        "has_genre|subject": "item",
+        "directed_by|subject": "item",
+        "directed_by|object": "writer",
+        "in_language|subject": "item",
+        "in_language|object": "language",
+    }
+    inputs = DecisionInputs(
+        question="what is the genre of the movie",
+        path=("has_genre|out",),
+        tokens=("has_genre|in", "directed_by|out", "in_language|out", STOP_TOKEN),
+        types=("node", "node", "node", "node"),
+        counts=(300, 1, 1, 1),
+        moves=("has genre", "directed by", "in language", "the answer is these 1 node"),
+    )
+    assert typed_inputs(inputs, role_types).types == ("item", "writer", "language", "genre")
+    fewer = dataclasses.replace(inputs, counts=(1, 1, 1, 1))  # one target each: the type most moves leave from
+    assert typed_inputs(fewer, role_types).types[-1] == "item"
 
 
 def test_the_types_one_move_apart_from_role_types_and_from_the_graphs_own() -> None:
