@@ -182,9 +182,7 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
         return None
     if words[0] in ASKED_KINDS:
         kind = ASKED_KINDS[words[0]]
-        verdicts = tuple(
-            kind_of(t) == kind or (kind == "agent" and _organisation(t)) for t in types
-        )
+        verdicts = tuple(kind_of(t) == kind or (kind == "agent" and _organisation(t)) for t in types)
         return verdicts if any(verdicts) else None
     head: tuple[bool, ...] | None = None
     for word in words[1:]:
