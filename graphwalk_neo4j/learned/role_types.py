@@ -24,7 +24,7 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
    a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
    order of how directly they name the nodes (:func:`role_name` returns the rank), then by how many nodes their
-   role has. A type no role names is an ``item`` (``item 2``, ... when there are several): the relations'
+   role has; a type whose roles name two kinds of agent (``director`` and ``writer``) is a ``person``. A type no role names is an ``item`` (``item 2``, ... when there are several): the relations'
    words around it would be misread (the subjects of ``release_year`` named after it would read as a time).
 
 The types live in the artifact (``config.json`` ``role_types``), keyed ``relation|subject`` and
@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from graphwalk_neo4j.decide.answer_types import kind_of
 from graphwalk_neo4j.identifiers import relation_words
 from graphwalk_neo4j.learned.graph_questions import (
     IRREGULAR_PAST,
@@ -57,6 +58,10 @@ TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own ty
 SUBJECT, OBJECT = "subject", "object"
 # A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
 UNNAMED = "item"
+# A type whose roles name two kinds of agent (directed_by's and written_by's objects: director, writer): the one
+# thing every node of it is. Named so, the graph's questions ask ``who`` and ``which person`` of them, and STOP
+# on them reads as people, not as the writers a question about directors would walk past.
+PEOPLE = "person"
 
 
 def _singular(word: str) -> str:
@@ -167,7 +172,9 @@ def infer_role_types(index: GraphIndex) -> dict[str, str]:
     taken: Counter[str] = Counter()
     for members in sorted(groups.values(), key=lambda m: (-sum(len(roles[k]) for k in m), m)):
         candidates = [(found, -len(roles[k]), k) for k in members if (found := role_name(*k))]
-        if candidates:
+        if len({found[1] for found, _, _ in candidates if kind_of(found[1]) == "agent"}) >= 2:
+            name = PEOPLE  # directors who are also writers: what they share is being people
+        elif candidates:
             (_, name), _, _ = min(candidates, key=lambda c: (c[0][0], c[1], c[2]))
         else:
             name = UNNAMED

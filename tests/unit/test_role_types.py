@@ -44,6 +44,23 @@ def test_relation_ends_that_share_nodes_are_one_type_named_by_the_relations_word
     }
 
 
+def test_a_type_whose_roles_name_two_kinds_of_agent_is_people() -> None:
+    """Directors who also write: directed_by's and written_by's objects share their nodes and name them
+    director and writer; the type is ``person``, what both are."""
+    triples = []
+    for i in range(6):
+        triples += [(f"film{i}", "directed_by", f"p{i % 4}"), (f"film{i}", "written_by", f"p{(i + 1) % 4}")]
+        triples.append((f"film{i}", "has_genre", f"g{i % 2}"))
+    assert infer_role_types(_index(triples)) == {
+        "directed_by|object": "person",
+        "directed_by|subject": "item",
+        "has_genre|object": "genre",
+        "has_genre|subject": "item",
+        "written_by|object": "person",
+        "written_by|subject": "item",
+    }
+
+
 def test_a_graph_with_its_own_types_keeps_them() -> None:
     triples = _people_and_places()
     typed = _index(triples, {n: "Person" for s, _, o in triples for n in (s, o)})
