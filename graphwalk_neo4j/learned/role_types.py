@@ -24,8 +24,9 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
    a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
    order of how directly they name the nodes (:func:`role_name` returns the rank), then by how many nodes their
-   role has; a type whose roles name two kinds of agent (``director`` and ``writer``) is a ``person``. A type no role names is an ``item`` (``item 2``, ... when there are several): the relations'
-   words around it would be misread (the subjects of ``release_year`` named after it would read as a time).
+   role has; a type whose roles name two kinds of agent (``director`` and ``writer``) is a ``person``. A type
+   no role names is an ``item`` (``item 2``, ... when there are several): the relations' words around it would
+   be misread (the subjects of ``release_year`` named after it would read as a time).
 
 The types live in the artifact (``config.json`` ``role_types``), keyed ``relation|subject`` and
 ``relation|object``; the graph is not changed. :func:`~.inputs.typed_inputs` gives a decision's untyped options
