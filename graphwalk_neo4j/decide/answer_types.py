@@ -160,6 +160,11 @@ def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]
     return bool(set(noun) & set(type_words.lower().split()))
 
 
+# What a question word asks for, to the STOP rule (:func:`answer_type_verdicts`): the trained column's kinds
+# (:data:`ASKED_KINDS`) and ``where``, which that column reads as saying nothing.
+STOP_RULE_KINDS = {**ASKED_KINDS, "where": "place"}
+
+
 def _organisation(type_words: str) -> bool:
     return bool(set(type_words.lower().split()) & ORGANISATION_WORDS)
 
@@ -170,19 +175,20 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
     ``types``. Stricter than :func:`asks_for`, because a walk may be refused its STOP on it:
 
     * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);
-      ``when``: a time;
+      ``when``: a time; ``where``: a place or an organisation (people are from a city, work where a company
+      is, study where a university is), never a person, a time or a thing;
     * ``which`` / ``what`` and the words after them up to a function word: the first run of words that name
       some of ``types``, read by its last word, since an English noun compound ends in its head (``which
       countries``; ``which european countries``; ``what film genre``: genre; ``which companies employ people``:
       companies, the run ending at ``employ``); a noun that names an organisation (:data:`ORGANISATION_WORDS`)
       and no type, any organisation type (``which companies`` on a graph whose firms are ``employer``);
-    * ``where``, ``what`` alone, and a noun no type carries (``which words``): ``None``."""
+    * ``what`` alone, and a noun no type carries (``which words``): ``None``."""
     words = asked.split()
     if not words or not types:
         return None
-    if words[0] in ASKED_KINDS:
-        kind = ASKED_KINDS[words[0]]
-        verdicts = tuple(kind_of(t) == kind or (kind == "agent" and _organisation(t)) for t in types)
+    if words[0] in STOP_RULE_KINDS:
+        kind = STOP_RULE_KINDS[words[0]]
+        verdicts = tuple(kind_of(t) == kind or (kind != "time" and _organisation(t)) for t in types)
         return verdicts if any(verdicts) else None
     head: tuple[bool, ...] | None = None
     for word in words[1:]:

@@ -661,9 +661,11 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     assert answer_type_verdicts("which companies", ["company", "university"]) == (True, False)
     assert answer_type_verdicts("which movies", ["person", "movie"]) == (False, True)
     assert asks_for("which movies", "movie") is False  # the trained column's reading (movy), kept as trained
-    # a noun no type carries, where, what alone, no question word
+    # a noun no type carries, what alone, no question word
     assert answer_type_verdicts("which words", ["movie", "tag"]) is None
-    assert answer_type_verdicts("where", types) is None
+    # where: a place or an organisation, never a person; nothing when the graph has neither
+    assert answer_type_verdicts("where", types) == (True, True, True, False)
+    assert answer_type_verdicts("where", ["movie", "person", "year"]) is None
     assert answer_type_verdicts("what", types) is None
     assert answer_type_verdicts("", types) is None
     assert answer_type_verdicts("who", ["movie", "genre"]) is None  # no agent type: says nothing
@@ -690,7 +692,9 @@ def test_stop_is_ruled_out_only_where_the_named_answer_type_is_a_move_away() -> 
     # standing on the type asked for, no move to it, or no type named: STOP stays
     assert not ruled_out("in which cities are companies headquartered", ("Country",))
     assert not ruled_out("in which countries are companies headquartered", ("Company",))
-    assert not ruled_out("where are the companies headquartered", ("Country",))
+    assert not ruled_out("where are the companies headquartered", ("Country",))  # standing on a place
+    people = dataclasses.replace(_stop_decision("where are the people from", ("City",)), types=("City", "Person"))
+    assert stop_ruled_out(people, "where")  # standing on people, a move reaches a place
     assert not ruled_out("which cities employ people born in", ("Company", "Person"))
     no_stop = dataclasses.replace(
         _stop_decision("which countries", ("Country",)), tokens=("to_country|out", "to_x|out")
