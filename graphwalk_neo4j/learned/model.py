@@ -27,6 +27,7 @@ graph, training-data hash) and ``metrics.json``. It loads offline.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, Decisio
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
-from graphwalk_neo4j.learned.artifact import MODEL_FILE, read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.artifact import CONFIG_FILE, MODEL_FILE, read_artifact_config, trained_walk_defaults
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
@@ -260,6 +261,9 @@ class LearnedDecider(DecisionBackend):
         # per type, the types one move away (learned/role_types.type_links): the STOP rule looks a move past each option
         self.type_links: dict[str, list[str]] = dict(self.config.get("type_links") or {})
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
+        # what this artifact is, by content (config.json and the weights), so that an eval run resumed with the
+        # same --model path but another artifact behind it is refused rather than answered from the old records
+        self.digest: str | None = None
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -283,6 +287,9 @@ class LearnedDecider(DecisionBackend):
             stop_rule=bool(config.get("stop_rule", True)),
         )
         decider.linker = MentionLinker.load(directory)
+        content = hashlib.sha256((Path(directory) / CONFIG_FILE).read_bytes())
+        content.update(model_path.read_bytes())
+        decider.digest = content.hexdigest()[:12]
         return decider
 
     @property
@@ -306,7 +313,8 @@ class LearnedDecider(DecisionBackend):
     def __repr__(self) -> str:
         return (
             f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
-            f"members={len(self.members)}, temperature={self.temperature:.4g}, graph={self.config.get('graph')!r})"
+            f"members={len(self.members)}, temperature={self.temperature:.4g}, graph={self.config.get('graph')!r}"
+            + (f", artifact={self.digest!r})" if self.digest else ")")
         )
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:

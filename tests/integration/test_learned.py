@@ -170,6 +170,33 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     png = tmp_path / "results" / "learned" / "reliability.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "## Calibration" in (tmp_path / "results" / "learned" / "summary.md").read_text()
+    # another artifact behind the same --model path: the run is not resumed from the old one's answers
+    config_path = art / "config.json"
+    original = config_path.read_bytes()
+    config_path.write_text(json.dumps({**json.loads(original), "stop_rule": False}), encoding="utf-8")
+    try:
+        changed = cli(
+            neo4j_settings,
+            "eval",
+            "metaqa",
+            "--data",
+            str(DATA),
+            "--model",
+            f"learned:{art}",
+            "--graph",
+            graph_name,
+            "--results-dir",
+            str(tmp_path / "results"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--run-id",
+            "learned",
+        )
+    finally:
+        config_path.write_bytes(original)
+    assert changed.exit_code != 0
+    assert "exists with different settings" in changed.output
+    assert "decider" in changed.output
     missing = cli(
         neo4j_settings,
         "eval",
