@@ -19,7 +19,9 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    is its head noun (``has_genre``: genre, ``release_year``: year, ``place_of_birth``: place, ``starred_actors``:
    actor), the subject of a ``<noun> of`` relation that noun (``director_of``: director), the object of a
    ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
-   of a one-word present verb its agent noun (``manages``: manager), the subject of a ``<noun> <preposition>``
+   of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the past (Neo4j's
+   ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
+   gives no "releaser"), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
    a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
@@ -106,6 +108,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
         if active is not None and not active.past and " " not in active.phrase and active.base:
             base = active.base
             return 1, base + ("r" if base.endswith("e") else "er")  # manages: the subject is the manager
+        if active is not None and active.past and kind_of(found := agent_noun(core[0]) or "") == "agent":
+            return 1, found  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
             return 2, core[0]  # city_in: the subject is a city
         if len(segments) >= 3:

@@ -84,6 +84,12 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("manages", "subject", (1, "manager")),
         ("city_in", "subject", (2, "city")),
         ("campus_in", "subject", (2, "campus")),
+        ("DIRECTED", "subject", (1, "director")),  # a verb in the past: its agent noun, when that names an agent
+        ("WROTE", "subject", (1, "writer")),
+        ("ACTED_IN", "subject", (1, "actor")),
+        ("DIRECTED", "object", None),
+        ("released", "subject", None),  # "releaser" names no agent
+        ("studied_at", "subject", None),
         ("born_in", "subject", None),  # a participle names no one
         ("works_at", "subject", None),
         ("works_at", "object", None),
