@@ -108,8 +108,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
         if active is not None and not active.past and " " not in active.phrase and active.base:
             base = active.base
             return 1, base + ("r" if base.endswith("e") else "er")  # manages: the subject is the manager
-        if active is not None and active.past and kind_of(found := agent_noun(core[0]) or "") == "agent":
-            return 1, found  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
+        if active is not None and active.past and kind_of(agent := agent_noun(core[0]) or "") == "agent":
+            return 1, agent  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
             return 2, core[0]  # city_in: the subject is a city
         if len(segments) >= 3:
