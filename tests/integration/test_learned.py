@@ -137,26 +137,15 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     assert "stop rule: on (no STOP where the question names another type of answer" in shown.stdout
     shown_json = cli(neo4j_settings, "decider", "show", str(art), "--json")
     assert json.loads(shown_json.stdout)["walk_defaults"] == {"exclude_visited": True, "exclude_scope": "start"}
-    evaluated = cli(
-        neo4j_settings,
-        "eval",
-        "metaqa",
-        "--data",
-        str(DATA),
-        "--model",
-        f"learned:{art}",
-        "--graph",
-        graph_name,
-        "--concurrency",
-        "2",
-        "--results-dir",
-        str(tmp_path / "results"),
-        "--cache-dir",
-        str(tmp_path / "cache"),
-        "--run-id",
-        "learned",
-        "--json",
-    )
+
+    def evaluate(model: str, run_id: str, *extra: str) -> Any:
+        return cli(
+            neo4j_settings, "eval", "metaqa", "--data", str(DATA), "--model", model, "--graph", graph_name,
+            "--results-dir", str(tmp_path / "results"), "--cache-dir", str(tmp_path / "cache"), "--run-id", run_id,
+            *extra,
+        )  # fmt: skip
+
+    evaluated = evaluate(f"learned:{art}", "learned", "--concurrency", "2", "--json")
     assert evaluated.exit_code == 0, evaluated.output
     results = json.loads((tmp_path / "results" / "learned" / "results.json").read_text())
     assert results["systems"]["graphwalk:relation"]["model"] == "learned:art"
@@ -175,43 +164,13 @@ def train_show_and_eval(graph_name: str, neo4j_settings: Settings, tmp_path: Pat
     original = config_path.read_bytes()
     config_path.write_text(json.dumps({**json.loads(original), "stop_rule": False}), encoding="utf-8")
     try:
-        changed = cli(
-            neo4j_settings,
-            "eval",
-            "metaqa",
-            "--data",
-            str(DATA),
-            "--model",
-            f"learned:{art}",
-            "--graph",
-            graph_name,
-            "--results-dir",
-            str(tmp_path / "results"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--run-id",
-            "learned",
-        )
+        changed = evaluate(f"learned:{art}", "learned")
     finally:
         config_path.write_bytes(original)
     assert changed.exit_code != 0
     assert "exists with different settings" in changed.output
     assert "decider" in changed.output
-    missing = cli(
-        neo4j_settings,
-        "eval",
-        "metaqa",
-        "--data",
-        str(DATA),
-        "--model",
-        f"learned:{tmp_path}/none",
-        "--graph",
-        graph_name,
-        "--results-dir",
-        str(tmp_path / "results"),
-        "--run-id",
-        "bad",
-    )
+    missing = evaluate(f"learned:{tmp_path}/none", "bad")
     assert missing.exit_code != 0
     assert "not a learned-decider directory" in missing.output
     walks_under_the_training_rule(graph_name, neo4j_settings, art)
