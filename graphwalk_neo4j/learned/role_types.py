@@ -220,8 +220,8 @@ def type_links(index: GraphIndex, role_types: dict[str, str]) -> dict[str, list[
         for node, moves in index.adjacent.items():
             if _has_type(index, node):
                 for (relation, direction), targets in moves.items():
-                    end = SUBJECT if direction == "out" else OBJECT
-                    seen.setdefault(f"{relation}|{end}", Counter())[str(index.types[node])] += len(targets)
+                    key = role_key(relation, direction, reached=False)
+                    seen.setdefault(key, Counter())[str(index.types[node])] += len(targets)
         ends = {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
     links: dict[str, set[str]] = {}
     for key, subjects in ends.items():
