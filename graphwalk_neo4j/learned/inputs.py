@@ -59,6 +59,7 @@ def relation_core_words(token: str) -> tuple[str, ...]:
 UNTYPED_KIND = "node"  # what decision_inputs calls an option or a frontier with no type
 
 
+@functools.lru_cache(maxsize=4096)
 def type_text(kind: str) -> str:
     """A node type in words (``Person`` -> ``person``, ``FilmGenre`` -> ``film genre``): what the model compares
     with the kind of thing a question asks for."""
