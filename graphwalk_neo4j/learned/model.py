@@ -27,6 +27,7 @@ graph, training-data hash) and ``metrics.json``. It loads offline.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import time
@@ -261,9 +262,7 @@ class LearnedDecider(DecisionBackend):
         # per type, the types one move away (learned/role_types.type_links): the STOP rule looks a move past each option
         self.type_links: dict[str, list[str]] = dict(self.config.get("type_links") or {})
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
-        # what this artifact is, by content (config.json and the weights), so that an eval run resumed with the
-        # same --model path but another artifact behind it is refused rather than answered from the old records
-        self.digest: str | None = None
+        self.directory: Path | None = None  # where load() read it from; digest reads it again when asked
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -287,10 +286,20 @@ class LearnedDecider(DecisionBackend):
             stop_rule=bool(config.get("stop_rule", True)),
         )
         decider.linker = MentionLinker.load(directory)
-        content = hashlib.sha256((Path(directory) / CONFIG_FILE).read_bytes())
-        content.update(model_path.read_bytes())
-        decider.digest = content.hexdigest()[:12]
+        decider.directory = Path(directory)
         return decider
+
+    @functools.cached_property
+    def digest(self) -> str | None:
+        """What this artifact is, by content (``config.json`` and the weights), so that an eval run resumed with
+        the same ``--model`` path but another artifact behind it is refused rather than answered from the old
+        records; ``None`` for a decider not loaded from a directory. Read when first asked (the description an
+        eval run records), not on every load."""
+        if self.directory is None:
+            return None
+        content = hashlib.sha256((self.directory / CONFIG_FILE).read_bytes())
+        content.update((self.directory / MODEL_FILE).read_bytes())
+        return content.hexdigest()[:12]
 
     @property
     def model_id(self) -> str:
