@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 Move = tuple[str, str]  # (relation, "out" | "in")
 PAGE = 5_000
+PROGRESS_EVERY = 100  # paths drawn between progress reports
 
 
 @dataclass
@@ -76,13 +77,17 @@ class GraphIndex:
         self.adjacent.setdefault(target, {}).setdefault((relation, "in"), []).append(source)
         self.relationships += 1
 
-    def follow(self, nodes: Sequence[str], move: Move, exclude: str) -> list[str]:
-        """The distinct far ends of ``move`` from ``nodes``, in first-seen order, without ``exclude``."""
+    def follow(self, nodes: Sequence[str], move: Move, exclude: str, limit: int | None = None) -> list[str]:
+        """The distinct far ends of ``move`` from ``nodes``, in first-seen order, without ``exclude``. With
+        ``limit``, reading stops at the first ``limit + 1`` of them: a caller that only needs to know that there
+        are more than ``limit`` does not read a hub's thousands of neighbours to learn it."""
         out: dict[str, None] = {}
         for node in nodes:
             for target in self.adjacent.get(node, {}).get(move, ()):
                 if target != exclude:
                     out[target] = None
+                    if limit is not None and len(out) > limit:
+                        return list(out)
         return list(out)
 
     def degree(self, node: str) -> int:
@@ -152,9 +157,18 @@ def _draw(rng: random.Random, items: Sequence[Move], cumulative: Sequence[float]
     return items[bisect.bisect_left(cumulative, rng.random() * cumulative[-1])]
 
 
-def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPath]:
-    """``options.questions`` distinct relation paths, an equal share of each length (module docstring, 2)."""
+def sample_paths(
+    index: GraphIndex, options: SamplingOptions, progress: Progress | None = None
+) -> list[SampledPath]:
+    """``options.questions`` distinct relation paths, an equal share of each length (module docstring, 2);
+    ``progress`` hears ``("write questions", paths drawn, options.questions)``.
+
+    A frontier is read only up to the larger of ``max_frontier`` and ``max_answers`` nodes (:meth:`GraphIndex.follow`'s
+    ``limit``): a path whose frontier passes it is drawn again whatever its true size, so reading the rest would
+    change nothing (the paths, and so the questions, are the same), but a start drawn by degree is often a hub,
+    and on the generated 1M-triple graph reading each hub whole kept training in this loop for minutes."""
     rng = random.Random(options.seed)
+    cap = max(options.max_frontier, options.max_answers)
     starts: dict[Move, list[str]] = {}
     for node in sorted(index.adjacent):
         for move in index.adjacent[node]:
@@ -182,7 +196,7 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
         else:
             weights = by_degree[move]
             start = nodes[bisect.bisect_left(weights, rng.random() * weights[-1])]
-        moves, frontier = [move], index.follow([start], move, start)
+        moves, frontier = [move], index.follow([start], move, start, cap)
         while len(moves) < hops and frontier and len(frontier) <= options.max_frontier:
             counts: Counter[Move] = Counter()
             for node in frontier:
@@ -190,7 +204,7 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
             nexts, weights = _weighted(counts)
             move = _draw(rng, nexts, weights)
             moves.append(move)
-            reached = index.follow(frontier, move, start)
+            reached = index.follow(frontier, move, start, cap)
             # the walk offers no move whose far ends are all where it stands (a self-loop, a link inside the
             # frontier), so such a path has no walk to mine
             frontier = reached if set(reached).difference(frontier) else []
@@ -199,6 +213,8 @@ def sample_paths(index: GraphIndex, options: SamplingOptions) -> list[SampledPat
             continue
         seen.add(key)
         out.append(SampledPath(start, tuple(moves), tuple(frontier)))
+        if progress and len(out) % PROGRESS_EVERY == 0:
+            progress.advance("write questions", len(out), options.questions)
     return out
 
 
@@ -662,10 +678,10 @@ def _shared(
     return rng.choice(patterns).format(**words)
 
 
-def graph_pairs(index: GraphIndex, options: SamplingOptions) -> list[QAPair]:
+def graph_pairs(index: GraphIndex, options: SamplingOptions, progress: Progress | None = None) -> list[QAPair]:
     """The sampled paths as question–answer pairs (the topic's id kept, so mining starts where the path did)."""
     pairs = []
-    for k, path in enumerate(sample_paths(index, options)):
+    for k, path in enumerate(sample_paths(index, options, progress)):
         rng = random.Random(int.from_bytes(hashlib.sha256(f"{options.seed}:{k}".encode()).digest()[:8], "big"))
         raw, text = write_question(index, path, rng)
         answers = tuple(dict.fromkeys(index.names[a] for a in path.answers))

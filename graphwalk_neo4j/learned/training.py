@@ -184,7 +184,7 @@ async def train_from_graph(
         role_types = infer_role_types(index)
         fill_node_types(index, role_types)
         links = type_links(index, role_types)
-        pairs = graph_pairs(index, sampling)
+        pairs = graph_pairs(index, sampling, observe)
         write_data_file(out / "data", ROLE_TYPES_FILE, role_types)
         write_data_file(out / "data", TYPE_LINKS_FILE, links)
         write_questions(out / "data", pairs, sampling)

@@ -373,3 +373,66 @@ def test_no_path_ends_on_a_move_that_stays_where_the_walk_stands() -> None:
         ("c", (reviewed_out, reviewed_in)),
         ("d", (reviewed_out, reviewed_in)),
     }
+
+
+class Heard:
+    def __init__(self) -> None:
+        self.reports: list[tuple[str, int, int]] = []
+
+    def stage(self, message: str) -> None:
+        pass
+
+    def advance(self, label: str, done: int, total: int) -> None:
+        self.reports.append((label, done, total))
+
+
+def hub_graph() -> GraphIndex:
+    """60 films, each with one director of its own and all of one genre: `Drama` is a hub of 60 films."""
+    g = GraphIndex()
+    g.names["g"], g.types["g"] = "Drama", "Genre"
+    for i in range(60):
+        film, person = f"f{i}", f"p{i}"
+        g.names[film], g.types[film] = f"Film {i}", "Movie"
+        g.names[person], g.types[person] = f"Person {i}", "Person"
+        g.add(film, "directed_by", person)
+        g.add(film, "has_genre", "g")
+    return g
+
+
+def test_follow_stops_reading_past_its_limit() -> None:
+    g = hub_graph()
+    films = g.follow(["g"], ("has_genre", "in"), "")
+    assert films == [f"f{i}" for i in range(60)]
+    assert g.follow(["g"], ("has_genre", "in"), "", limit=5) == ["f0", "f1", "f2", "f3", "f4", "f5"]
+    assert g.follow(["g"], ("has_genre", "in"), "f0", limit=2) == ["f1", "f2", "f3"]
+    assert g.follow(["g"], ("has_genre", "in"), "", limit=60) == films  # never more than there are
+    # the limit counts distinct ends: two films' one genre is one end
+    assert g.follow(["f0", "f1"], ("has_genre", "out"), "", limit=1) == ["g"]
+
+
+def test_paths_through_a_hub_are_the_ones_reading_it_whole_would_draw() -> None:
+    """Sampling reads a frontier only up to the larger cap; the paths and their answers are exactly those drawn
+    when every frontier was read whole (the caps reject an oversized frontier either way)."""
+    g = hub_graph()
+    options = SamplingOptions(questions=40, max_hops=3, max_answers=10, max_frontier=20, seed=2)
+    calls: list[int | None] = []
+    follow = g.follow
+
+    def whole(nodes: Any, move: Any, exclude: str, limit: int | None = None) -> list[str]:
+        calls.append(limit)
+        return follow(nodes, move, exclude)
+
+    capped = sample_paths(g, options)
+    g.follow = whole  # type: ignore[method-assign]
+    assert sample_paths(g, options) == capped
+    assert set(calls) == {20}  # the larger of max_frontier and max_answers
+    assert capped and all(len(p.answers) <= 10 for p in capped)
+    # the hub is a start (by degree) on 1-hop paths only when its move stays under the answer cap: never here
+    assert not any(p.start == "g" and p.moves[0] == ("has_genre", "in") for p in capped)
+
+
+def test_writing_questions_reports_progress() -> None:
+    heard = Heard()
+    pairs = graph_pairs(hub_graph(), SamplingOptions(questions=210, seed=1), heard)
+    assert len(pairs) == 210
+    assert heard.reports == [("write questions", 100, 210), ("write questions", 200, 210)]
