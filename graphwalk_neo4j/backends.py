@@ -11,6 +11,8 @@ model                           backend
 ``typesafe/<id>``               Jev on OpenRouter with that id
 ``local``                       :class:`LocalDecider` (embedding similarity, no key, no network)
 ``learned:DIR``                 :class:`LearnedDecider` trained by ``gw-neo4j decider train`` into ``DIR``
+``general``                     the learned decider that ships in the package, trained from the graphs alone of
+                                graphs other than the one walked (``data/models/general``; docs/decision-backends.md)
 ``fake``                        :class:`FakeBackend` (tests)
 anything else                   :class:`LLMBackend` through litellm (``openai/gpt-4o-mini``, ...)
 ==============================  ===========================================================================
@@ -34,6 +36,7 @@ from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed import make_embedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.llm import provider_of
+from graphwalk_neo4j.resources import data_file
 from graphwalk_neo4j.store.queries import GET_GRAPH_MODEL, PUT_GRAPH_MODEL
 
 if TYPE_CHECKING:
@@ -45,6 +48,8 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.store import GraphStore
 
 Kind = Literal["jev", "local", "fake", "llm", "learned"]
+GENERAL_MODEL = "general"  # the shipped learned decider's name (resolve_model_kind)
+GENERAL_MODEL_DIR = "models/general"  # its artifact, under graphwalk_neo4j/data/
 PINNED = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
 _JEV_VERSION = re.compile(r"^jev-(?P<version>\d+(?:\.\d+)*(?:[-.][\w.]+)?)$", re.IGNORECASE)
 
@@ -85,6 +90,8 @@ def resolve_model_kind(
         return "local", "local", None
     if lowered == "local":
         return "local", "local", None
+    if lowered == GENERAL_MODEL:
+        return "learned", str(data_file(GENERAL_MODEL_DIR)), None
     if lowered.startswith("learned:"):
         directory = name.split(":", 1)[1].strip()
         if not directory:
@@ -239,7 +246,10 @@ async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, 
     if settings.model:
         return GraphModelChoice(settings.model, "setting", f"decider: {settings.model} (GW_NEO4J_MODEL)")
     rows = await store.read(GET_GRAPH_MODEL, graph=graph)
-    train = f"`gw-neo4j decider train --graph {graph} --out DIR` trains one from the graph alone"
+    train = (
+        f"`gw-neo4j decider train --graph {graph} --out DIR` trains one from the graph alone; "
+        f"`--model {GENERAL_MODEL}` walks with the model trained on other graphs"
+    )
     row = rows[0] if rows else None
     if row is not None and await asyncio.to_thread(Path(row["path"]).is_dir):
         return GraphModelChoice(

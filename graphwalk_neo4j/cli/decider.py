@@ -41,7 +41,14 @@ def decider_group() -> None:
 
 
 @decider_group.command()
-@click.option("--graph", required=True, help="The graph the questions are about.")
+@click.option(
+    "--graph",
+    "graphs",
+    required=True,
+    multiple=True,
+    help="The graph the questions are about. From the graphs alone, repeat it to train one model on several "
+    "(a general model, for graphs it never saw: docs/decision-backends.md).",
+)
 @click.option(
     "--qa",
     "qa_files",
@@ -124,14 +131,15 @@ def decider_group() -> None:
     "make_default",
     default=True,
     show_default=True,
-    help="Make the trained model the one GRAPH walks with when no model is named (CLI, HTTP and MCP).",
+    help="Make the trained model the one GRAPH walks with when no model is named (CLI, HTTP and MCP); with "
+    "several --graph, never (a model of several graphs is for the graphs without one).",
 )
 @json_option
 @click.pass_context
 @handle_errors
 def train(
     ctx: click.Context,
-    graph: str,
+    graphs: tuple[str, ...],
     qa_files: tuple[str, ...],
     from_traces: bool,
     teacher: str | None,
@@ -154,13 +162,19 @@ def train(
     Re-run the same command to resume."""
     if qa_files and from_traces:
         raise ConfigError("use either --qa FILE or --from-walks, not both")
+    if len(graphs) > 1 and (qa_files or from_traces):
+        raise ConfigError(
+            "several --graph train only from the graphs alone: drop --qa / --from-walks, or name one graph"
+        )
     from graphwalk_neo4j.backends import record_graph_model
     from graphwalk_neo4j.embed import make_embedder
     from graphwalk_neo4j.learned.distill import train_from_traces
     from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
-    from graphwalk_neo4j.learned.training import train_from_graph, train_from_qa
+    from graphwalk_neo4j.learned.training import train_from_graphs, train_from_qa
 
-    graph = graph_name(graph)
+    names = [graph_name(g) for g in graphs]
+    graph = names[0]
+    make_default = make_default and len(names) == 1
     settings = load_settings(ctx)
     embedder = make_embedder(settings)
     fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, neighbours=neighbours, members=members)
@@ -176,9 +190,9 @@ def train(
         mining = MiningOptions(batch_size=batch_size)
         if source == "graph":
             sampling = SamplingOptions(questions=questions, seed=seed)
-            return await train_from_graph(
+            return await train_from_graphs(
                 store,
-                graph,
+                names,
                 embedder,
                 out_dir,
                 sampling=sampling,
@@ -250,6 +264,10 @@ def walk_rule(defaults: dict[str, Any]) -> str:
 
 
 def _data(config: dict[str, Any]) -> str:
+    if config.get("source") == "graphs":
+        parts = config.get("per_graph") or {}
+        counts = ", ".join(f"{g} {(m.get('graph_questions') or {}).get('written')}" for g, m in parts.items())
+        return f"questions written from each graph's own relation paths ({counts}; no question-answer pairs)"
     if config.get("source") == "graph":
         written = (config.get("graph_questions") or {}).get("written")
         return f"{written} questions written from the graph's own relation paths (no question-answer pairs)"

@@ -157,9 +157,7 @@ def _draw(rng: random.Random, items: Sequence[Move], cumulative: Sequence[float]
     return items[bisect.bisect_left(cumulative, rng.random() * cumulative[-1])]
 
 
-def sample_paths(
-    index: GraphIndex, options: SamplingOptions, progress: Progress | None = None
-) -> list[SampledPath]:
+def sample_paths(index: GraphIndex, options: SamplingOptions, progress: Progress | None = None) -> list[SampledPath]:
     """``options.questions`` distinct relation paths, an equal share of each length (module docstring, 2);
     ``progress`` hears ``("write questions", paths drawn, options.questions)``.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,20 +72,27 @@ async def mention_candidates(
     return out
 
 
-async def train_linker(
-    store: GraphStore,
-    graph: str,
-    train: Sequence[QAPair],
-    val: Sequence[QAPair],
-    profile: GraphProfile | None = None,
-) -> tuple[Any, dict[str, Any]]:
-    """Fit the mention scorer (:mod:`graphwalk_neo4j.learned.linker`) on the training questions; report its
-    linking accuracy (topic first among the exact mentions) on the validation questions, beside
+@dataclass
+class LinkerQuestions:
+    """One graph's training and validation questions for the mention scorer."""
+
+    graph: str
+    train: Sequence[QAPair]
+    val: Sequence[QAPair]
+    profile: GraphProfile | None = None
+
+
+async def train_linker(store: GraphStore, graphs: Sequence[LinkerQuestions]) -> tuple[Any, dict[str, Any]]:
+    """Fit the mention scorer (:mod:`graphwalk_neo4j.learned.linker`) on the training questions of every graph;
+    report its linking accuracy (topic first among the exact mentions) on the validation questions, beside
     longest-match-first."""
-    outside, inside = template_counts(q.raw for q in train if q.raw)
-    seen = await mention_candidates(store, graph, train, profile=profile)
+    outside, inside = template_counts(q.raw for part in graphs for q in part.train if q.raw)
+    seen = []
+    checked = []
+    for part in graphs:
+        seen += await mention_candidates(store, part.graph, part.train, profile=part.profile)
+        checked += await mention_candidates(store, part.graph, part.val, profile=part.profile)
     linker, fitted = fit_linker([(q, c, g) for q, c, g in seen if g is not None], outside, inside)
-    checked = await mention_candidates(store, graph, val, profile=profile)
     hit = longest = 0
     for question, candidates, gold in checked:
         if gold is None or not candidates:
@@ -147,6 +155,62 @@ async def train_from_qa(
     )
 
 
+@dataclass
+class GraphQuestions:
+    """A graph's own questions (:mod:`.graph_questions`) and the readings they were worded with."""
+
+    pairs: list[QAPair]
+    role_types: dict[str, str]  # the types a graph without its own was given (empty for a typed graph)
+    links: dict[str, list[str]]  # per type, the types one move away
+    seconds: float
+
+
+async def graph_questions(
+    store: GraphStore,
+    graph: str,
+    data_dir: Path,
+    sampling: SamplingOptions,
+    observe: Progress | None = None,
+) -> GraphQuestions:
+    """Read ``graph`` and write its questions into ``data_dir``, or read what an earlier run wrote there (the same
+    questions, role types and type links, so a resumed run mines and fits the same ones)."""
+    started = time.perf_counter()
+    pairs = read_questions(data_dir, sampling)
+    role_types = read_data_file(data_dir, ROLE_TYPES_FILE)
+    links = read_data_file(data_dir, TYPE_LINKS_FILE)
+    if pairs is None:
+        index = await read_graph(store, graph, observe, profile=await load_profile(store, graph))
+        if index.relationships == 0:
+            raise InputError(
+                f"graph {graph!r} has no relationships to learn from: ingest or adopt it first "
+                "(gw-neo4j graphs lists the graphs)"
+            )
+        # a graph loaded without types gets them from its structure, before its questions are worded
+        role_types = infer_role_types(index)
+        fill_node_types(index, role_types)
+        links = type_links(index, role_types)
+        pairs = graph_pairs(index, sampling, observe)
+        write_data_file(data_dir, ROLE_TYPES_FILE, role_types)
+        write_data_file(data_dir, TYPE_LINKS_FILE, links)
+        write_questions(data_dir, pairs, sampling)
+    return GraphQuestions(pairs, role_types, links, time.perf_counter() - started)
+
+
+def graph_meta(sampling: SamplingOptions, written: GraphQuestions) -> dict[str, Any]:
+    """What ``config.json`` says of questions written from a graph."""
+    return {
+        "source": "graph",
+        "graph_questions": {**sampling.__dict__, "written": len(written.pairs), "sha256": qa_hash(written.pairs)},
+        "qa_sha256": qa_hash(written.pairs),
+        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+    }
+
+
+def graph_splits(sampling: SamplingOptions, pairs: Sequence[QAPair]) -> dict[str, Split]:
+    """Train and validation only: the graph's own questions are not an evaluation."""
+    return {q.id: split_of(sampling.seed, q.text, test=0.0) for q in pairs}
+
+
 async def train_from_graph(
     store: GraphStore,
     graph: str,
@@ -164,46 +228,14 @@ async def train_from_graph(
     mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation."""
     out = Path(out_dir)
     sampling = sampling or SamplingOptions()
-    started = time.perf_counter()
-    pairs = read_questions(out / "data", sampling)
-    role_types = read_data_file(out / "data", ROLE_TYPES_FILE)
-    links = read_data_file(out / "data", TYPE_LINKS_FILE)
-    if pairs is None:
-        index = await read_graph(
-            store,
-            graph,
-            observe,
-            profile=await load_profile(store, graph),
-        )
-        if index.relationships == 0:
-            raise InputError(
-                f"graph {graph!r} has no relationships to learn from: ingest or adopt it first "
-                "(gw-neo4j graphs lists the graphs)"
-            )
-        # a graph loaded without types gets them from its structure, before its questions are worded
-        role_types = infer_role_types(index)
-        fill_node_types(index, role_types)
-        links = type_links(index, role_types)
-        pairs = graph_pairs(index, sampling, observe)
-        write_data_file(out / "data", ROLE_TYPES_FILE, role_types)
-        write_data_file(out / "data", TYPE_LINKS_FILE, links)
-        write_questions(out / "data", pairs, sampling)
-    read_s = time.perf_counter() - started
-    meta = {
-        "source": "graph",
-        "graph_questions": {**sampling.__dict__, "written": len(pairs), "sha256": qa_hash(pairs)},
-        "qa_sha256": qa_hash(pairs),
-        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
-        "role_types": role_types,
-        "type_links": links,
-    }
-    splits = {q.id: split_of(sampling.seed, q.text, test=0.0) for q in pairs}
+    written = await graph_questions(store, graph, out / "data", sampling, observe)
+    meta = {**graph_meta(sampling, written), "role_types": written.role_types, "type_links": written.links}
     metrics = await train_on_pairs(
         store,
         graph,
         embedder,
-        pairs,
-        splits,
+        written.pairs,
+        graph_splits(sampling, written.pairs),
         out,
         meta,
         config=config,
@@ -211,7 +243,102 @@ async def train_from_graph(
         fit_options=fit_options,
         observe=observe,
     )
-    metrics["seconds"]["questions"] = round(read_s, 1)
+    metrics["seconds"]["questions"] = round(written.seconds, 1)
+    (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
+    return metrics
+
+
+GRAPHS_DIR = "graphs"  # DIR/data/graphs/<graph>/: one graph's questions and mined decisions in a model of several
+
+
+async def train_from_graphs(
+    store: GraphStore,
+    graphs: Sequence[str],
+    embedder: Any,
+    out_dir: str | Path,
+    *,
+    sampling: SamplingOptions | None = None,
+    config: WalkConfig | None = None,
+    mining: MiningOptions | None = None,
+    fit_options: Any = None,
+    observe: Progress | None = None,
+) -> dict[str, Any]:
+    """One model from several graphs alone, for graphs it never saw (a *general* model): each graph's questions
+    written and mined as :func:`train_from_graph` does, in ``DIR/data/graphs/<graph>/`` (resumable), then one fit
+    and one mention scorer over all of them. ``config.json`` keeps each graph's role types (a relation name two
+    graphs share takes the first graph's) but no type links: the STOP rule's look two moves ahead reads a graph's
+    own schema, and this model walks other graphs. One graph is :func:`train_from_graph`."""
+    if len(graphs) == 1:
+        return await train_from_graph(
+            store,
+            graphs[0],
+            embedder,
+            out_dir,
+            sampling=sampling,
+            config=config,
+            mining=mining,
+            fit_options=fit_options,
+            observe=observe,
+        )
+    if len(set(graphs)) != len(graphs):
+        raise InputError(f"--graph names a graph twice: {', '.join(graphs)}")
+    out = Path(out_dir)
+    sampling = sampling or SamplingOptions()
+    mining = mining or MiningOptions()
+    config = config or mining_config()
+    started = time.perf_counter()
+    questions_s = 0.0
+    train: list[Example] = []
+    val: list[Example] = []
+    role_types: dict[str, str] = {}
+    linking: list[LinkerQuestions] = []
+    per_graph: dict[str, Any] = {}
+    coverage: dict[str, dict[str, float]] = {}
+    for graph in graphs:
+        data = out / "data" / GRAPHS_DIR / graph
+        written = await graph_questions(store, graph, data, sampling, observe)
+        questions_s += written.seconds
+        splits = graph_splits(sampling, written.pairs)
+        mined = await mined_examples(
+            store, graph, written.pairs, splits, data, written.role_types, config, mining, observe
+        )
+        train += mined.train
+        val += mined.val
+        for key, value in written.role_types.items():
+            role_types.setdefault(key, value)
+        linking.append(LinkerQuestions(graph, mined.train_pairs, mined.val_pairs, mined.profile))
+        per_graph[graph] = {**graph_meta(sampling, written), "mining_coverage": mined.coverage}
+        for hops, row in mined.coverage.items():
+            total = coverage.setdefault(hops, {"questions": 0, "with_gold_path": 0, "mean_best_f1": 0.0})
+            total["mean_best_f1"] = round(
+                (total["mean_best_f1"] * total["questions"] + row["mean_best_f1"] * row["questions"])
+                / max(1, total["questions"] + row["questions"]),
+                4,
+            )
+            total["questions"] += row["questions"]
+            total["with_gold_path"] += row["with_gold_path"]
+    mine_s = time.perf_counter() - started - questions_s
+    meta = {
+        "graph": ", ".join(graphs),
+        "graphs": list(graphs),
+        "source": "graphs",
+        "per_graph": per_graph,
+        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+        "role_types": role_types,
+        "type_links": {},
+        "questions": {"train": sum(len(x.train) for x in linking), "val": sum(len(x.val) for x in linking), "test": 0},
+        "walk_config": config.model_dump(mode="json"),
+        "mining": mining.__dict__,
+        "mining_coverage": coverage,
+    }
+    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
+    metrics["seconds"]["mine"] = round(mine_s, 1)
+    metrics["seconds"]["questions"] = round(questions_s, 1)
+    metrics["mining_coverage"] = coverage
+    started = time.perf_counter()
+    linker, metrics["linking"] = await train_linker(store, linking)
+    linker.save(out)
+    metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
     (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics
 
@@ -263,6 +390,59 @@ def read_questions(directory: Path, sampling: SamplingOptions) -> list[QAPair] |
     return [QAPair(**{**row, "answers": tuple(row["answers"])}) for row in rows]
 
 
+@dataclass
+class MinedExamples:
+    """One graph's mined decisions as training and validation examples, typed as the model reads them."""
+
+    train: list[Example]
+    val: list[Example]
+    train_pairs: list[QAPair]
+    val_pairs: list[QAPair]
+    coverage: dict[str, dict[str, float]]
+    profile: GraphProfile
+
+
+async def mined_examples(
+    store: GraphStore,
+    graph: str,
+    pairs: Sequence[QAPair],
+    splits: dict[str, Split],
+    data_dir: Path,
+    role_types: dict[str, str],
+    config: WalkConfig,
+    mining: MiningOptions,
+    observe: Progress | None = None,
+) -> MinedExamples:
+    """Mine the pairs not in ``test`` into ``data_dir`` (resumable) and type their decisions with ``role_types``
+    (the walk's decisions on an untyped graph, typed as the model reads them)."""
+    usable = [q for q in pairs if splits[q.id] != "test"]
+    profile = await load_profile(store, graph)
+    decisions, mined = await build_dataset(store, graph, usable, data_dir, config, mining, observe, profile=profile)
+    examples: dict[str, list[Example]] = {"train": [], "val": []}
+    for d in decisions:
+        split = splits.get(d.qid)
+        if split in examples:
+            examples[split].append(Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True))
+    coverage: dict[str, dict[str, float]] = {}
+    for row in mined.values():
+        if row["qid"] not in splits:
+            continue
+        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
+        c["questions"] += 1
+        c["with_gold_path"] += 1 if row["gold_paths"] else 0
+        c["best_f1_sum"] += row["best_f1"]
+    for c in coverage.values():
+        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
+    return MinedExamples(
+        examples["train"],
+        examples["val"],
+        [q for q in usable if splits[q.id] == "train"],
+        [q for q in usable if splits[q.id] == "val"],
+        coverage,
+        profile,
+    )
+
+
 async def train_on_pairs(
     store: GraphStore,
     graph: str,
@@ -282,59 +462,25 @@ async def train_on_pairs(
     out = Path(out_dir)
     mining = mining or MiningOptions()
     config = config or mining_config()
-    usable = [q for q in pairs if splits[q.id] != "test"]
-    profile = await load_profile(store, graph)
     started = time.perf_counter()
-    decisions, mined = await build_dataset(
-        store,
-        graph,
-        usable,
-        out / "data",
-        config,
-        mining,
-        observe,
-        profile=profile,
+    mined = await mined_examples(
+        store, graph, pairs, splits, out / "data", meta.get("role_types") or {}, config, mining, observe
     )
     mine_s = time.perf_counter() - started
-    role_types = meta.get("role_types") or {}  # the walk's decisions on an untyped graph, typed as the model reads them
-    train = [
-        Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True)
-        for d in decisions
-        if splits.get(d.qid) == "train"
-    ]
-    val = [
-        Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True)
-        for d in decisions
-        if splits.get(d.qid) == "val"
-    ]
-    coverage: dict[str, dict[str, float]] = {}
-    for row in mined.values():
-        if row["qid"] not in splits:
-            continue
-        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
-        c["questions"] += 1
-        c["with_gold_path"] += 1 if row["gold_paths"] else 0
-        c["best_f1_sum"] += row["best_f1"]
-    for c in coverage.values():
-        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
     meta = {
         "graph": graph,
         **meta,
         "questions": {s: sum(1 for v in splits.values() if v == s) for s in ("train", "val", "test")},
         "walk_config": config.model_dump(mode="json"),
         "mining": mining.__dict__,
-        "mining_coverage": coverage,
+        "mining_coverage": mined.coverage,
     }
-    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
+    metrics = await fit(mined.train, mined.val, embedder, out, options=fit_options, meta=meta, progress=observe)
     metrics["seconds"]["mine"] = round(mine_s, 1)
-    metrics["mining_coverage"] = coverage
+    metrics["mining_coverage"] = mined.coverage
     started = time.perf_counter()
     linker, linking = await train_linker(
-        store,
-        graph,
-        [q for q in usable if splits[q.id] == "train"],
-        [q for q in usable if splits[q.id] == "val"],
-        profile=profile,
+        store, [LinkerQuestions(graph, mined.train_pairs, mined.val_pairs, mined.profile)]
     )
     linker.save(out)
     metrics["linking"] = linking

@@ -167,3 +167,56 @@ def test_a_graph_without_types_is_given_them_from_its_structure(
         assert [a["name"] for a in json.loads(walked.stdout)["answers"]] == ["City 1"]
     finally:
         asyncio.run(with_store(settings, lambda st: drop_graph(st, graph_name)))
+
+
+def test_one_model_trains_from_several_graphs_and_walks_one_it_never_saw(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
+    """``decider train`` with two ``--graph``: each graph's questions and mined decisions in its own data
+    directory, one fit over both, each untyped graph's role types kept, no type links (a model of several graphs
+    walks others), and no graph takes it as its default. The model then walks a third graph it never saw."""
+    settings = neo4j_settings.model_copy(update={"embedder": "fake"})
+    typed, untyped, unseen = f"{graph_name}_a", f"{graph_name}_b", f"{graph_name}_c"
+    kb = tmp_path / "kb.txt"
+    kb.write_text(_untyped_triples(), encoding="utf-8")
+    graphs = (typed, untyped, unseen)
+    try:
+        asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, typed, FakeEmbedder())))
+        asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, unseen, FakeEmbedder())))
+        loaded = cli(settings, "ingest", str(kb), "--graph", untyped, "--root", str(tmp_path))
+        assert loaded.exit_code == 0, loaded.output
+        art = tmp_path / "art"
+        train = ("decider", "train", "--graph", typed, "--graph", untyped, "--out", str(art), "--questions", "100")
+        trained = cli(settings, *train, "--epochs", "2", "--members", "1", "--json")
+        assert trained.exit_code == 0, trained.output
+        assert "default_for_graph" not in json.loads(trained.stdout)["metrics"]
+        config = json.loads((art / "config.json").read_text())
+        assert config["source"] == "graphs"
+        assert (config["graphs"], config["graph"]) == ([typed, untyped], f"{typed}, {untyped}")
+        assert config["type_links"] == {}
+        assert config["role_types"]["born_in|object"] == "city"  # the untyped graph's; the typed one has none
+        for graph in (typed, untyped):
+            written = config["per_graph"][graph]["graph_questions"]["written"]
+            assert 0 < written <= 100
+            lines = (art / "data" / "graphs" / graph / "questions.jsonl").read_text().splitlines()
+            assert len(lines) == written
+        assert config["questions"]["train"] + config["questions"]["val"] == sum(
+            m["graph_questions"]["written"] for m in config["per_graph"].values()
+        )
+        shown = cli(settings, "decider", "show", str(art))
+        assert "source: graphs" in shown.stdout
+        assert f"questions written from each graph's own relation paths ({typed} " in shown.stdout
+
+        walked = cli(settings, "walk", "who directed Kismet", "--graph", unseen, "--preset", "relation")
+        assert "decider: local (this graph has no trained model;" in walked.stderr  # not made anyone's default
+        assert "`--model general` walks with the model trained on other graphs" in walked.stderr
+        walked = cli(settings, "walk", "who directed Kismet", "--graph", unseen, "--model", f"learned:{art}", "--json")
+        assert walked.exit_code == 0, walked.output
+        assert json.loads(walked.stdout)["answers"]
+
+        refused = cli(settings, "decider", "train", "--graph", typed, "--graph", untyped, "--qa", str(kb), "--out", "x")
+        assert refused.exit_code != 0
+        assert "several --graph train only from the graphs alone" in refused.output
+    finally:
+        for graph in graphs:
+            asyncio.run(with_store(settings, lambda st, g=graph: drop_graph(st, g)))

@@ -6,7 +6,11 @@ from pydantic import SecretStr
 from graphwalk_neo4j.backends import describe_backends, resolve_backend, resolve_model_kind
 from graphwalk_neo4j.decide import FakeBackend, JevBackend, LLMBackend, LocalDecider
 from graphwalk_neo4j.embed import FakeEmbedder
+from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
 from graphwalk_neo4j.errors import ConfigError
+from graphwalk_neo4j.learned.artifact import FORMAT_VERSION, read_artifact_config
+from graphwalk_neo4j.learned.model import LearnedDecider
+from graphwalk_neo4j.resources import data_file
 from graphwalk_neo4j.settings import Settings
 
 
@@ -107,3 +111,25 @@ def test_describe_backends_never_shows_key_values() -> None:
     missing = describe_backends(_settings(model="jev", jev_provider="openrouter"))
     assert missing["ok"] is False
     assert missing["error"] == "Jev on openrouter needs OPENROUTER_API_KEY"
+
+
+@pytest.mark.parametrize("model", ["general", "General", " general "])
+def test_general_names_the_shipped_learned_decider(model: str) -> None:
+    kind, directory, provider = resolve_model_kind(model, True, True)
+    assert (kind, provider) == ("learned", None)
+    assert directory == str(data_file("models/general"))
+
+
+def test_the_shipped_general_model_was_trained_on_graphs_other_than_metaqa() -> None:
+    """The package carries the whole artifact (scripts/build_general_model.sh), in the current format, and none of
+    its training graphs is MetaQA: its MetaQA scores in docs/eval.md are those of a graph it never saw."""
+    directory = data_file("models/general")
+    assert sorted(p.name for p in directory.iterdir()) == ["config.json", "linker.json", "metrics.json", "model.npz"]
+    config = read_artifact_config(directory)
+    assert config["format"] == FORMAT_VERSION
+    assert config["source"] == "graphs"
+    assert config["graphs"] == ["gw_general_companies", "gw_general_companies_freebase", "gw_general_movies"]
+    assert not any("metaqa" in graph for graph in config["graphs"])
+    assert config["type_links"] == {}  # links are one graph's schema; this model walks others
+    decider = LearnedDecider.load(directory, OnnxMiniLMEmbedder())  # lazy: nothing is encoded
+    assert len(decider.members) == 3
