@@ -62,7 +62,11 @@ def eval_group() -> None:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Sample seed.")
 @click.option("--system", type=click.Choice(["graphwalk", "vector", "all"]), default="graphwalk", show_default=True)
-@click.option("--model", default=None, help="Decision model: local, jev, jev-<version>, typesafe/<id> or litellm name.")
+@click.option(
+    "--model",
+    default=None,
+    help="Decision model: local, general, learned:DIR, jev, jev-<version>, typesafe/<id> or litellm name.",
+)
 @click.option(
     "--preset",
     default="relation",

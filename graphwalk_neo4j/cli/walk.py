@@ -128,7 +128,11 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
 @graph_option
 @click.option("--start", "start", multiple=True, help="Start entity (name or id); repeatable. Default: linked.")
 @click.option("--preset", type=click.Choice(preset_names()), default=None, help="Named walk configuration.")
-@click.option("--model", default=None, help="jev, jev-<version>, typesafe/<id>, local, or a litellm model name.")
+@click.option(
+    "--model",
+    default=None,
+    help="jev, jev-<version>, typesafe/<id>, local, general, learned:DIR, or a litellm model name.",
+)
 @config_option("strategy", "Search strategy. Default: the preset's.")
 @config_option("beam_width", "Beams kept per depth (strategy beam). Default: the preset's.")
 @config_option("hop_mode", "Hop to one entity or along a relation to all its targets. Default: the preset's.")

@@ -22,7 +22,13 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.backends import GraphModelChoice, graph_model_choice, resolve_backend, resolve_model_kind
+from graphwalk_neo4j.backends import (
+    GENERAL_MODEL,
+    GraphModelChoice,
+    graph_model_choice,
+    resolve_backend,
+    resolve_model_kind,
+)
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import (
     ClientGoneError,
@@ -70,8 +76,9 @@ def _model_key(settings: Settings, model: str | None) -> tuple[str, str]:
 
 def check_caller_model(settings: Settings, model: str | None) -> None:
     """Refuse a caller-named ``learned:DIR`` outside ``GW_NEO4J_SERVICE_LEARNED_DIRS``: the service would otherwise
-    read any folder a caller names. The configured default model is always allowed."""
-    if model is None or model == settings.model:
+    read any folder a caller names. The configured default model, and ``general`` (the one the package ships), are
+    always allowed."""
+    if model is None or model == settings.model or model.strip().lower() == GENERAL_MODEL:
         return
     kind, directory = _model_key(settings, model)
     if kind != "learned":

@@ -42,7 +42,9 @@ class WalkRequest(BaseModel):
         default=None, description="Start entity name(s) or id(s); default: linked from the question."
     )
     preset: str | None = Field(default=None, description="A named walk configuration (see `gw-neo4j walk -h`).")
-    model: str | None = Field(default=None, description="Decision model: jev, jev-<version>, local, fake, ...")
+    model: str | None = Field(
+        default=None, description="Decision model: jev, jev-<version>, local, general, learned:DIR, fake, ..."
+    )
     config: dict[str, Any] | None = Field(
         default=None, description='WalkConfig field overrides, e.g. {"hop_mode": "relation", "max_depth": 3}.'
     )

@@ -104,6 +104,7 @@ def test_a_caller_may_name_a_learned_decider_only_under_the_allowed_folders(tmp_
         check_caller_model(closed, f"learned:{allowed / 'm1'}")
     check_caller_model(closed, "local")  # other kinds are not folders: unaffected
     check_caller_model(closed, None)
+    check_caller_model(closed, "general")  # the learned decider the package ships: no folder of the caller's
     opened = Settings(model="local", service_learned_dirs=f" {allowed} ,")
     check_caller_model(opened, f"learned:{allowed / 'm1'}")
     with pytest.raises(InputError):
