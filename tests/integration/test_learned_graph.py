@@ -16,7 +16,7 @@ from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.graph.ledger import drop_graph
-from tests.integration.test_learned import cli, with_store
+from tests.integration.test_learned import WORDS, cli, with_store
 
 if TYPE_CHECKING:
     from graphwalk_neo4j.settings import Settings
@@ -220,3 +220,26 @@ def test_one_model_trains_from_several_graphs_and_walks_one_it_never_saw(
     finally:
         for graph in graphs:
             asyncio.run(with_store(settings, lambda st, g=graph: drop_graph(st, g)))
+
+
+def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, neo4j_settings: Settings) -> None:
+    """``--model general``: the artifact in the package, with the MiniLM embedder it was trained with, on the tiny
+    MetaQA-format KB (none of its training graphs)."""
+    asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, graph_name, FakeEmbedder())))
+    try:
+        refused = cli(neo4j_settings, "walk", "who directed [Kismet]", "--graph", graph_name, "--model", "general")
+        assert refused.exit_code != 0  # another embedder: refused, naming the one it was trained over
+        assert "was trained over embedder 'sentence-transformers/all-MiniLM-L6-v2'" in refused.output
+        for question, answers in (
+            ("who directed [Kismet]", ["William Dieterle"]),
+            ("which actors starred in [Kismet]", ["Marlene Dietrich", "Ronald Colman"]),
+        ):
+            walked = cli(
+                neo4j_settings, "walk", question, "--graph", graph_name, "--model", "general", "--json", embedder=WORDS
+            )
+            assert walked.exit_code == 0, walked.output
+            body = json.loads(walked.stdout)
+            assert sorted(a["name"] for a in body["answers"]) == answers
+            assert body["walk_rule"]["source"] == "model"  # a learned model's training rule: not local
+    finally:
+        asyncio.run(with_store(neo4j_settings, lambda st: drop_graph(st, graph_name)))
