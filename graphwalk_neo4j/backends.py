@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 Kind = Literal["jev", "local", "fake", "llm", "learned"]
 GENERAL_MODEL = "general"  # the shipped learned decider's name (resolve_model_kind)
 GENERAL_MODEL_DIR = "models/general"  # its artifact, under graphwalk_neo4j/data/
+# The embedder settings whose vectors the shipped model was trained over (both give MiniLM's model id): with one of
+# them and no Jev key, a graph without a model of its own walks with it (graph_model_choice), else with local.
+GENERAL_EMBEDDERS = frozenset({"minilm-onnx", "minilm"})
 PINNED = {"typesafe": "jev-1.13.0", "openrouter": "typesafe/jev-1.13"}
 _JEV_VERSION = re.compile(r"^jev-(?P<version>\d+(?:\.\d+)*(?:[-.][\w.]+)?)$", re.IGNORECASE)
 
@@ -239,17 +242,14 @@ async def record_graph_model(store: GraphStore, graph: str, directory: str | Pat
 
 async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, model: str | None) -> GraphModelChoice:
     """A named model, else ``GW_NEO4J_MODEL``, else the model trained for ``graph`` (``decider train`` records
-    it), else the usual default; with a line saying which and, without a model of the graph's own, how to train
+    it), else Jev with a key, else the shipped general model (``general``, trained on other graphs) when the
+    embedder is MiniLM, else local; with a line saying which and, without a model of the graph's own, how to train
     one."""
     if model:
         return GraphModelChoice(model, "chosen", f"decider: {model} (as chosen)")
     if settings.model:
         return GraphModelChoice(settings.model, "setting", f"decider: {settings.model} (GW_NEO4J_MODEL)")
     rows = await store.read(GET_GRAPH_MODEL, graph=graph)
-    train = (
-        f"`gw-neo4j decider train --graph {graph} --out DIR` trains one from the graph alone; "
-        f"`--model {GENERAL_MODEL}` walks with the model trained on other graphs"
-    )
     row = rows[0] if rows else None
     if row is not None and await asyncio.to_thread(Path(row["path"]).is_dir):
         return GraphModelChoice(
@@ -260,8 +260,15 @@ async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, 
     _, model_id, _ = resolve_model_kind(
         None, _has(settings.typesafe_api_key), _has(settings.openrouter_api_key), settings.jev_provider
     )
+    train = f"`gw-neo4j decider train --graph {graph} --out DIR` trains one from the graph alone"
+    fallback: str | None = None
+    if model_id == "local" and settings.embedder in GENERAL_EMBEDDERS:
+        fallback, model_id = GENERAL_MODEL, f"{GENERAL_MODEL}, the learned decider trained on other graphs"
+        train += "; `--model local` walks with the embedding-similarity decider"
+    elif model_id == "local":
+        train += f"; `--model {GENERAL_MODEL}` (with the MiniLM embedder) walks with the model trained on other graphs"
     if row is not None:
         return GraphModelChoice(
-            None, "default", f"decider: {model_id} (this graph's model at {row['path']} is gone; {train})"
+            fallback, "default", f"decider: {model_id} (this graph's model at {row['path']} is gone; {train})"
         )
-    return GraphModelChoice(None, "default", f"decider: {model_id} (this graph has no trained model; {train})")
+    return GraphModelChoice(fallback, "default", f"decider: {model_id} (this graph has no trained model; {train})")

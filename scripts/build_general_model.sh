@@ -16,10 +16,10 @@ for set in "${SETS[@]}"; do
   "$GW" ingest "$DEV/$set/kb.txt" --graph "gw_general_$set" --type-map "$DEV/$set/types.json" --root "$DEV"
   args+=(--graph "gw_general_$set")
 done
-"$GW" decider train "${args[@]}" --out "$WORK/model" --no-default
+"$GW" decider train "${args[@]}" --out "$WORK/general" --no-default
 mkdir -p "$OUT"
 for file in model.npz config.json metrics.json linker.json; do
-  cp "$WORK/model/$file" "$OUT/$file"
+  cp "$WORK/general/$file" "$OUT/$file"
 done
 for set in "${SETS[@]}"; do
   "$GW" drop-graph "gw_general_$set" --yes

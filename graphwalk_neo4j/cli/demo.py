@@ -1,6 +1,7 @@
 """``gw-neo4j demo`` (and ``make demo``, through ``python -m graphwalk_neo4j.demo``): load the small movie graph that
-ships with the package, embed it, and run three walks of one, two and three hops with the default decider (local
-unless a Jev key is configured), then say how to watch them in Neo4j Browser.
+ships with the package, embed it, and run three walks of one, two and three hops with the decider a walk takes
+when none is named (``backends.graph_model_choice``: Jev with a key, else the shipped general model, else local),
+then say how to watch them in Neo4j Browser.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ console = make_console()
 
 
 async def main() -> int:
-    from graphwalk_neo4j.backends import describe_backends, resolve_backend
+    from graphwalk_neo4j.backends import graph_model_choice, resolve_backend
     from graphwalk_neo4j.embed.factory import make_embedder
     from graphwalk_neo4j.graph.embeddings import embed_graph
     from graphwalk_neo4j.ingest.structured import ingest_file
@@ -39,8 +40,6 @@ async def main() -> int:
     settings = Settings()
     types = metaqa_type_map()
     embedder = make_embedder(settings)
-    backend = resolve_backend(settings, None, embedder_factory=lambda _s: embedder)
-    info = describe_backends(settings)
     async with GraphStore(settings) as store:
         await apply_schema(store)
         movies = data_file("demo_movies.txt")
@@ -48,7 +47,9 @@ async def main() -> int:
         console.print(styled((f"graph {GRAPH!r}", "bold"), f": {loaded.rows} triples ({loaded.status})"))
         emb = await embed_graph(store, embedder, GRAPH)
         console.print(f"embeddings: {emb.embedded} new, {emb.skipped} up to date")
-        console.print(f"decider: {info['kind']} {info.get('model') or ''}\n")
+        choice = await graph_model_choice(store, settings, GRAPH, None)
+        console.print(choice.note + "\n", markup=False, highlight=False)
+        backend = resolve_backend(settings, choice.model, embedder_factory=lambda _s: embedder)
         service = WalkService(store, GRAPH, backend, embedder=embedder)
         ids = []
         for label, question, preset in QUESTIONS:

@@ -209,7 +209,7 @@ def test_one_model_trains_from_several_graphs_and_walks_one_it_never_saw(
 
         walked = cli(settings, "walk", "who directed Kismet", "--graph", unseen, "--preset", "relation")
         assert "decider: local (this graph has no trained model;" in walked.stderr  # not made anyone's default
-        assert "`--model general` walks with the model trained on other graphs" in walked.stderr
+        assert "`--model general` (with the MiniLM embedder) walks with the model trained" in walked.stderr
         walked = cli(settings, "walk", "who directed Kismet", "--graph", unseen, "--model", f"learned:{art}", "--json")
         assert walked.exit_code == 0, walked.output
         assert json.loads(walked.stdout)["answers"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from graphwalk_neo4j.backends import describe_backends, resolve_backend, resolve_model_kind
+from graphwalk_neo4j.backends import describe_backends, graph_model_choice, resolve_backend, resolve_model_kind
 from graphwalk_neo4j.decide import FakeBackend, JevBackend, LLMBackend, LocalDecider
 from graphwalk_neo4j.embed import FakeEmbedder
 from graphwalk_neo4j.embed.onnx import OnnxMiniLMEmbedder
@@ -133,3 +133,32 @@ def test_the_shipped_general_model_was_trained_on_graphs_other_than_metaqa() -> 
     assert config["type_links"] == {}  # links are one graph's schema; this model walks others
     decider = LearnedDecider.load(directory, OnnxMiniLMEmbedder())  # lazy: nothing is encoded
     assert len(decider.members) == 3
+
+
+class NoGraphModels:
+    """A store whose graphs have no model of their own recorded (``GET_GRAPH_MODEL`` finds nothing)."""
+
+    async def read(self, query: object, **params: object) -> list[dict[str, str]]:
+        return []
+
+
+@pytest.mark.parametrize(
+    ("settings", "model", "shown"),
+    [
+        (Settings(), "general", "decider: general, the learned decider trained on other graphs (this graph has no"),
+        (Settings(embedder="minilm"), "general", "decider: general, the learned decider trained on other graphs"),
+        (Settings(embedder="fake"), None, "decider: local (this graph has no trained model;"),
+        (Settings(typesafe_api_key=SecretStr("k")), None, "decider: jev-1.13.0 (this graph has no trained model;"),
+    ],
+)
+async def test_a_graph_without_its_own_model_walks_with_the_general_one_where_it_fits(
+    settings: Settings, model: str | None, shown: str
+) -> None:
+    """No model named, none set, none trained for the graph: Jev with a key; else the shipped general model when the
+    embedder gives the vectors it was trained over; else local. The line says which and how to train one."""
+    choice = await graph_model_choice(NoGraphModels(), settings, "g", None)  # type: ignore[arg-type]
+    assert (choice.model, choice.reason) == (model, "default")
+    assert choice.note.startswith(shown)
+    assert "`gw-neo4j decider train --graph g --out DIR` trains one from the graph alone" in choice.note
+    if model == "general":
+        assert choice.note.endswith("; `--model local` walks with the embedding-similarity decider)")
