@@ -19,7 +19,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from graphwalk_neo4j.backends import resolve_backend
+from graphwalk_neo4j.backends import graph_model_choice, resolve_backend
 from graphwalk_neo4j.embed.factory import make_embedder
 from graphwalk_neo4j.errors import InputError, WalkFailedError
 from graphwalk_neo4j.identifiers import graph_name
@@ -52,8 +52,9 @@ def check_top_k(top_k: int) -> int:
 class GraphWalker:
     """Walks over one graph for framework adapters. ``settings`` default to the ``GW_NEO4J_*`` environment;
     ``preset``/``config`` choose the walk (default: the ``relation`` preset); ``model`` names the decider as
-    ``gw-neo4j walk --model`` does, or ``backend``/``embedder`` hand in ready ones (the walker then leaves
-    closing them to the caller). Use it as a context manager, or call :meth:`close`."""
+    ``gw-neo4j walk --model`` does (without one, the model ``gw-neo4j walk`` would take: the graph's own, else the
+    usual default), or ``backend``/``embedder`` hand in ready ones (the walker then leaves closing them to the
+    caller). Use it as a context manager, or call :meth:`close`."""
 
     def __init__(
         self,
@@ -99,8 +100,13 @@ class GraphWalker:
                 await store.connect()
                 try:
                     embedder = self._given_embedder or make_embedder(self.settings)
+                    model = self.model
+                    if self._given_backend is None and not model:
+                        # none named: every door's rule (GW_NEO4J_MODEL, the graph's own model, Jev with a key,
+                        # the shipped general model, local; backends.graph_model_choice)
+                        model = (await graph_model_choice(store, self.settings, self.graph, None)).model
                     backend = self._given_backend or resolve_backend(
-                        self.settings, self.model, embedder_factory=lambda _s: embedder
+                        self.settings, model, embedder_factory=lambda _s: embedder
                     )
                     if self._given_backend is None:
                         await backend.verify()  # Jev: the pinned model id must be listed; others: nothing
