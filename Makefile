@@ -20,7 +20,7 @@ NEO4J_MVN_FLAGS := -Dapoc.version=$(APOC_VERSION) -Dgraphalgo.version=$(APOC_VER
 endif
 NEO4J_STAMP := $(NEO4J_DIR)/dist/.fetched
 
-.PHONY: setup setup-base venv venv-base neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval serve clean
+.PHONY: setup setup-base venv venv-base neo4j-fetch neo4j-up neo4j-down neo4j-status neo4j-logs test test-unit test-hostile lint onnx bench bench-load demo eval general-model serve clean
 
 setup: venv neo4j-up  ## virtualenv + every extra and the test tools + Neo4j artifacts + Neo4j started (NEO4J_VERSION=2026.09.0: that line)
 
@@ -91,6 +91,9 @@ demo: setup-base  ## the README's first command (the base install is enough)
 
 serve: setup  ## the HTTP + MCP service on 127.0.0.1:8765 (docs/service.md); HOST=/PORT= override
 	$(BIN)/gw-neo4j serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
+
+general-model: setup  ## rebuild graphwalk_neo4j/data/models/general (--model general) from three dev graphs, ~4 min
+	GW=$(BIN)/gw-neo4j scripts/build_general_model.sh
 
 eval: setup
 	$(BIN)/gw-neo4j eval metaqa --data ../shared/datasets/metaqa --split dev --hops 1,2,3 --n 1000 --system all
