@@ -1,6 +1,6 @@
 """``gw-neo4j demo`` (and ``make demo``, through ``python -m graphwalk_neo4j.demo``): load the small movie graph that
 ships with the package, embed it, and run three walks of one, two and three hops with the decider a walk takes
-when none is named (``backends.graph_model_choice``: Jev with a key, else the shipped general model, else local),
+when none is named (``backends.graph_model_choice``: the graph's own, else Jev with a key, else ``general``),
 then say how to watch them in Neo4j Browser.
 """
 
