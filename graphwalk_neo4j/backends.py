@@ -216,8 +216,15 @@ def describe_backends(settings: Settings) -> dict[str, Any]:
             from graphwalk_neo4j.decide.jev import DEFAULT_BASE_URLS
 
             info["base_url"] = settings.jev_base_url or DEFAULT_BASE_URLS[provider or "typesafe"]
+    elif kind == "local" and not settings.model:
+        fallback = (
+            f"else `{GENERAL_MODEL}` (the learned decider that ships)"
+            if settings.embedder in GENERAL_EMBEDDERS
+            else "else the local embedding-similarity decider"
+        )
+        info["note"] = f"no Jev key configured: a walk takes its graph's own model, {fallback}"
     elif kind == "local":
-        info["note"] = "no Jev key configured: the local embedding-similarity decider is in effect"
+        info["note"] = "the local embedding-similarity decider (GW_NEO4J_MODEL)"
     return info
 
 

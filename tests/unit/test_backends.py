@@ -105,6 +105,17 @@ def test_describe_backends_never_shows_key_values() -> None:
     local = describe_backends(_settings())
     assert local["kind"] == "local"
     assert local["ok"] is True
+    assert local["note"] == (
+        "no Jev key configured: a walk takes its graph's own model, else `general` (the learned decider that ships)"
+    )
+    fake = describe_backends(_settings(embedder="fake"))
+    assert (
+        fake["note"]
+        == "no Jev key configured: a walk takes its graph's own model, else the local embedding-similarity decider"
+    )
+    assert (
+        describe_backends(_settings(model="local"))["note"] == "the local embedding-similarity decider (GW_NEO4J_MODEL)"
+    )
     bad = describe_backends(_settings(model="jev-latest"))
     assert bad["ok"] is False
     assert "floating" in bad["error"]
