@@ -35,7 +35,7 @@ from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types
 from graphwalk_neo4j.walk.entry import best_per_span, names_query, question_spans
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.progress import Progress
@@ -196,13 +196,18 @@ async def graph_questions(
     return GraphQuestions(pairs, role_types, links, time.perf_counter() - started)
 
 
+def graph_split(sampling: SamplingOptions) -> dict[str, Any]:
+    """``config.json``'s ``split`` for questions written from graphs: train and validation, nothing held out."""
+    return {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"}
+
+
 def graph_meta(sampling: SamplingOptions, written: GraphQuestions) -> dict[str, Any]:
     """What ``config.json`` says of questions written from a graph."""
     return {
         "source": "graph",
         "graph_questions": {**sampling.__dict__, "written": len(written.pairs), "sha256": qa_hash(written.pairs)},
         "qa_sha256": qa_hash(written.pairs),
-        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+        "split": graph_split(sampling),
     }
 
 
@@ -293,7 +298,7 @@ async def train_from_graphs(
     role_types: dict[str, str] = {}
     linking: list[LinkerQuestions] = []
     per_graph: dict[str, Any] = {}
-    coverage: dict[str, dict[str, float]] = {}
+    rows: list[dict[str, Any]] = []
     for graph in graphs:
         data = out / "data" / GRAPHS_DIR / graph
         written = await graph_questions(store, graph, data, sampling, observe)
@@ -308,39 +313,23 @@ async def train_from_graphs(
             role_types.setdefault(key, value)
         linking.append(LinkerQuestions(graph, mined.train_pairs, mined.val_pairs, mined.profile))
         per_graph[graph] = {**graph_meta(sampling, written), "mining_coverage": mined.coverage}
-        for hops, row in mined.coverage.items():
-            total = coverage.setdefault(hops, {"questions": 0, "with_gold_path": 0, "mean_best_f1": 0.0})
-            total["mean_best_f1"] = round(
-                (total["mean_best_f1"] * total["questions"] + row["mean_best_f1"] * row["questions"])
-                / max(1, total["questions"] + row["questions"]),
-                4,
-            )
-            total["questions"] += row["questions"]
-            total["with_gold_path"] += row["with_gold_path"]
+        rows += mined.rows
     mine_s = time.perf_counter() - started - questions_s
     meta = {
         "graph": ", ".join(graphs),
         "graphs": list(graphs),
         "source": "graphs",
         "per_graph": per_graph,
-        "split": {"seed": sampling.seed, "val": VAL_SHARE, "test": 0.0, "by": "question"},
+        "split": graph_split(sampling),
         "role_types": role_types,
         "type_links": {},
         "questions": {"train": sum(len(x.train) for x in linking), "val": sum(len(x.val) for x in linking), "test": 0},
         "walk_config": config.model_dump(mode="json"),
         "mining": mining.__dict__,
-        "mining_coverage": coverage,
+        "mining_coverage": mining_coverage(rows),
     }
-    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
-    metrics["seconds"]["mine"] = round(mine_s, 1)
-    metrics["seconds"]["questions"] = round(questions_s, 1)
-    metrics["mining_coverage"] = coverage
-    started = time.perf_counter()
-    linker, metrics["linking"] = await train_linker(store, linking)
-    linker.save(out)
-    metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
-    (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
-    return metrics
+    seconds = {"mine": mine_s, "questions": questions_s}
+    return await fit_and_link(store, embedder, out, train, val, linking, meta, seconds, fit_options, observe)
 
 
 ROLE_TYPES_FILE = "role_types.json"  # the types a graph without its own was given (learned/role_types.py)
@@ -398,8 +387,25 @@ class MinedExamples:
     val: list[Example]
     train_pairs: list[QAPair]
     val_pairs: list[QAPair]
-    coverage: dict[str, dict[str, float]]
+    rows: list[dict[str, Any]]  # the mined record of every question of the splits (mining.MinedQuestion as a dict)
     profile: GraphProfile
+
+    @property
+    def coverage(self) -> dict[str, dict[str, float]]:
+        return mining_coverage(self.rows)
+
+
+def mining_coverage(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per hop count: the questions mined, how many of them have a gold path, and their mean best F1."""
+    coverage: dict[str, dict[str, float]] = {}
+    for row in rows:
+        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
+        c["questions"] += 1
+        c["with_gold_path"] += 1 if row["gold_paths"] else 0
+        c["best_f1_sum"] += row["best_f1"]
+    for c in coverage.values():
+        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
+    return coverage
 
 
 async def mined_examples(
@@ -423,22 +429,12 @@ async def mined_examples(
         split = splits.get(d.qid)
         if split in examples:
             examples[split].append(Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True))
-    coverage: dict[str, dict[str, float]] = {}
-    for row in mined.values():
-        if row["qid"] not in splits:
-            continue
-        c = coverage.setdefault(f"{row['hops']}hop", {"questions": 0, "with_gold_path": 0, "best_f1_sum": 0.0})
-        c["questions"] += 1
-        c["with_gold_path"] += 1 if row["gold_paths"] else 0
-        c["best_f1_sum"] += row["best_f1"]
-    for c in coverage.values():
-        c["mean_best_f1"] = round(c.pop("best_f1_sum") / max(1, c["questions"]), 4)
     return MinedExamples(
         examples["train"],
         examples["val"],
         [q for q in usable if splits[q.id] == "train"],
         [q for q in usable if splits[q.id] == "val"],
-        coverage,
+        [row for row in mined.values() if row["qid"] in splits],
         profile,
     )
 
@@ -475,15 +471,32 @@ async def train_on_pairs(
         "mining": mining.__dict__,
         "mining_coverage": mined.coverage,
     }
-    metrics = await fit(mined.train, mined.val, embedder, out, options=fit_options, meta=meta, progress=observe)
-    metrics["seconds"]["mine"] = round(mine_s, 1)
-    metrics["mining_coverage"] = mined.coverage
-    started = time.perf_counter()
-    linker, linking = await train_linker(
-        store, [LinkerQuestions(graph, mined.train_pairs, mined.val_pairs, mined.profile)]
+    linking = [LinkerQuestions(graph, mined.train_pairs, mined.val_pairs, mined.profile)]
+    return await fit_and_link(
+        store, embedder, out, mined.train, mined.val, linking, meta, {"mine": mine_s}, fit_options, observe
     )
+
+
+async def fit_and_link(
+    store: GraphStore,
+    embedder: Any,
+    out: Path,
+    train: Sequence[Example],
+    val: Sequence[Example],
+    linking: Sequence[LinkerQuestions],
+    meta: dict[str, Any],
+    seconds: dict[str, float],
+    fit_options: Any,
+    observe: Progress | None,
+) -> dict[str, Any]:
+    """Fit the model on the mined examples (``meta`` goes into ``config.json``), then the mention scorer on the
+    graphs' questions, and write the artifact and ``metrics.json`` with the stages' ``seconds``."""
+    metrics = await fit(train, val, embedder, out, options=fit_options, meta=meta, progress=observe)
+    metrics["seconds"].update({stage: round(s, 1) for stage, s in seconds.items()})
+    metrics["mining_coverage"] = meta["mining_coverage"]
+    started = time.perf_counter()
+    linker, metrics["linking"] = await train_linker(store, linking)
     linker.save(out)
-    metrics["linking"] = linking
     metrics["seconds"]["linker"] = round(time.perf_counter() - started, 1)
     (out / METRICS_FILE).write_text(json.dumps(metrics, indent=2), encoding="utf-8")
     return metrics
