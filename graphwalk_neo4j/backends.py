@@ -65,6 +65,11 @@ def _refuse_latest(model: str) -> None:
         )
 
 
+def general_model_dir() -> Path:
+    """The artifact ``general`` names: the learned decider that ships in the package."""
+    return data_file(GENERAL_MODEL_DIR)
+
+
 def _provider(has_typesafe_key: bool, has_openrouter_key: bool, provider: str | None) -> str:
     if provider:
         if provider not in PINNED:
@@ -94,7 +99,7 @@ def resolve_model_kind(
     if lowered == "local":
         return "local", "local", None
     if lowered == GENERAL_MODEL:
-        return "learned", str(data_file(GENERAL_MODEL_DIR)), None
+        return "learned", str(general_model_dir()), None
     if lowered.startswith("learned:"):
         directory = name.split(":", 1)[1].strip()
         if not directory:

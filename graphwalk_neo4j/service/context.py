@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphwalk_neo4j.backends import (
-    GENERAL_MODEL,
     GraphModelChoice,
+    general_model_dir,
     graph_model_choice,
     resolve_backend,
     resolve_model_kind,
@@ -76,14 +76,15 @@ def _model_key(settings: Settings, model: str | None) -> tuple[str, str]:
 
 def check_caller_model(settings: Settings, model: str | None) -> None:
     """Refuse a caller-named ``learned:DIR`` outside ``GW_NEO4J_SERVICE_LEARNED_DIRS``: the service would otherwise
-    read any folder a caller names. The configured default model, and ``general`` (the one the package ships), are
-    always allowed."""
-    if model is None or model == settings.model or model.strip().lower() == GENERAL_MODEL:
+    read any folder a caller names. The configured default model, and the model the package ships (``general``,
+    or its folder by path), are always allowed."""
+    if model is None or model == settings.model:
         return
     kind, directory = _model_key(settings, model)
     if kind != "learned":
         return
     allowed = [Path(p.strip()).resolve() for p in (settings.service_learned_dirs or "").split(",") if p.strip()]
+    allowed.append(general_model_dir().resolve())
     target = Path(directory).resolve()
     if not any(target == root or root in target.parents for root in allowed):
         raise InputError(
