@@ -39,7 +39,8 @@ NS_PROPERTIES = ("gw_graph", "gw_name", "gw_name_lc", "gw_type", "gw_text", "gw_
 # Nodes carrying any of these labels are graphwalk's own (ingested entities, ledger, traces, profiles, doctor's
 # scratch nodes): adopt never takes them in, whatever other labels they carry.
 MODEL_LABEL = "GwGraphModel"  # a graph's default learned decider (graph/put_graph_model)
-MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL, MODEL_LABEL}))
+ROLE_TYPES_LABEL = "GwRoleTypes"  # the node types inferred for a graph loaded without them (graph/put_role_types)
+MANAGED_LABELS = tuple(sorted(RESERVED_LABELS | {PROFILE_LABEL, MODEL_LABEL, ROLE_TYPES_LABEL}))
 # Properties of our own ingested entities that are bookkeeping, not answers (the rest are attributes).
 INGESTED_BOOKKEEPING = tuple(sorted(RESERVED_KEYS))
 VALUE_PREFIX = "val:"

@@ -37,7 +37,10 @@ and STOP their role's type, in training and in every walk the artifact decides.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.answer_types import kind_of
@@ -48,16 +51,21 @@ from graphwalk_neo4j.learned.graph_questions import (
     UNTYPED,
     agent_noun,
     plural_of,
+    read_graph,
     read_relation,
 )
 from graphwalk_neo4j.learned.inputs import role_key
+from graphwalk_neo4j.store.queries import COUNTS, GET_ROLE_TYPES, PUT_ROLE_TYPES
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.graph_questions import GraphIndex
+    from graphwalk_neo4j.store import GraphStore
 
 MIN_SHARE = 0.2  # of the smaller role's nodes, shared with the other role
 MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969") joins nothing
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
+TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 SUBJECT, OBJECT = "subject", "object"
 # A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
 UNNAMED = "item"
@@ -230,3 +238,43 @@ def type_links(index: GraphIndex, role_types: dict[str, str]) -> dict[str, list[
             links.setdefault(subjects, set()).add(objects)
             links.setdefault(objects, set()).add(subjects)
     return {t: sorted(linked) for t, linked in sorted(links.items())}
+
+
+@dataclass(frozen=True)
+class GraphRoleTypes:
+    """A walked graph's types as a learned decider reads them (:func:`graph_role_types`): ``role_types`` (empty
+    for a graph with its own) and ``links`` (:func:`type_links`)."""
+
+    role_types: dict[str, str] = field(default_factory=dict)
+    links: dict[str, list[str]] = field(default_factory=dict)
+
+
+async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile) -> GraphRoleTypes:
+    """The role types and type links of ``graph`` for a learned decider that was not trained on it: none for an
+    adopted graph or an ingested one whose sampled entities mostly carry a type (:data:`TYPED_SAMPLE`,
+    :data:`TYPED_SHARE`); else the ones stored for it (one ``:GwRoleTypes`` node, ``graph/put_role_types``) when
+    the graph still has the counts they were read from, else inferred now (the whole graph read once, as
+    ``decider train`` reads it) and stored for the next walk, so a graph is read once per change, not per walk."""
+    if profile.adopted:
+        return GraphRoleTypes()
+    rows = await store.read(GET_ROLE_TYPES, graph=graph, sample=TYPED_SAMPLE, untyped=sorted(UNTYPED | {""}))
+    row = rows[0]
+    if row["sampled"] == 0 or row["typed"] >= TYPED_SHARE * row["sampled"]:
+        return GraphRoleTypes()
+    counted = await store.read(COUNTS, graph=graph)
+    entities, relationships = counted[0]["entities"], counted[0]["relationships"]
+    if row["role_types"] is not None and (row["entities"], row["relationships"]) == (entities, relationships):
+        return GraphRoleTypes(json.loads(row["role_types"]), json.loads(row["type_links"] or "{}"))
+    index = await read_graph(store, graph, profile=profile)
+    role_types = infer_role_types(index)
+    found = GraphRoleTypes(role_types, type_links(index, role_types))
+    await store.write(
+        PUT_ROLE_TYPES,
+        graph=graph,
+        role_types=json.dumps(found.role_types, sort_keys=True),
+        type_links=json.dumps(found.links, sort_keys=True),
+        entities=entities,
+        relationships=relationships,
+        inferred_at=datetime.now(UTC).isoformat(),
+    )
+    return found

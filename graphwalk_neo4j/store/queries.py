@@ -55,12 +55,14 @@ QueryName = Literal[
     "graph/entity_types",
     "graph/entity_uids_of_document",
     "graph/get_graph_model",
+    "graph/get_role_types",
     "graph/graph_exists",
     "graph/list_graphs",
     "graph/merge_entities",
     "graph/merge_entity_pair",
     "graph/merge_relations",
     "graph/put_graph_model",
+    "graph/put_role_types",
     "graph/relation_types",
     "graph/relations_page",
     "graph/reset_attributes",
@@ -207,6 +209,19 @@ class GraphModelPathRow(TypedDict):
     path: str
 
 
+class RoleTypesRow(TypedDict):
+    sampled: int
+    typed: int
+    role_types: str | None
+    type_links: str | None
+    entities: int | None
+    relationships: int | None
+
+
+class GraphNameRow(TypedDict):
+    graph: str
+
+
 class RelationsPageRow(TypedDict):
     uid: str
     id: str
@@ -320,6 +335,8 @@ RELATIONS_PAGE = Query("graph/relations_page", RelationsPageRow)
 ADOPTED_RELATIONS = Query("graph/adopted_relations", RelationsPageRow)
 GET_GRAPH_MODEL = Query("graph/get_graph_model", GraphModelRow)
 PUT_GRAPH_MODEL = Query("graph/put_graph_model", GraphModelPathRow)
+GET_ROLE_TYPES = Query("graph/get_role_types", RoleTypesRow)
+PUT_ROLE_TYPES = Query("graph/put_role_types", GraphNameRow)
 ENTITY_UIDS_OF_DOCUMENT = Query("graph/entity_uids_of_document", UidRow)
 CLAIMS_OF_DOCUMENT = Query("graph/claims_of_document", ClaimsRow)
 UNASSERT_ENTITIES = Query("graph/unassert_entities", UnassertRow)

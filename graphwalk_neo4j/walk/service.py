@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from graphwalk_neo4j.errors import LinkingError
 from graphwalk_neo4j.graph.profile import GraphProfile, load_profile
@@ -31,6 +31,15 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.walk.config import WalkConfig
     from graphwalk_neo4j.walk.ports import TraceSink
     from graphwalk_neo4j.walk.result import WalkResult
+
+
+@runtime_checkable
+class GraphReadingBackend(Protocol):
+    """A decision backend that reads the graph it walks before its first decision there (a learned model on a
+    graph it was not trained on reads that graph's types, ``LearnedDecider.for_graph``): it returns the backend
+    as it decides on ``graph``. The walk engine never sees it; :meth:`WalkService.graph_backend` asks once."""
+
+    async def for_graph(self, store: GraphStore, graph: str, profile: GraphProfile) -> DecisionBackend: ...
 
 
 @dataclass
@@ -84,6 +93,8 @@ class WalkService:
         self._types: list[str] | None = None
         self._preload = preload_embeddings and embedder is not None
         self._preloaded: asyncio.Task[int] | None = None
+        # per backend walked with (by identity, the backend kept): the backend as it decides on this graph
+        self._graph_backends: dict[int, tuple[DecisionBackend, asyncio.Future[DecisionBackend]]] = {}
 
     async def profile(self) -> GraphProfile:
         """The graph's profile (stored for an adopted graph, built in for an ingested one), read once."""
@@ -110,6 +121,27 @@ class WalkService:
             if self._preloaded is None:
                 self._preloaded = asyncio.ensure_future(self.cache.preload())
             await self._preloaded
+
+    async def graph_backend(self, backend: DecisionBackend) -> DecisionBackend:
+        """``backend`` as it decides on this graph (:class:`GraphReadingBackend`: a learned model on a graph it
+        was not trained on reads this graph's types; any other backend as it is), worked out once per backend
+        and shared by concurrent walks; a failed reading is tried again by the next walk."""
+        if not isinstance(backend, GraphReadingBackend):
+            return backend
+        key = id(backend)
+        found = self._graph_backends.get(key)
+        if found is None or found[0] is not backend:
+            found = (backend, asyncio.ensure_future(self._for_graph(backend)))
+            self._graph_backends[key] = found
+        try:
+            return await asyncio.shield(found[1])
+        except Exception:
+            if self._graph_backends.get(key) is found:
+                del self._graph_backends[key]
+            raise
+
+    async def _for_graph(self, backend: GraphReadingBackend) -> DecisionBackend:
+        return await backend.for_graph(self.store, self.graph, await self.profile())
 
     def _sink(self) -> TraceSink:
         if not self.trace:
@@ -153,11 +185,11 @@ class WalkService:
         stops with its partial answer, status ``budget``."""
         check_question(question)
         start = check_starts(start)
-        backend = backend or self.backend
-        configured = self.configure(config, backend)
+        configured = self.configure(config, backend or self.backend)
         config = configured.config
         await self.ready()
         profile = await self.profile()
+        backend = await self.graph_backend(backend or self.backend)
         expander = Neo4jExpander(
             self.store,
             self.graph,

@@ -9,16 +9,24 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from graphwalk_neo4j.backends import graph_model_choice
+from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.graph.ledger import drop_graph
+from graphwalk_neo4j.graph.profile import load_profile
+from graphwalk_neo4j.learned import role_types as role_types_module
+from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
+from graphwalk_neo4j.learned.role_types import GraphRoleTypes, graph_role_types
+from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.test_learned import WORDS, cli, with_store
 
 if TYPE_CHECKING:
+    from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.settings import Settings
     from graphwalk_neo4j.store import GraphStore
 
@@ -243,3 +251,107 @@ def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, n
             assert body["walk_rule"]["source"] == "model"  # a learned model's training rule: not local
     finally:
         asyncio.run(with_store(neo4j_settings, lambda st: drop_graph(st, graph_name)))
+
+
+def test_a_model_walking_a_graph_without_types_reads_that_graphs_own(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A learned model on a graph it was not trained on reads the walked graph's types: inferred from its
+    structure once when it was loaded without them, kept in one ``:GwRoleTypes`` node, read again when the graph
+    changes, and none for a graph with its own. The walk service works that out once per backend and retries a
+    failed reading."""
+    settings = neo4j_settings.model_copy(update={"embedder": "fake"})
+    untyped, typed = f"{graph_name}_u", f"{graph_name}_t"
+    kb = tmp_path / "kb.txt"
+    kb.write_text(_untyped_triples(), encoding="utf-8")
+    try:
+        loaded = cli(settings, "ingest", str(kb), "--graph", untyped, "--root", str(tmp_path))
+        assert loaded.exit_code == 0, loaded.output
+        asyncio.run(with_store(settings, lambda st: prepare_graph(st, DATA, typed, FakeEmbedder())))
+        asyncio.run(with_store(settings, lambda st: reads_the_walked_graphs_types(st, untyped, typed, monkeypatch)))
+        more = tmp_path / "more.txt"
+        more.write_text("".join(f"Person {i}|lives_in|City {i % 6}\n" for i in range(6)), encoding="utf-8")
+        loaded = cli(settings, "ingest", str(more), "--graph", untyped, "--root", str(tmp_path))
+        assert loaded.exit_code == 0, loaded.output
+        asyncio.run(with_store(settings, lambda st: infers_them_again_after_a_change(st, untyped)))
+    finally:
+        for graph in (untyped, typed):
+            asyncio.run(with_store(settings, lambda st, g=graph: drop_graph(st, g)))
+    assert asyncio.run(with_store(settings, lambda st: stored_role_types(st, untyped))) == []  # dropped with it
+
+
+async def stored_role_types(store: GraphStore, graph: str) -> list[dict[str, Any]]:
+    return await store.query(
+        "MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.entities AS entities, t.relationships AS relationships",
+        {"graph": graph},
+        read=True,
+    )
+
+
+async def reads_the_walked_graphs_types(
+    store: GraphStore, untyped: str, typed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = await graph_role_types(store, untyped, await load_profile(store, untyped))
+    assert found.role_types["born_in|object"] == "city"
+    assert found.role_types["born_in|subject"] == found.role_types["works_at|subject"]  # the people
+    assert found.links["city"] == [found.role_types["born_in|subject"], found.role_types["city_in|object"]]
+    assert await stored_role_types(store, untyped) == [{"entities": 44, "relationships": 72}]
+    assert await graph_role_types(store, typed, await load_profile(store, typed)) == GraphRoleTypes()
+    assert await stored_role_types(store, typed) == []  # a graph with its own types is neither read nor marked
+
+    def unread(*_: Any, **__: Any) -> None:
+        raise AssertionError("the graph was read again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(role_types_module, "read_graph", unread)
+        assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # stored
+
+    trained = learned_decider({"graph": untyped, "role_types": {"x|object": "y"}})
+    other = learned_decider({"graph": typed, "role_types": {"x|object": "y"}, "type_links": {"y": ["z"]}})
+    service = WalkService(store, untyped, other)
+    walked = await service.graph_backend(other)
+    assert isinstance(walked, LearnedDecider)
+    assert walked is not other
+    assert (walked.role_types, walked.type_links) == (found.role_types, found.links)
+    assert walked.members is other.members  # the same model, with this graph's types
+    assert walked.cache is other.cache
+    assert (other.role_types, other.type_links) == ({"x|object": "y"}, {"y": ["z"]})  # the model is unchanged
+    assert await service.graph_backend(other) is walked  # once per backend
+    assert await service.graph_backend(trained) is trained  # a graph the model was trained on: its own reading
+    on_typed = await WalkService(store, typed, trained).graph_backend(trained)
+    assert isinstance(on_typed, LearnedDecider)
+    assert (on_typed.role_types, on_typed.type_links) == ({}, {})  # not the types of the graph it was trained on
+
+    failing = FailsOnce()
+    with pytest.raises(RuntimeError, match="reading failed"):
+        await service.graph_backend(failing)
+    assert await service.graph_backend(failing) is failing  # tried again, not the first failure kept
+    assert failing.calls == 2
+
+
+async def infers_them_again_after_a_change(store: GraphStore, untyped: str) -> None:
+    found = await graph_role_types(store, untyped, await load_profile(store, untyped))
+    assert found.role_types["lives_in|object"] == "city"  # the relation the second file brought
+    assert await stored_role_types(store, untyped) == [{"entities": 44, "relationships": 78}]
+
+
+def learned_decider(config: dict[str, Any]) -> LearnedDecider:
+    z = np.zeros((1, 1), dtype=np.float32)
+    weights = Weights(tok=z, typ=z, pos=np.zeros((3, 1, 1), dtype=np.float32), w1=z, b1=z[0], w2=z[0], b2=z[0, 0])
+    return LearnedDecider(
+        weights, Vocab(tokens=["<pad>", "<unk>", "STOP"], types=["<unk>"]), FakeEmbedder(8), config=config
+    )
+
+
+class FailsOnce(FakeBackend):
+    """A backend that reads the graph it walks (``GraphReadingBackend``), failing the first time."""
+
+    def __init__(self) -> None:
+        super().__init__(record=False)
+        self.calls = 0
+
+    async def for_graph(self, store: GraphStore, graph: str, profile: GraphProfile) -> FakeBackend:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("reading failed")
+        return self
