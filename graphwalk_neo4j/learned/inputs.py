@@ -21,6 +21,7 @@ import numpy as np
 from graphwalk_neo4j.decide.answer_types import (
     FUNCTION_WORDS,
     WORD_PATTERN,
+    answer_type_verdicts,
     asked_noun_phrase,
     asked_phrase,
     asks_for,
@@ -193,14 +194,74 @@ def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str 
     return role_types.get(role_key(relation, direction, reached))
 
 
-def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:
+# Nouns whose plural ends in -ies from a singular in -ie, not -y (``movies``: movie, not "movy").
+IE_NOUNS = frozenset("movie cookie zombie rookie pie tie lie hippie calorie prairie selfie brownie goalie".split())
+
+
+def singular(word: str) -> str:
+    """An English noun's singular by its ending (``cities``: city, ``boxes``: box, ``films``: film), itself when
+    it reads as no plural (``genus``, ``class``)."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 2``, ... when there are several)
+# Nouns that ask for no type: "what kind of ...", "which one".
+GENERIC_NOUNS = frozenset("kind kinds sort sorts type types one ones thing things".split())
+
+
+def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(the graph's one unnamed type, the noun the question asks for)`` when the question asks ``which`` /
+    ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its last word in the
+    singular) that names none of the graph's named types, and exactly one of the graph's types is unnamed
+    (:data:`UNNAMED_TYPE`): what the question asks for is then that type, the one the graph could not name. MetaQA
+    loaded as it comes calls its films ``item``, since every relation names what a film has, not what it is;
+    "what films did [X] direct" names no type of the graph's, so its films read as ``film``. ``None`` otherwise
+    (a question word, a named type, a generic noun, no unnamed type or several)."""
+    names = set(role_types.values())
+    unnamed = [n for n in names if n == UNNAMED_TYPE or n.startswith(f"{UNNAMED_TYPE} ")]
+    if len(unnamed) != 1:
+        return None
+    words = asked_noun_phrase(question).split()
+    if len(words) < 2 or words[0] not in ("which", "what") or words[-1] in GENERIC_NOUNS:
+        return None
+    named = sorted(type_text(n) for n in names - set(unnamed))
+    if answer_type_verdicts(" ".join(words), named) is not None:
+        return None
+    return unnamed[0], singular(words[-1])
+
+
+def links_named(
+    links: Mapping[str, Sequence[str]], question: str, role_types: Mapping[str, str]
+) -> Mapping[str, Sequence[str]]:
+    """Type links (:func:`~.role_types.type_links`) with the unnamed type named as ``question`` asks for it
+    (:func:`unnamed_type_asked`), as :func:`typed_inputs` names it in the decision's types."""
+    asked = unnamed_type_asked(question, role_types)
+    if asked is None:
+        return links
+    old, new = asked
+    return {new if t == old else t: [new if u == old else u for u in linked] for t, linked in links.items()}
+
+
+def typed_inputs(
+    inputs: DecisionInputs, role_types: Mapping[str, str], *, name_unnamed: bool = False
+) -> DecisionInputs:
     """``inputs`` with the types a graph without its own was given (:mod:`.role_types`, an artifact's
     ``role_types``): each untyped option the type of the relation end it reaches, STOP the type the offered
     moves leave from with most targets (MetaQA's `Western` is a genre of hundreds of films and a film of one
     director: a genre), and the moves, STOP and the path in words again with those types. Unchanged when
-    ``role_types`` is empty (a graph with types)."""
+    ``role_types`` is empty (a graph with types). With ``name_unnamed`` (a model walking a graph it was not
+    trained on, which never saw the graph's ``item``), the graph's one unnamed type reads as the noun the question
+    asks for when it names no other type (:func:`unnamed_type_asked`)."""
     if not role_types:
         return inputs
+    if name_unnamed and (asked := unnamed_type_asked(inputs.question, role_types)):
+        role_types = {key: asked[1] if name == asked[0] else name for key, name in role_types.items()}
     leaving: Counter[str] = Counter()
     for token, count in zip(inputs.tokens, inputs.counts, strict=True):
         if token != STOP_TOKEN and (left := _role_type(role_types, token, False)):

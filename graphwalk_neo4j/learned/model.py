@@ -48,6 +48,7 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     decision_inputs,
+    links_named,
     option_extras,
     stop_ruled_out,
     type_text,
@@ -265,6 +266,9 @@ class LearnedDecider(DecisionBackend):
         self.role_types: dict[str, str] = dict(self.config.get("role_types") or {})
         # per type, the types one move away (learned/role_types.type_links): the STOP rule looks a move past each option
         self.type_links: dict[str, list[str]] = dict(self.config.get("type_links") or {})
+        # a graph's one unnamed type read as what a question asks for (inputs.unnamed_type_asked): on for a copy
+        # walking a graph the model was not trained on (for_graph), whose `item` it never saw
+        self.name_unnamed = False
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
         self.directory: Path | None = None  # where load() read it from; digest reads it again when asked
 
@@ -339,13 +343,16 @@ class LearnedDecider(DecisionBackend):
         """This model as it decides on ``graph``: itself on a graph it was trained on; elsewhere a copy (the same
         weights, vector cache and mention scorer) that reads the walked graph's own types, inferred from its
         structure when it was loaded without them, and its type links (:func:`~.role_types.graph_role_types`),
-        not those of the graphs it was trained on. A model trained on other graphs (``general``) walking MetaQA
-        loaded as it comes answered 0.558 / 0.476 / 0.462 without them (docs/eval.md)."""
+        not those of the graphs it was trained on; the one type those leave unnamed (``item``, which the model
+        never saw) reads as the noun a question asks for (:func:`~.inputs.unnamed_type_asked`). A model trained on
+        other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462 without them,
+        0.864 / 0.647 / 0.508 with them (docs/eval.md)."""
         if self.trained_on(graph):
             return self
         found = await graph_role_types(store, graph, profile)
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
+        walked.name_unnamed = True
         return walked
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
@@ -354,7 +361,7 @@ class LearnedDecider(DecisionBackend):
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         """The ensemble's scores for a decision, read with the types a graph without its own was given in training
         (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
-        return await self._scores(typed_inputs(inputs, self.role_types))
+        return await self._scores(typed_inputs(inputs, self.role_types, name_unnamed=self.name_unnamed))
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
@@ -367,10 +374,11 @@ class LearnedDecider(DecisionBackend):
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
         walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
         (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised."""
-        inputs = typed_inputs(decision_inputs(context), self.role_types)
+        inputs = typed_inputs(decision_inputs(context), self.role_types, name_unnamed=self.name_unnamed)
         probs = softmax(await self._scores(inputs), self.temperature)
+        links = links_named(self.type_links, inputs.question, self.role_types) if self.name_unnamed else self.type_links
         if self.stop_rule and stop_ruled_out(
-            inputs, asked_about(context.question, [s.name for s in context.start]), self.type_links
+            inputs, asked_about(context.question, [s.name for s in context.start]), links
         ):
             return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs

@@ -54,7 +54,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     read_graph,
     read_relation,
 )
-from graphwalk_neo4j.learned.inputs import role_key
+from graphwalk_neo4j.learned.inputs import UNNAMED_TYPE, role_key, singular
 from graphwalk_neo4j.store.queries import COUNTS, GET_ROLE_TYPES, PUT_ROLE_TYPES
 
 if TYPE_CHECKING:
@@ -68,21 +68,11 @@ TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own ty
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 SUBJECT, OBJECT = "subject", "object"
 # A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
-UNNAMED = "item"
+UNNAMED = UNNAMED_TYPE
 # A type whose roles name two kinds of agent (directed_by's and written_by's objects: director, writer): the one
 # thing every node of it is. Named so, the graph's questions ask ``who`` and ``which person`` of them, and STOP
 # on them reads as people, not as the writers a question about directors would walk past.
 PEOPLE = "person"
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def _verb_form(word: str) -> bool:
@@ -97,8 +87,8 @@ def _head_noun(noun: str) -> str:
     (``release year``: year), in the singular."""
     words = noun.split()
     if "of" in words[1:]:
-        return _singular(words[words.index("of") - 1])
-    return _singular(words[-1])
+        return singular(words[words.index("of") - 1])
+    return singular(words[-1])
 
 
 def role_name(relation: str, end: str) -> tuple[int, str] | None:

@@ -313,6 +313,8 @@ async def reads_the_walked_graphs_types(
     assert isinstance(walked, LearnedDecider)
     assert walked is not other
     assert (walked.role_types, walked.type_links) == (found.role_types, found.links)
+    assert walked.name_unnamed  # the walked graph's `item`, which this model never saw, read as the asked noun
+    assert not other.name_unnamed
     assert walked.members is other.members  # the same model, with this graph's types
     assert walked.cache is other.cache
     assert (other.role_types, other.type_links) == ({"x|object": "y"}, {"y": ["z"]})  # the model is unchanged

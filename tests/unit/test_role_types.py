@@ -5,7 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 from graphwalk_neo4j.learned.graph_questions import GraphIndex
-from graphwalk_neo4j.learned.inputs import STOP_TOKEN, DecisionInputs, typed_inputs
+from graphwalk_neo4j.learned.inputs import (
+    STOP_TOKEN,
+    DecisionInputs,
+    links_named,
+    typed_inputs,
+    unnamed_type_asked,
+)
 from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, type_links, untyped
 
 
@@ -178,3 +184,50 @@ def test_the_types_one_move_apart_from_role_types_and_from_the_graphs_own() -> N
         "Country": ["City"],
         "Person": ["City", "Company"],
     }
+
+
+FILMS = {
+    "directed_by|subject": "item",
+    "directed_by|object": "person",
+    "has_tags|subject": "item",
+    "has_tags|object": "tag",
+    "release_year|subject": "item",
+    "release_year|object": "year",
+}
+
+
+def test_the_one_unnamed_type_is_what_a_question_asks_for_when_it_names_no_other() -> None:
+    assert unnamed_type_asked("what films did direct", FILMS) == ("item", "film")
+    assert unnamed_type_asked("directed which movies", FILMS) == ("item", "movie")
+    assert unnamed_type_asked("which cities", FILMS) == ("item", "city")
+    assert unnamed_type_asked("which person directed", FILMS) is None  # a named type
+    assert unnamed_type_asked("which directors made", FILMS) is None  # an agent: the people
+    assert unnamed_type_asked("what year was it released", FILMS) is None
+    assert unnamed_type_asked("what tags does it have", FILMS) is None
+    assert unnamed_type_asked("who directed", FILMS) is None  # a question word, no noun
+    assert unnamed_type_asked("what did direct", FILMS) is None
+    assert unnamed_type_asked("what kind of films", FILMS) is None  # a generic noun
+    two = {**FILMS, "has_tags|object": "item 2"}
+    assert unnamed_type_asked("what films did direct", two) is None  # two unnamed types: which one is unknown
+    assert unnamed_type_asked("what films did direct", {"born_in|object": "city"}) is None  # none unnamed
+
+
+def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_noun() -> None:
+    inputs = DecisionInputs(
+        question="what films did direct",
+        path=(),
+        tokens=("directed_by|in", STOP_TOKEN),
+        types=("node", "node"),
+        counts=(3, 1),
+        moves=("directed by", "the answer is these 1 node"),
+    )
+    assert typed_inputs(inputs, FILMS).types == ("item", "person")  # as the graph's own model was trained
+    named = typed_inputs(inputs, FILMS, name_unnamed=True)
+    assert named.types == ("film", "person")
+    assert named.moves[0] == "films directed by this person"
+    links = {"item": ["person", "tag", "year"], "person": ["item"]}
+    assert links_named(links, "what films did direct", FILMS) == {
+        "film": ["person", "tag", "year"],
+        "person": ["film"],
+    }
+    assert links_named(links, "who directed", FILMS) is links
