@@ -1,6 +1,7 @@
 """Build the foreign dev sets in ``graphwalk_neo4j/data/devsets/`` (docs/eval.md, "Foreign dev sets").
 
-    python scripts/make_devsets.py --movies-cypher PATH/movies.cypher
+    python scripts/make_devsets.py --movies-cypher PATH/movies.cypher --northwind-csv NORTHWIND/import \
+        --pole-zip POLE/data/pole-data-importer.zip
 
 Each set is a folder in MetaQA's layout, so ``gw-neo4j eval metaqa --data FOLDER`` walks it with the path ceiling:
 ``kb.txt`` (``subject|relation|object``), ``types.json`` (relation -> [subject type, object type]),
@@ -19,14 +20,27 @@ on paths of two or more hops the topic is never passed through or answered), so 
 * ``movies``: Neo4j's Movies example graph (``:play movies``, 38 movies, 133 people; read from its Cypher script,
   e.g. ``docker/db/import/movies.cypher`` in neo4j-examples/movies-php-client) as triples, with ``released`` and
   ``born`` years as year nodes, and split ``hand`` (1- to 3-hop questions written by hand, :data:`MOVIE_HAND`).
+* ``northwind``: Neo4j's Northwind example (neo4j-graph-examples/northwind, the CSV files in ``import/``) with
+  its relationship types (``SUPPLIES``, ``PART_OF``, ``PURCHASED``, ``ORDERS``, ...) and the orders of 1997
+  (:func:`northwind_graph`), split ``dev`` (:data:`NORTHWIND_TEMPLATES`) and split ``hand`` (1- to 3-hop
+  questions written for their topics, :data:`NORTHWIND_HAND`).
+* ``pole``: Neo4j's POLE crime-investigation example (neo4j-graph-examples/pole, ``data/pole-data-importer.zip``),
+  every person and the crimes around them (:func:`pole_graph`), splits ``dev`` (:data:`POLE_TEMPLATES`) and
+  ``hand`` (:data:`POLE_HAND`).
+
+Node names are unique in each graph: a name two nodes share gets the label or a key in brackets
+(``Seattle (city)``, ``NewYork (10019)``).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import random
 import re
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -295,12 +309,16 @@ Question = tuple[str, list[str], tuple[PathStep, ...]]
 
 
 def template_questions(
-    triples: list[tuple[str, str, str]], kinds: dict[str, list[str]], per_template: int, seed: int = 11
+    triples: list[tuple[str, str, str]],
+    kinds: dict[str, list[str]],
+    per_template: int,
+    seed: int = 11,
+    templates: Sequence[tuple[str, Path_, tuple[str, ...]]] = TEMPLATES,
 ) -> dict[int, list[Question]]:
     adj = build_adjacency(triples)
     rng = random.Random(seed)
     out: dict[int, list[Question]] = {2: [], 3: []}
-    for kind, steps, wordings in TEMPLATES:
+    for kind, steps, wordings in templates:
         path = _path(steps)
         topics = [t for t in sorted(kinds[kind]) if _answers(adj, t, path)]
         for i, topic in enumerate(rng.sample(topics, min(per_template, len(topics)))):
@@ -388,9 +406,469 @@ MOVIE_TYPES = {
 }
 
 
+def _disambiguate(nodes: dict[tuple[str, str], tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """Unique node names: ``(label, key) -> (name, tiebreak)`` gives each node its name, or, where two nodes share
+    a name, the name with the label (``Seattle (city)``) when it is the only one of its label so named, else with
+    its tiebreak (``NewYork (10019)``)."""
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for node, (name, _) in sorted(nodes.items()):
+        assert name, node
+        assert name == name.strip(), node
+        assert not any(c in name for c in "[]|\t\n"), node
+        by_name.setdefault(name, []).append(node)
+    out: dict[tuple[str, str], str] = {}
+    for name, same in by_name.items():
+        labels = [label for label, _ in same]
+        for node in same:
+            if len(same) == 1:
+                out[node] = name
+            elif labels.count(node[0]) == 1:
+                out[node] = f"{name} ({node[0].lower()})"
+            else:
+                out[node] = f"{name} ({nodes[node][1]})"
+    assert len(set(out.values())) == len(out), "names still shared"
+    return out
+
+
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    """The rows of a CSV file as dicts. Some Northwind rows carry an unquoted comma inside a name or an address
+    (``Pavlova, Ltd.``, ``Rua do Paço, 67``); while a row has too many fields, the first field followed by one that
+    starts with a space is joined to it again."""
+    header, *lines = csv.reader(io.StringIO(text))
+    out = []
+    for fields in lines:
+        while len(fields) > len(header):
+            i = next(i for i in range(len(fields) - 1) if fields[i + 1].startswith(" "))
+            fields[i : i + 2] = [f"{fields[i]},{fields[i + 1]}"]
+        assert len(fields) == len(header), fields
+        out.append({k: v.strip() for k, v in zip(header, fields, strict=True)})
+    return out
+
+
+NORTHWIND_YEAR = "1997"  # the orders kept: those placed in this year (408 of 830)
+
+
+def northwind_graph(folder: Path) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """Neo4j's Northwind example from its ``import/`` CSV files (neo4j-graph-examples/northwind), with the
+    relationship types of that repository's import model: ``SUPPLIES``, ``PART_OF``, ``PURCHASED``, ``ORDERS``,
+    ``SOLD``, ``SHIPS``, ``REPORTS_TO``, ``IN_TERRITORY``, ``IN_REGION``; the properties ``country`` (of a
+    supplier), ``city`` (of a customer) and ``shipCountry`` (of an order) as nodes. Only the orders of
+    :data:`NORTHWIND_YEAR` are kept."""
+
+    def rows(name: str) -> list[dict[str, str]]:
+        return _csv_rows((folder / f"{name}.csv").read_text(encoding="utf-8"))
+
+    nodes: dict[tuple[str, str], tuple[str, str]] = {}
+    edges: list[tuple[tuple[str, str], str, tuple[str, str]]] = []
+
+    def node(label: str, key: str, name: str, tiebreak: str = "") -> tuple[str, str]:
+        nodes[(label, key)] = (name, tiebreak or key)
+        return (label, key)
+
+    def value(label: str, name: str) -> tuple[str, str]:
+        return node(label, name, name)
+
+    categories = {r["categoryID"]: node("Category", r["categoryID"], r["categoryName"]) for r in rows("categories")}
+    suppliers = {r["supplierID"]: node("Supplier", r["supplierID"], r["companyName"]) for r in rows("suppliers")}
+    for r in rows("suppliers"):
+        edges.append((suppliers[r["supplierID"]], "country", value("Country", r["country"])))
+    for r in rows("products"):
+        product = node("Product", r["productID"], r["productName"])
+        edges.append((product, "PART_OF", categories[r["categoryID"]]))
+        edges.append((suppliers[r["supplierID"]], "SUPPLIES", product))
+    customers = {}
+    for r in rows("customers"):
+        customers[r["customerID"]] = node("Customer", r["customerID"], r["companyName"])
+        edges.append((customers[r["customerID"]], "city", value("City", r["city"])))
+    employees = {}
+    for r in rows("employees"):
+        employees[r["employeeID"]] = node("Employee", r["employeeID"], f"{r['firstName']} {r['lastName']}")
+    for r in rows("employees"):
+        if r["reportsTo"] in employees:
+            edges.append((employees[r["employeeID"]], "REPORTS_TO", employees[r["reportsTo"]]))
+    regions = {r["regionID"]: node("Region", r["regionID"], r["regionDescription"]) for r in rows("regions")}
+    territories = {}
+    for r in rows("territories"):
+        territories[r["territoryID"]] = node("Territory", r["territoryID"], r["territoryDescription"])
+        edges.append((territories[r["territoryID"]], "IN_REGION", regions[r["regionID"]]))
+    for r in rows("employee-territories"):
+        edges.append((employees[r["employeeID"]], "IN_TERRITORY", territories[r["territoryID"]]))
+    shippers = {r["shipperID"]: node("Shipper", r["shipperID"], r["companyName"]) for r in rows("shippers")}
+    orders = {}
+    for r in rows("orders"):
+        if not r["orderDate"].startswith(NORTHWIND_YEAR):
+            continue
+        order = orders[r["orderID"]] = node("Order", r["orderID"], f"Order {r['orderID']}")
+        edges.append((customers[r["customerID"]], "PURCHASED", order))
+        edges.append((employees[r["employeeID"]], "SOLD", order))
+        edges.append((shippers[r["shipVia"]], "SHIPS", order))
+        edges.append((order, "shipCountry", value("Country", r["shipCountry"])))
+    products = {key: (label, key) for label, key in nodes if label == "Product"}
+    for r in rows("order-details"):
+        if r["orderID"] in orders:
+            edges.append((orders[r["orderID"]], "ORDERS", products[r["productID"]]))
+    return _named(nodes, edges)
+
+
+def _named(
+    nodes: dict[tuple[str, str], tuple[str, str]], edges: list[tuple[tuple[str, str], str, tuple[str, str]]]
+) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """Triples and the entities of each label, for the nodes that take part in an edge, by their unique names."""
+    names = _disambiguate({n: nodes[n] for s, _, o in edges for n in (s, o)})
+    triples = sorted({(names[s], r, names[o]) for s, r, o in edges})
+    kinds: dict[str, list[str]] = {}
+    for (label, _), name in sorted(names.items()):
+        kinds.setdefault(label, []).append(name)
+    return triples, {label: sorted(v) for label, v in kinds.items()}
+
+
+NORTHWIND_TYPES = {
+    "SUPPLIES": ("Supplier", "Product"),
+    "PART_OF": ("Product", "Category"),
+    "PURCHASED": ("Customer", "Order"),
+    "ORDERS": ("Order", "Product"),
+    "SOLD": ("Employee", "Order"),
+    "SHIPS": ("Shipper", "Order"),
+    "REPORTS_TO": ("Employee", "Employee"),
+    "IN_TERRITORY": ("Employee", "Territory"),
+    "IN_REGION": ("Territory", "Region"),
+    "country": ("Supplier", "Country"),
+    "city": ("Customer", "City"),
+    "shipCountry": ("Order", "Country"),
+}
+
+POLE_PERSON_RELATIONS = ("KNOWS", "KNOWS_LW", "KNOWS_SN", "KNOWS_PHONE", "FAMILY_REL")
+
+
+def pole_graph(archive: Path) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """Neo4j's POLE example (crime investigation: persons, objects, locations, events) from the Data Importer
+    archive of neo4j-graph-examples/pole (``data/pole-data-importer.zip``). The whole graph holds 28,762 crimes at
+    14,904 locations; kept are every person with their links (``KNOWS``, ``KNOWS_LW``, ``KNOWS_SN``,
+    ``KNOWS_PHONE``, ``FAMILY_REL``, ``CURRENT_ADDRESS``, ``HAS_PHONE``, ``HAS_EMAIL``, ``PARTY_TO``), the crimes
+    a person was party to or that occurred at a person's current address (``OCCURRED_AT``, ``INVESTIGATED_BY``,
+    their ``type`` and ``last_outcome`` as nodes), the vehicles ``INVOLVED_IN`` those crimes (with ``make`` and
+    ``year``), the officers who investigated them (with ``rank``) and the ``LOCATION_IN_AREA`` of every location
+    kept. Crimes are named ``<type> at <address> on <date>``, locations by their address."""
+    with zipfile.ZipFile(archive) as z:
+
+        def rows(name: str) -> list[dict[str, str]]:
+            return _csv_rows(z.read(f"crime-investigation.{name}.csv").decode("utf-8"))
+
+        persons = {r[":ID"]: r for r in rows("nodes.Person")}
+        locations = {r[":ID"]: r for r in rows("nodes.Location")}
+        crimes = {r[":ID"]: r for r in rows("nodes.Crime")}
+        links = {
+            rel: [(r[":START_ID"], r[":END_ID"]) for r in rows(f"relationships.{rel}")]
+            for rel in (
+                *POLE_PERSON_RELATIONS, "CURRENT_ADDRESS", "HAS_PHONE", "HAS_EMAIL", "PARTY_TO", "OCCURRED_AT",
+                "INVESTIGATED_BY", "INVOLVED_IN", "LOCATION_IN_AREA",
+            )
+        }  # fmt: skip
+        phones = {r[":ID"]: r["phoneNo"] for r in rows("nodes.Phone")}
+        emails = {r[":ID"]: r["email_address"] for r in rows("nodes.Email")}
+        officers = {r[":ID"]: r for r in rows("nodes.Officer")}
+        vehicles = {r[":ID"]: r for r in rows("nodes.Vehicle")}
+        areas = {r[":ID"]: r["areaCode"] for r in rows("nodes.Area")}
+
+    nodes: dict[tuple[str, str], tuple[str, str]] = {}
+    edges: list[tuple[tuple[str, str], str, tuple[str, str]]] = []
+
+    def node(label: str, key: str, name: str, tiebreak: str = "") -> tuple[str, str]:
+        nodes[(label, key)] = (name, tiebreak or key)
+        return (label, key)
+
+    def person(key: str) -> tuple[str, str]:
+        r = persons[key]
+        return node("Person", key, f"{r['name']} {r['surname']}", r["nhs_no"])
+
+    def location(key: str) -> tuple[str, str]:
+        return node("Location", key, locations[key]["address"], locations[key]["postcode"])
+
+    for rel in POLE_PERSON_RELATIONS:
+        edges.extend((person(s), rel, person(o)) for s, o in links[rel])
+    homes = set()
+    for s, o in links["CURRENT_ADDRESS"]:
+        edges.append((person(s), "CURRENT_ADDRESS", location(o)))
+        homes.add(o)
+    edges.extend((person(s), "HAS_PHONE", node("Phone", o, phones[o])) for s, o in links["HAS_PHONE"])
+    edges.extend((person(s), "HAS_EMAIL", node("Email", o, emails[o])) for s, o in links["HAS_EMAIL"])
+    occurred = dict(links["OCCURRED_AT"])
+    kept = {o for _, o in links["PARTY_TO"]} | {c for c, loc in occurred.items() if loc in homes}
+
+    def crime(key: str) -> tuple[str, str]:
+        r = crimes[key]
+        day, month, year = r["date"].split("/")
+        where = locations[occurred[key]]["address"]
+        when = f"{year}-{int(month):02d}-{int(day):02d}"
+        return node("Crime", key, f"{r['type'] or 'Crime'} at {where} on {when}", r["id"][:8])
+
+    edges.extend((person(s), "PARTY_TO", crime(o)) for s, o in links["PARTY_TO"])
+    for key in sorted(kept):
+        edges.append((crime(key), "OCCURRED_AT", location(occurred[key])))
+        for attribute in ("type", "last_outcome"):
+            if crimes[key][attribute]:
+                label = "CrimeType" if attribute == "type" else "Outcome"
+                edges.append((crime(key), attribute, node(label, crimes[key][attribute], crimes[key][attribute])))
+    for c, o in links["INVESTIGATED_BY"]:
+        if c in kept:
+            r = officers[o]
+            officer = node("Officer", o, f"{r['name']} {r['surname']}", r["badge_no"])
+            edges.append((crime(c), "INVESTIGATED_BY", officer))
+            edges.append((officer, "rank", node("Rank", r["rank"], r["rank"])))
+    for v, c in links["INVOLVED_IN"]:
+        if c in kept and v in vehicles:  # the few evidence objects are left out
+            r = vehicles[v]
+            vehicle = node("Vehicle", v, f"{r['make']} {r['model']} {r['reg']}")
+            edges.append((vehicle, "INVOLVED_IN", crime(c)))
+            edges.append((vehicle, "make", node("Make", r["make"], r["make"])))
+            edges.append((vehicle, "year", node("Year", r["year"], r["year"])))
+    for loc, area in links["LOCATION_IN_AREA"]:
+        if ("Location", loc) in nodes:
+            edges.append((location(loc), "LOCATION_IN_AREA", node("Area", area, areas[area])))
+    return _named(nodes, edges)
+
+
+POLE_TYPES = {
+    **{rel: ("Person", "Person") for rel in POLE_PERSON_RELATIONS},
+    "CURRENT_ADDRESS": ("Person", "Location"),
+    "HAS_PHONE": ("Person", "Phone"),
+    "HAS_EMAIL": ("Person", "Email"),
+    "PARTY_TO": ("Person", "Crime"),
+    "OCCURRED_AT": ("Crime", "Location"),
+    "INVESTIGATED_BY": ("Crime", "Officer"),
+    "INVOLVED_IN": ("Vehicle", "Crime"),
+    "LOCATION_IN_AREA": ("Location", "Area"),
+    "type": ("Crime", "CrimeType"),
+    "last_outcome": ("Crime", "Outcome"),
+    "rank": ("Officer", "Rank"),
+    "make": ("Vehicle", "Make"),
+    "year": ("Vehicle", "Year"),
+}
+
+
+# Template questions over Northwind and POLE: (start label, path, two wordings), as TEMPLATES for the companies.
+NORTHWIND_TEMPLATES: list[tuple[str, Path_, tuple[str, ...]]] = [
+    ("Customer", (("PURCHASED", "out"), ("ORDERS", "out")),
+     ("which products did [{}] order", "what has [{}] bought from us")),
+    ("Product", (("ORDERS", "in"), ("PURCHASED", "in")),
+     ("which customers bought [{}]", "who has placed an order for [{}]")),
+    ("Product", (("SUPPLIES", "in"), ("country", "out")),
+     ("what country does the supplier of [{}] operate from", "where is [{}] sourced from, by country")),
+    ("Category", (("PART_OF", "in"), ("SUPPLIES", "in")),
+     ("which suppliers deliver [{}]", "who provides the goods in the [{}] category")),
+    ("Supplier", (("SUPPLIES", "out"), ("PART_OF", "out")),
+     ("which categories do the products of [{}] fall under", "what kinds of goods does [{}] supply")),
+    ("Employee", (("SOLD", "out"), ("PURCHASED", "in")),
+     ("which customers has [{}] sold to", "who bought from the sales rep [{}]")),
+    ("Customer", (("PURCHASED", "out"), ("SOLD", "in")),
+     ("which employees handled the orders of [{}]", "who sold to [{}]")),
+    ("Employee", (("IN_TERRITORY", "out"), ("IN_REGION", "out")),
+     ("which sales region does [{}] cover", "in what region are the territories of [{}]")),
+    ("City", (("city", "in"), ("PURCHASED", "out")),
+     ("which orders came from customers in [{}]", "list the orders placed by companies located in [{}]")),
+    ("Customer", (("PURCHASED", "out"), ("shipCountry", "out")),
+     ("to which countries were the orders of [{}] shipped", "where did [{}] have its orders delivered")),
+    ("Customer", (("PURCHASED", "out"), ("ORDERS", "out"), ("PART_OF", "out")),
+     ("what categories of products has [{}] ordered", "which kinds of goods does [{}] buy")),
+    ("Customer", (("PURCHASED", "out"), ("ORDERS", "out"), ("SUPPLIES", "in")),
+     ("which suppliers make the products that [{}] bought", "whose goods ended up in the orders of [{}]")),
+    ("Product", (("ORDERS", "in"), ("PURCHASED", "in"), ("city", "out")),
+     ("in which cities are the customers who ordered [{}]", "where are the buyers of [{}] located")),
+    ("Country", (("country", "in"), ("SUPPLIES", "out"), ("PART_OF", "out")),
+     ("which product categories do suppliers from [{}] offer", "what kinds of products come from suppliers in [{}]")),
+    ("City", (("city", "in"), ("PURCHASED", "out"), ("SOLD", "in")),
+     ("which employees sold to customers in [{}]", "who handled orders for companies based in [{}]")),
+    ("Employee", (("SOLD", "out"), ("ORDERS", "out"), ("PART_OF", "out")),
+     ("which product categories has [{}] sold", "what kinds of goods were in the orders [{}] took")),
+    ("Supplier", (("SUPPLIES", "out"), ("ORDERS", "in"), ("shipCountry", "out")),
+     ("to which countries were the products of [{}] shipped", "where do the goods of [{}] get delivered")),
+    ("Product", (("PART_OF", "out"), ("PART_OF", "in"), ("SUPPLIES", "in")),
+     ("who supplies products in the same category as [{}]",
+      "which suppliers sell goods of the same kind as [{}]")),
+    ("Category", (("PART_OF", "in"), ("SUPPLIES", "in"), ("country", "out")),
+     ("from which countries do the suppliers of [{}] come", "where are the makers of [{}] products based")),
+]  # fmt: skip
+
+POLE_TEMPLATES: list[tuple[str, Path_, tuple[str, ...]]] = [
+    ("Person", (("CURRENT_ADDRESS", "out"), ("LOCATION_IN_AREA", "out")),
+     ("in which area does [{}] live", "what area is the home of [{}] in")),
+    ("Person", (("PARTY_TO", "out"), ("INVESTIGATED_BY", "out")),
+     ("which officer investigated the crimes [{}] was party to", "who looked into the offences involving [{}]")),
+    ("Person", (("KNOWS", "out"), ("CURRENT_ADDRESS", "out")),
+     ("where do the people [{}] knows live", "what are the addresses of the acquaintances of [{}]")),
+    ("Person", (("CURRENT_ADDRESS", "out"), ("OCCURRED_AT", "in")),
+     ("which crimes happened at the address of [{}]", "what was reported at the place where [{}] lives")),
+    ("Person", (("FAMILY_REL", "out"), ("HAS_PHONE", "out")),
+     ("what are the phone numbers of the relatives of [{}]", "how can the family of [{}] be reached by phone")),
+    ("Officer", (("INVESTIGATED_BY", "in"), ("type", "out")),
+     ("what kinds of crime has [{}] investigated", "which crime types did officer [{}] handle")),
+    ("Officer", (("INVESTIGATED_BY", "in"), ("last_outcome", "out")),
+     ("how did the cases of [{}] end", "what were the outcomes of the investigations led by [{}]")),
+    ("Location", (("OCCURRED_AT", "in"), ("INVESTIGATED_BY", "out")),
+     ("which officers investigated crimes at [{}]", "who handled the incidents reported at [{}]")),
+    ("Person", (("KNOWS_SN", "out"), ("HAS_EMAIL", "out")),
+     ("what are the email addresses of the social network contacts of [{}]",
+      "which emails belong to the people [{}] knows online")),
+    ("Person", (("KNOWS", "out"), ("PARTY_TO", "out"), ("type", "out")),
+     ("what kinds of crime have the acquaintances of [{}] been party to",
+      "which offence types are the people [{}] knows involved in")),
+    ("Person", (("CURRENT_ADDRESS", "out"), ("OCCURRED_AT", "in"), ("INVESTIGATED_BY", "out")),
+     ("which officers investigated crimes at the home of [{}]", "who looked into incidents at the address of [{}]")),
+    ("Person", (("FAMILY_REL", "out"), ("CURRENT_ADDRESS", "out"), ("LOCATION_IN_AREA", "out")),
+     ("in which areas do the relatives of [{}] live", "what areas are the family members of [{}] based in")),
+    ("Area", (("LOCATION_IN_AREA", "in"), ("OCCURRED_AT", "in"), ("type", "out")),
+     ("what types of crime were reported in [{}]", "which kinds of offences happened in the area [{}]")),
+    ("Person", (("KNOWS_SN", "out"), ("CURRENT_ADDRESS", "out"), ("LOCATION_IN_AREA", "out")),
+     ("in which areas do the online contacts of [{}] live", "where, by area, are the social network friends of [{}]")),
+    ("Person", (("PARTY_TO", "out"), ("OCCURRED_AT", "out"), ("LOCATION_IN_AREA", "out")),
+     ("in which areas did the crimes [{}] took part in happen", "where did the offences of [{}] take place, by area")),
+    ("Officer", (("INVESTIGATED_BY", "in"), ("OCCURRED_AT", "out"), ("LOCATION_IN_AREA", "out")),
+     ("in which areas has [{}] investigated crimes", "what areas did the cases of officer [{}] take place in")),
+    ("Area", (("LOCATION_IN_AREA", "in"), ("CURRENT_ADDRESS", "in"), ("KNOWS", "out")),
+     ("who do the residents of [{}] know", "which people are acquainted with someone living in [{}]")),
+    ("Vehicle", (("INVOLVED_IN", "out"), ("INVESTIGATED_BY", "out"), ("rank", "out")),
+     ("what rank is the officer investigating the crime [{}] was involved in",
+      "which rank holds the investigator of the case involving [{}]")),
+]  # fmt: skip
+
+
+# Hand-written questions over Northwind and POLE: (topic, path, wording), each written for its topic.
+NORTHWIND_HAND: list[tuple[str, Path_, str]] = [
+    ("Boston Crab Meat", (("SUPPLIES", "in"),), "who supplies [Boston Crab Meat]"),
+    ("Dairy Products", (("PART_OF", "in"),), "what products belong to the [Dairy Products] category"),
+    ("Margaret Peacock", (("REPORTS_TO", "out"),), "who is the manager of [Margaret Peacock]"),
+    ("Steven Buchanan", (("REPORTS_TO", "in"),), "which employees report to [Steven Buchanan]"),
+    ("Simons bistro", (("city", "out"),), "what city is [Simons bistro] located in"),
+    ("Karkki Oy", (("country", "out"),), "which country is the supplier [Karkki Oy] from"),
+    ("Robert King", (("IN_TERRITORY", "out"),), "what territories is [Robert King] responsible for"),
+    ("Order 10574", (("ORDERS", "out"),), "what items were on [Order 10574]"),
+    ("Order 10431", (("SHIPS", "in"),), "which shipping company carried [Order 10431]"),
+    ("Canada", (("country", "in"),), "name the suppliers based in [Canada]"),
+    ("Teatime Chocolate Biscuits", (("SUPPLIES", "in"), ("SUPPLIES", "out")),
+     "what else does the maker of [Teatime Chocolate Biscuits] sell"),
+    ("Order 10785", (("ORDERS", "out"), ("PART_OF", "out")),
+     "which categories do the items in [Order 10785] belong to"),
+    ("Order 10531", (("PURCHASED", "in"), ("city", "out")), "which city did [Order 10531] come from"),
+    ("Western", (("IN_REGION", "in"), ("IN_TERRITORY", "in")), "who works the territories of the [Western] region"),
+    ("Margaret Peacock", (("REPORTS_TO", "out"), ("IN_TERRITORY", "out")),
+     "which territories does the boss of [Margaret Peacock] look after"),
+    ("Norway", (("country", "in"), ("SUPPLIES", "out")), "what products come from suppliers in [Norway]"),
+    ("Cowes", (("city", "in"), ("PURCHASED", "out")), "which orders were placed by shops in [Cowes]"),
+    ("Gustaf's Knäckebröd", (("ORDERS", "in"), ("SOLD", "in")), "which sales staff have sold [Gustaf's Knäckebröd]"),
+    ("Escargots Nouveaux", (("SUPPLIES", "out"), ("ORDERS", "in")),
+     "in which orders did goods from [Escargots Nouveaux] appear"),
+    ("Order 10431", (("ORDERS", "out"), ("SUPPLIES", "in")), "whose products were packed into [Order 10431]"),
+    ("Switzerland", (("shipCountry", "in"), ("PURCHASED", "in")),
+     "which customers had orders delivered to [Switzerland]"),
+    ("Produce", (("PART_OF", "in"), ("SUPPLIES", "in")), "who are the suppliers of [Produce]"),
+    ("Order 10574", (("SOLD", "in"), ("REPORTS_TO", "out")),
+     "who manages the employee that took [Order 10574]"),
+    ("Tarte au sucre", (("ORDERS", "in"), ("PURCHASED", "in")), "which customers have ordered [Tarte au sucre]"),
+    ("Richter Supermarkt", (("PURCHASED", "out"), ("SHIPS", "in")), "which carriers has [Richter Supermarkt] used"),
+    ("Order 10574", (("ORDERS", "out"), ("SUPPLIES", "in"), ("country", "out")),
+     "from which countries did the goods in [Order 10574] originate"),
+    ("Kobenhavn", (("city", "in"), ("PURCHASED", "out"), ("ORDERS", "out")),
+     "what products did customers in [Kobenhavn] buy"),
+    ("Andrew Fuller", (("REPORTS_TO", "in"), ("IN_TERRITORY", "out"), ("IN_REGION", "out")),
+     "which regions are covered by the people who report to [Andrew Fuller]"),
+    ("Order 10531", (("SOLD", "in"), ("IN_TERRITORY", "out"), ("IN_REGION", "out")),
+     "in which region does the seller of [Order 10531] work"),
+    ("Mellvile", (("IN_TERRITORY", "in"), ("SOLD", "out"), ("PURCHASED", "in")),
+     "which customers bought from the rep who covers [Mellvile]"),
+    ("Familia Arquibaldo", (("city", "out"), ("city", "in"), ("PURCHASED", "out")),
+     "what orders came from other customers in the same city as [Familia Arquibaldo]"),
+    ("Inlagd Sill", (("SUPPLIES", "in"), ("SUPPLIES", "out"), ("PART_OF", "out")),
+     "what categories does the producer of [Inlagd Sill] cover"),
+    ("Brazil", (("country", "in"), ("SUPPLIES", "out"), ("ORDERS", "in")),
+     "which orders contained goods from suppliers in [Brazil]"),
+    ("Michael Suyama", (("SOLD", "out"), ("PURCHASED", "in"), ("city", "out")),
+     "in which cities are the clients of [Michael Suyama]"),
+    ("Tokyo Traders", (("SUPPLIES", "out"), ("ORDERS", "in"), ("PURCHASED", "in")),
+     "who has bought anything made by [Tokyo Traders]"),
+]  # fmt: skip
+
+POLE_HAND: list[tuple[str, Path_, str]] = [
+    ("Jonathan Hunt", (("HAS_PHONE", "out"),), "what is the phone number of [Jonathan Hunt]"),
+    ("Frances Sullivan", (("HAS_EMAIL", "out"),), "which email address does [Frances Sullivan] use"),
+    ("Jennifer Rogers", (("CURRENT_ADDRESS", "out"),), "where does [Jennifer Rogers] live at the moment"),
+    ("Denise Brown", (("KNOWS", "out"),), "who does [Denise Brown] know"),
+    ("Harold Oliver", (("FAMILY_REL", "out"),), "who are the relatives of [Harold Oliver]"),
+    ("Diana Murray", (("PARTY_TO", "out"),), "which crimes was [Diana Murray] a party to"),
+    ("Tori Stamps", (("rank", "out"),), "what rank does officer [Tori Stamps] hold"),
+    ("Ford", (("make", "in"),), "which vehicles on file were made by [Ford]"),
+    ("BL3", (("LOCATION_IN_AREA", "in"),), "which addresses lie in the [BL3] area"),
+    ("Robbery at 140 Mardale Avenue on 2017-08-31", (("INVESTIGATED_BY", "out"),),
+     "who is investigating the [Robbery at 140 Mardale Avenue on 2017-08-31]"),
+    ("181 Cayton Street", (("CURRENT_ADDRESS", "in"),), "who lives at [181 Cayton Street]"),
+    ("Wanda Weaver", (("KNOWS_LW", "out"), ("HAS_PHONE", "out")),
+     "what numbers do the people [Wanda Weaver] lives with have"),
+    ("Diana Murray", (("PARTY_TO", "out"), ("last_outcome", "out")),
+     "how did the cases [Diana Murray] was involved in turn out"),
+    ("Ernest Clark", (("KNOWS", "in"), ("CURRENT_ADDRESS", "out")), "where do the people who know [Ernest Clark] live"),
+    ("Jessica Kelly", (("PARTY_TO", "out"), ("type", "out")),
+     "what sort of crime has [Jessica Kelly] been mixed up in"),
+    ("115 Middleham Street", (("LOCATION_IN_AREA", "out"), ("LOCATION_IN_AREA", "in")),
+     "which other addresses are in the same area as [115 Middleham Street]"),
+    ("Carl Fuller", (("KNOWS", "out"), ("KNOWS", "out")), "who are the friends of friends of [Carl Fuller]"),
+    ("Ford", (("make", "in"), ("INVOLVED_IN", "out")), "which crimes involved a [Ford]"),
+    ("2011", (("year", "in"), ("INVOLVED_IN", "out")), "which crimes involved cars built in [2011]"),
+    ("Tilly Burkert", (("INVESTIGATED_BY", "in"), ("INVOLVED_IN", "in")),
+     "which vehicle turned up in a case handled by [Tilly Burkert]"),
+    ("Buick Century YN52 EAY", (("INVOLVED_IN", "out"), ("OCCURRED_AT", "out")),
+     "where did the incident with the [Buick Century YN52 EAY] take place"),
+    ("Donald Robinson", (("PARTY_TO", "out"), ("OCCURRED_AT", "out")),
+     "at which places did the crimes involving [Donald Robinson] happen"),
+    ("Harry Sims", (("CURRENT_ADDRESS", "out"), ("CURRENT_ADDRESS", "in")), "who shares a home with [Harry Sims]"),
+    ("Carl Hayes", (("KNOWS_PHONE", "out"), ("HAS_EMAIL", "out")),
+     "what is the email of the person [Carl Hayes] knows from phone calls"),
+    ("Anne Clark", (("FAMILY_REL", "out"), ("CURRENT_ADDRESS", "out")), "where does the family of [Anne Clark] live"),
+    ("SK4", (("LOCATION_IN_AREA", "in"), ("CURRENT_ADDRESS", "in")), "who lives in the [SK4] area"),
+    ("Brian Morales", (("KNOWS", "out"), ("PARTY_TO", "out"), ("INVESTIGATED_BY", "out")),
+     "which officers have investigated crimes committed by people [Brian Morales] knows"),
+    ("Kathy Wheeler", (("FAMILY_REL", "out"), ("PARTY_TO", "out"), ("type", "out")),
+     "what kind of offence has a relative of [Kathy Wheeler] been party to"),
+    ("Ruth Hansen", (("KNOWS", "out"), ("KNOWS", "out"), ("CURRENT_ADDRESS", "out")),
+     "where do the friends of the friends of [Ruth Hansen] live"),
+    ("Jessica Kelly", (("PARTY_TO", "out"), ("INVESTIGATED_BY", "out"), ("rank", "out")),
+     "what ranks do the officers on the cases of [Jessica Kelly] hold"),
+    ("SK4", (("LOCATION_IN_AREA", "in"), ("CURRENT_ADDRESS", "in"), ("HAS_PHONE", "out")),
+     "list the phone numbers of residents of [SK4]"),
+    ("Phillip Williamson", (("PARTY_TO", "out"), ("INVOLVED_IN", "in"), ("make", "out")),
+     "what makes of car featured in the crimes [Phillip Williamson] took part in"),
+    ("Rachel Hunter", (("CURRENT_ADDRESS", "out"), ("CURRENT_ADDRESS", "in"), ("KNOWS", "out")),
+     "who do the housemates of [Rachel Hunter] know"),
+    ("Eugene Ferguson", (("KNOWS_LW", "out"), ("CURRENT_ADDRESS", "out"), ("OCCURRED_AT", "in")),
+     "which crimes occurred at the home of the person [Eugene Ferguson] lives with"),
+    ("Subaru XT UT72 FOP", (("INVOLVED_IN", "out"), ("PARTY_TO", "in"), ("FAMILY_REL", "out")),
+     "who are the relatives of the people linked to the crime involving the [Subaru XT UT72 FOP]"),
+    ("Drugs at 38 Browning Road on 2017-08-27", (("PARTY_TO", "in"), ("KNOWS", "out"), ("CURRENT_ADDRESS", "out")),
+     "where do the acquaintances of those party to the [Drugs at 38 Browning Road on 2017-08-27] live"),
+]  # fmt: skip
+
+
+def written_questions(
+    triples: Sequence[tuple[str, str, str]], written: Sequence[tuple[str, Path_, str]]
+) -> dict[int, list[Question]]:
+    """Questions written for their topics, each answered from the graph by its path (non-empty, not too broad)."""
+    adj = build_adjacency(triples)
+    out: dict[int, list[Question]] = {1: [], 2: [], 3: []}
+    for topic, steps, wording in written:
+        path = _path(steps)
+        answers = _answers(adj, topic, path)
+        assert answers, (topic, steps)
+        out[len(path)].append((wording, answers, path))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--movies-cypher", type=Path, required=True, help="The Movies example's Cypher script.")
+    parser.add_argument(
+        "--northwind-csv", type=Path, required=True, help="The import/ folder of neo4j-graph-examples/northwind."
+    )
+    parser.add_argument(
+        "--pole-zip", type=Path, required=True, help="data/pole-data-importer.zip of neo4j-graph-examples/pole."
+    )
     parser.add_argument("--per-template", type=int, default=22, help="Template questions per template.")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
@@ -424,6 +902,15 @@ def main() -> None:
         assert answers, (topic, steps)
         hand[len(path)].append((wording, answers, path))
     write_set(args.out / "movies", movies, MOVIE_TYPES, {"hand": hand})
+
+    sources = (
+        ("northwind", northwind_graph(args.northwind_csv), NORTHWIND_TYPES, NORTHWIND_TEMPLATES, NORTHWIND_HAND),
+        ("pole", pole_graph(args.pole_zip), POLE_TYPES, POLE_TEMPLATES, POLE_HAND),
+    )
+    for name, (graph, entities), types, templates, written in sources:
+        assert {r for _, r, _ in graph} == set(types), name
+        dev = template_questions(graph, entities, args.per_template, templates=templates)
+        write_set(args.out / name, graph, types, {"dev": dev, "hand": written_questions(graph, written)})
     for folder in sorted(args.out.iterdir()):
         files = sorted(p.name for p in folder.glob("qa_*hop.txt"))
         counts = {f: len(p.read_text().splitlines()) for f in files for p in [folder / f]}

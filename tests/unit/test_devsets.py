@@ -20,6 +20,8 @@ SETS: dict[str, dict[str, tuple[int, ...]]] = {
     "companies_freebase": {"dev": (2, 3), "hand": (2, 3)},
     "companies_wikidata": {"dev": (2, 3), "hand": (2, 3)},
     "movies": {"hand": (1, 2, 3)},
+    "northwind": {"dev": (2, 3), "hand": (1, 2, 3)},
+    "pole": {"dev": (2, 3), "hand": (1, 2, 3)},
 }
 
 
@@ -79,3 +81,39 @@ def test_a_written_out_path_round_trips_and_a_bad_one_is_refused() -> None:
 
 def test_a_folder_without_types_json_gets_the_metaqa_map() -> None:
     assert kb_type_map(DEVSETS) == metaqa_type_map()
+
+
+@pytest.mark.parametrize(
+    ("name", "relations", "types"),
+    [
+        (
+            "northwind",
+            {"SUPPLIES", "PART_OF", "PURCHASED", "ORDERS", "SOLD", "SHIPS", "REPORTS_TO", "IN_TERRITORY", "IN_REGION"},
+            {"Supplier", "Product", "Category", "Customer", "Order", "Employee", "Shipper", "Territory", "Region"},
+        ),
+        (
+            "pole",
+            {"KNOWS", "FAMILY_REL", "CURRENT_ADDRESS", "PARTY_TO", "OCCURRED_AT", "INVESTIGATED_BY", "INVOLVED_IN"},
+            {"Person", "Location", "Crime", "Officer", "Vehicle", "Area", "Phone", "Email"},
+        ),
+    ],
+)
+def test_the_example_graphs_keep_their_own_names_and_unique_nodes(
+    name: str, relations: set[str], types: set[str]
+) -> None:
+    """Northwind and POLE keep the relationship types and labels their example datasets write, each node's name
+    stands for one node only (a name shared by two labels would merge them), and the template split is sized."""
+    folder = DEVSETS / name
+    typed = json.loads((folder / "types.json").read_text())
+    assert relations <= set(typed)
+    assert types <= {t for pair in typed.values() for t in pair}
+    label_of: dict[str, str] = {}
+    for line in (folder / "kb.txt").read_text(encoding="utf-8").splitlines():
+        subject, relation, obj = line.split("|")
+        for node, label in zip((subject, obj), typed[relation], strict=True):
+            assert label_of.setdefault(node, label) == label, (node, label, label_of[node])
+    for k in (2, 3):
+        questions = load_questions(folder, "dev", k)
+        assert 100 <= len(questions) <= 200
+        assert all(1 <= len(q.answers) <= 30 for q in questions)
+        assert len({q.text for q in questions}) == len(questions)
