@@ -3,7 +3,7 @@
 // :GwRoleTypes node per graph, see put_role_types) with the counts of the graph they were inferred from, so a
 // reading of an older state of the graph is inferred again.
 // params: graph, sample, untyped
-// returns: sampled, typed, role_types, type_links, entities, relationships
+// returns: sampled, typed, role_types, type_links, entities, relationships, version
 CALL () {
   MATCH (n:Entity {graph: $graph})
   WITH n LIMIT $sample
@@ -11,4 +11,4 @@ CALL () {
 }
 OPTIONAL MATCH (t:GwRoleTypes {graph: $graph})
 RETURN sampled, typed, t.role_types AS role_types, t.type_links AS type_links, t.entities AS entities,
-       t.relationships AS relationships
+       t.relationships AS relationships, t.version AS version

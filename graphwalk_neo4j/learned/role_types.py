@@ -65,6 +65,9 @@ if TYPE_CHECKING:
 MIN_SHARE = 0.2  # of the smaller role's nodes, shared with the other role
 MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969") joins nothing
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
+# The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
+# type_links would give a graph other types, so readings stored by older code are inferred again.
+ROLE_TYPES_VERSION = 2
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 SUBJECT, OBJECT = "subject", "object"
 # A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
@@ -73,6 +76,28 @@ UNNAMED = UNNAMED_TYPE
 # thing every node of it is. Named so, the graph's questions ask ``who`` and ``which person`` of them, and STOP
 # on them reads as people, not as the writers a question about directors would walk past.
 PEOPLE = "person"
+
+
+VOWELS = frozenset("aeiou")
+
+
+def present_agent(base: str) -> str:
+    """The agent noun of a verb's base form by English spelling: ``manage`` -> ``manager``, ``supply`` ->
+    ``supplier``, ``ship`` -> ``shipper`` (one syllable ending consonant-vowel-consonant doubles its last
+    letter), ``play`` -> ``player``, ``work`` -> ``worker``."""
+    if base.endswith("e"):
+        return base + "r"
+    if len(base) > 2 and base[-1] == "y" and base[-2] not in VOWELS:
+        return base[:-1] + "ier"
+    if (
+        len(base) >= 3
+        and base[-1] not in VOWELS | set("wxy")
+        and base[-2] in VOWELS
+        and base[-3] not in VOWELS
+        and sum(c in VOWELS for c in base) == 1
+    ):
+        return base + base[-1] + "er"
+    return base + "er"
 
 
 def _verb_form(word: str) -> bool:
@@ -104,8 +129,7 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             return 0, _head_noun(reading.noun)  # director_of: the subject is the director
         active = reading.active
         if active is not None and not active.past and " " not in active.phrase and active.base:
-            base = active.base
-            return 1, base + ("r" if base.endswith("e") else "er")  # manages: the subject is the manager
+            return 1, present_agent(active.base)  # manages: the subject is the manager
         if active is not None and active.past and kind_of(agent := agent_noun(core[0]) or "") == "agent":
             return 1, agent  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
@@ -243,7 +267,8 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     """The role types and type links of ``graph`` for a learned decider that was not trained on it: none for an
     adopted graph or an ingested one whose sampled entities mostly carry a type (:data:`TYPED_SAMPLE`,
     :data:`TYPED_SHARE`); else the ones stored for it (one ``:GwRoleTypes`` node, ``graph/put_role_types``) when
-    the graph still has the counts they were read from, else inferred now (the whole graph read once, as
+    the graph still has the counts they were read from and they are of this code's inference
+    (:data:`ROLE_TYPES_VERSION`), else inferred now (the whole graph read once, as
     ``decider train`` reads it) and stored for the next walk, so a graph is read once per change, not per walk."""
     if profile.adopted:
         return GraphRoleTypes()
@@ -253,7 +278,8 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
         return GraphRoleTypes()
     counted = await store.read(COUNTS, graph=graph)
     entities, relationships = counted[0]["entities"], counted[0]["relationships"]
-    if row["role_types"] is not None and (row["entities"], row["relationships"]) == (entities, relationships):
+    stored = (row["entities"], row["relationships"], row["version"])
+    if row["role_types"] is not None and stored == (entities, relationships, ROLE_TYPES_VERSION):
         return GraphRoleTypes(json.loads(row["role_types"]), json.loads(row["type_links"] or "{}"))
     index = await read_graph(store, graph, profile=profile)
     role_types = infer_role_types(index)
@@ -265,6 +291,7 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
         type_links=json.dumps(found.links, sort_keys=True),
         entities=entities,
         relationships=relationships,
+        version=ROLE_TYPES_VERSION,
         inferred_at=datetime.now(UTC).isoformat(),
     )
     return found

@@ -216,6 +216,7 @@ class RoleTypesRow(TypedDict):
     type_links: str | None
     entities: int | None
     relationships: int | None
+    version: int | None
 
 
 class GraphNameRow(TypedDict):

@@ -21,7 +21,7 @@ from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.learned import role_types as role_types_module
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
-from graphwalk_neo4j.learned.role_types import GraphRoleTypes, graph_role_types
+from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types
 from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.test_learned import WORDS, cli, with_store
 
@@ -305,6 +305,11 @@ async def reads_the_walked_graphs_types(
     with monkeypatch.context() as patch:
         patch.setattr(role_types_module, "read_graph", unread)
         assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # stored
+    older = "MATCH (t:GwRoleTypes {graph: $graph}) SET t.version = $version - 1 RETURN t.version AS version"
+    await store.query(older, {"graph": untyped, "version": ROLE_TYPES_VERSION})
+    assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # inferred again
+    again = await store.query("MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.version AS v", {"graph": untyped})
+    assert again == [{"v": ROLE_TYPES_VERSION}]  # a reading by an older inference is replaced
 
     trained = learned_decider({"graph": untyped, "role_types": {"x|object": "y"}})
     other = learned_decider({"graph": typed, "role_types": {"x|object": "y"}, "type_links": {"y": ["z"]}})

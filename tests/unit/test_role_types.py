@@ -12,7 +12,14 @@ from graphwalk_neo4j.learned.inputs import (
     typed_inputs,
     unnamed_type_asked,
 )
-from graphwalk_neo4j.learned.role_types import fill_node_types, infer_role_types, role_name, type_links, untyped
+from graphwalk_neo4j.learned.role_types import (
+    fill_node_types,
+    infer_role_types,
+    present_agent,
+    role_name,
+    type_links,
+    untyped,
+)
 
 
 def _index(triples: list[tuple[str, str, str]], types: dict[str, str] | None = None) -> GraphIndex:
@@ -231,3 +238,21 @@ def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_nou
         "person": ["film"],
     }
     assert links_named(links, "who directed", FILMS) is links
+
+
+def test_the_agent_of_a_present_verb_is_spelled_as_english_spells_it() -> None:
+    pairs = {
+        "manage": "manager",
+        "supply": "supplier",
+        "ship": "shipper",
+        "run": "runner",
+        "play": "player",
+        "employ": "employer",
+        "work": "worker",
+        "own": "owner",
+        "order": "orderer",
+        "know": "knower",
+    }
+    assert {base: present_agent(base) for base in pairs} == pairs
+    assert role_name("SUPPLIES", "subject") == (1, "supplier")
+    assert role_name("SHIPS", "subject") == (1, "shipper")
