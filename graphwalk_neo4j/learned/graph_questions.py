@@ -100,11 +100,13 @@ async def read_graph(
     progress: Progress | None = None,
     page: int = PAGE,
     profile: GraphProfile | None = None,
+    max_nodes: int | None = None,
 ) -> GraphIndex:
     """Every data relationship of ``graph`` (module docstring, 1); ``progress`` hears ``("read graph", nodes read,
-    nodes)`` after each page. An adopted graph (``profile.adopted``) is read in one query over its adopted nodes
-    and the profile's relationship types, with the ids, names and kinds its walks use (element ids, adopted
-    names)."""
+    nodes)`` after each page. With ``max_nodes``, an ingested graph is read only until that many of its nodes (in
+    uid order, a page at a time) have had their relationships read. An adopted graph (``profile.adopted``) is read
+    in one query over its adopted nodes and the profile's relationship types, with the ids, names and kinds its
+    walks use (element ids, adopted names)."""
     index = GraphIndex()
     if profile is not None and profile.adopted:
         rows = await store.read(ADOPTED_RELATIONS, graph=graph, profile=profile.cypher())
@@ -125,6 +127,8 @@ async def read_graph(
         after = rows[-1]["uid"]
         if progress:
             progress.advance("read graph", nodes, max(total, nodes))
+        if max_nodes is not None and nodes >= max_nodes:
+            return index
 
 
 def _index_rows(index: GraphIndex, rows: Sequence[RelationsPageRow]) -> None:

@@ -68,7 +68,10 @@ TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own ty
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
 ROLE_TYPES_VERSION = 2
-TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
+TYPED_SAMPLE = 1_000
+# A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
+# walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).
+INFER_NODES = 100_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 SUBJECT, OBJECT = "subject", "object"
 # A type no role names. Not a relation's words: ``release year subject`` for films would read as a time.
 UNNAMED = UNNAMED_TYPE
@@ -268,8 +271,8 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     adopted graph or an ingested one whose sampled entities mostly carry a type (:data:`TYPED_SAMPLE`,
     :data:`TYPED_SHARE`); else the ones stored for it (one ``:GwRoleTypes`` node, ``graph/put_role_types``) when
     the graph still has the counts they were read from and they are of this code's inference
-    (:data:`ROLE_TYPES_VERSION`), else inferred now (the whole graph read once, as
-    ``decider train`` reads it) and stored for the next walk, so a graph is read once per change, not per walk."""
+    (:data:`ROLE_TYPES_VERSION`), else inferred now (the graph read once, as ``decider train`` reads it, up to
+    :data:`INFER_NODES` nodes) and stored for the next walk, so a graph is read once per change, not per walk."""
     if profile.adopted:
         return GraphRoleTypes()
     rows = await store.read(GET_ROLE_TYPES, graph=graph, sample=TYPED_SAMPLE, untyped=sorted(UNTYPED | {""}))
@@ -281,7 +284,7 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     stored = (row["entities"], row["relationships"], row["version"])
     if row["role_types"] is not None and stored == (entities, relationships, ROLE_TYPES_VERSION):
         return GraphRoleTypes(json.loads(row["role_types"]), json.loads(row["type_links"] or "{}"))
-    index = await read_graph(store, graph, profile=profile)
+    index = await read_graph(store, graph, profile=profile, max_nodes=INFER_NODES)
     role_types = infer_role_types(index)
     found = GraphRoleTypes(role_types, type_links(index, role_types))
     await store.write(

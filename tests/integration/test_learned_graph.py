@@ -20,6 +20,7 @@ from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.learned import role_types as role_types_module
+from graphwalk_neo4j.learned.graph_questions import read_graph
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
 from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types
 from graphwalk_neo4j.walk.service import WalkService
@@ -310,6 +311,11 @@ async def reads_the_walked_graphs_types(
     assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # inferred again
     again = await store.query("MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.version AS v", {"graph": untyped})
     assert again == [{"v": ROLE_TYPES_VERSION}]  # a reading by an older inference is replaced
+
+    whole = await read_graph(store, untyped)
+    part = await read_graph(store, untyped, page=10, max_nodes=10)  # one page of 10 nodes, then no more
+    assert len({s for s, moves in whole.adjacent.items() if moves}) == 44
+    assert 10 <= len(part.adjacent) < 44
 
     trained = learned_decider({"graph": untyped, "role_types": {"x|object": "y"}})
     other = learned_decider({"graph": typed, "role_types": {"x|object": "y"}, "type_links": {"y": ["z"]}})
