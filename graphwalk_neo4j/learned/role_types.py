@@ -38,12 +38,14 @@ and STOP their role's type, in training and in every walk the artifact decides.
 from __future__ import annotations
 
 import json
+import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.answer_types import kind_of
+from graphwalk_neo4j.errors import QueryError
 from graphwalk_neo4j.identifiers import relation_words
 from graphwalk_neo4j.learned.graph_questions import (
     IRREGULAR_PAST,
@@ -61,6 +63,8 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.graph_questions import GraphIndex
     from graphwalk_neo4j.store import GraphStore
+
+log = logging.getLogger(__name__)
 
 MIN_SHARE = 0.2  # of the smaller role's nodes, shared with the other role
 MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969") joins nothing
@@ -272,7 +276,8 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     :data:`TYPED_SHARE`); else the ones stored for it (one ``:GwRoleTypes`` node, ``graph/put_role_types``) when
     the graph still has the counts they were read from and they are of this code's inference
     (:data:`ROLE_TYPES_VERSION`), else inferred now (the graph read once, as ``decider train`` reads it, up to
-    :data:`INFER_NODES` nodes) and stored for the next walk, so a graph is read once per change, not per walk."""
+    :data:`INFER_NODES` nodes) and stored for the next walk, so a graph is read once per change, not per walk (a
+    user who may not write gets them all the same, inferred again by each walk service)."""
     if profile.adopted:
         return GraphRoleTypes()
     rows = await store.read(GET_ROLE_TYPES, graph=graph, sample=TYPED_SAMPLE, untyped=sorted(UNTYPED | {""}))
@@ -287,14 +292,17 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     index = await read_graph(store, graph, profile=profile, max_nodes=INFER_NODES)
     role_types = infer_role_types(index)
     found = GraphRoleTypes(role_types, type_links(index, role_types))
-    await store.write(
-        PUT_ROLE_TYPES,
-        graph=graph,
-        role_types=json.dumps(found.role_types, sort_keys=True),
-        type_links=json.dumps(found.links, sort_keys=True),
-        entities=entities,
-        relationships=relationships,
-        version=ROLE_TYPES_VERSION,
-        inferred_at=datetime.now(UTC).isoformat(),
-    )
+    try:
+        await store.write(
+            PUT_ROLE_TYPES,
+            graph=graph,
+            role_types=json.dumps(found.role_types, sort_keys=True),
+            type_links=json.dumps(found.links, sort_keys=True),
+            entities=entities,
+            relationships=relationships,
+            version=ROLE_TYPES_VERSION,
+            inferred_at=datetime.now(UTC).isoformat(),
+        )
+    except QueryError as exc:  # a user who may only read: the walk goes on, the next walk service infers again
+        log.warning("the types inferred for graph %r could not be stored: %s", graph, exc)
     return found

@@ -16,6 +16,7 @@ from graphwalk_neo4j.backends import graph_model_choice
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.doctor import diagnose
 from graphwalk_neo4j.embed.fake import FakeEmbedder
+from graphwalk_neo4j.errors import QueryError
 from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.graph.profile import load_profile
@@ -303,14 +304,21 @@ async def reads_the_walked_graphs_types(
     def unread(*_: Any, **__: Any) -> None:
         raise AssertionError("the graph was read again")
 
+    async def refused(*_: Any, **__: Any) -> None:
+        raise QueryError("Neo.ClientError.Security.Forbidden: write operations are not allowed")
+
     with monkeypatch.context() as patch:
         patch.setattr(role_types_module, "read_graph", unread)
         assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # stored
-    older = "MATCH (t:GwRoleTypes {graph: $graph}) SET t.version = $version - 1 RETURN t.version AS version"
+    version = "MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.version AS v"
+    older = "MATCH (t:GwRoleTypes {graph: $graph}) SET t.version = $version - 1 RETURN t.version AS v"
     await store.query(older, {"graph": untyped, "version": ROLE_TYPES_VERSION})
+    with monkeypatch.context() as patch:  # a user who may only read: inferred all the same, nothing stored
+        patch.setattr(store, "write", refused)
+        assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found
+    assert await store.query(version, {"graph": untyped}) == [{"v": ROLE_TYPES_VERSION - 1}]
     assert await graph_role_types(store, untyped, await load_profile(store, untyped)) == found  # inferred again
-    again = await store.query("MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.version AS v", {"graph": untyped})
-    assert again == [{"v": ROLE_TYPES_VERSION}]  # a reading by an older inference is replaced
+    assert await store.query(version, {"graph": untyped}) == [{"v": ROLE_TYPES_VERSION}]  # the older replaced
 
     whole = await read_graph(store, untyped)
     part = await read_graph(store, untyped, page=10, max_nodes=10)  # one page of 10 nodes, then no more
