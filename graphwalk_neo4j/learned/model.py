@@ -340,9 +340,9 @@ class LearnedDecider(DecisionBackend):
         return graph == self.config.get("graph") or graph in (self.config.get("graphs") or ())
 
     async def for_graph(self, store: GraphStore, graph: str, profile: GraphProfile) -> LearnedDecider:
-        """This model as it decides on ``graph``: itself on a graph it was trained on; elsewhere a copy (the same
-        weights, vector cache and mention scorer) that reads the walked graph's own types, inferred from its
-        structure when it was loaded without them, and its type links (:func:`~.role_types.graph_role_types`),
+        """This model as it decides on ``graph``: itself on a graph it was trained on or one with types of its
+        own; on a graph loaded without types a copy (the same weights, vector cache and mention scorer) that reads
+        the walked graph's types, inferred from its structure, and its type links (:func:`~.role_types.graph_role_types`),
         not those of the graphs it was trained on; the one type those leave unnamed (``item``, which the model
         never saw) reads as the noun a question asks for (:func:`~.inputs.unnamed_type_asked`). A model trained on
         other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462 without them,
@@ -350,6 +350,8 @@ class LearnedDecider(DecisionBackend):
         if self.trained_on(graph):
             return self
         found = await graph_role_types(store, graph, profile)
+        if not found.role_types:  # a graph with its own types: the model as it is (a copy of MetaQA under
+            return self  # another name keeps the type links it was trained with)
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
         walked.name_unnamed = True
