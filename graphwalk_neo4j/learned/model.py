@@ -342,11 +342,12 @@ class LearnedDecider(DecisionBackend):
     async def for_graph(self, store: GraphStore, graph: str, profile: GraphProfile) -> LearnedDecider:
         """This model as it decides on ``graph``: itself on a graph it was trained on or one with types of its
         own; on a graph loaded without types a copy (the same weights, vector cache and mention scorer) that reads
-        the walked graph's types, inferred from its structure, and its type links (:func:`~.role_types.graph_role_types`),
-        not those of the graphs it was trained on; the one type those leave unnamed (``item``, which the model
-        never saw) reads as the noun a question asks for (:func:`~.inputs.unnamed_type_asked`). A model trained on
-        other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462 without them,
-        0.864 / 0.647 / 0.508 with them (docs/eval.md)."""
+        the walked graph's types, inferred from its structure, and its type links
+        (:func:`~.role_types.graph_role_types`), not those of the graphs it was trained on; the one type those
+        leave unnamed (``item``, which the model never saw) reads as the noun a question asks for
+        (:func:`~.inputs.unnamed_type_asked`). A model trained on other graphs (``general``) walking MetaQA loaded
+        as it comes answered 0.558 / 0.476 / 0.462 without them, 0.864 / 0.647 / 0.508 with them
+        (docs/eval.md)."""
         if self.trained_on(graph):
             return self
         found = await graph_role_types(store, graph, profile)
