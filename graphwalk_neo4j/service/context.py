@@ -312,6 +312,10 @@ class ServiceContext:
             )
             self._walkers[graph] = WalkService(self.store, graph, walker.backend, embedder=self.embedder)
             return
+        try:  # the graph's model, and what it reads of the graph (a learned model: its types), before a walk
+            await walker.graph_backend(await self.walk_backend(graph, None))
+        except GraphwalkError:
+            log.warning("reading the graph for its model failed; its first walk tries again", extra={"graph": graph})
         log.info(
             "graph warm",
             extra={

@@ -12,6 +12,8 @@ import httpx
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.learned.fit import Example, FitOptions, fit
 from graphwalk_neo4j.learned.inputs import DecisionInputs
+from graphwalk_neo4j.learned.model import LearnedDecider
+from graphwalk_neo4j.service.context import ServiceContext
 from graphwalk_neo4j.walk.config import WalkConfig
 from tests.service.conftest import ServedApp, service_settings
 
@@ -89,3 +91,26 @@ def test_a_learned_model_walks_under_its_training_rule_unless_the_request_choose
             assert other["stored_config"]["exclude_scope"] == "visited"
     finally:
         app.stop()
+
+
+async def test_the_service_reads_a_graph_for_its_model_while_it_warms(
+    neo4j_settings: Settings, movie_graph: str, tmp_path: Path
+) -> None:
+    """Warming a graph loaded without types whose walks take a learned model it was not trained on infers the
+    graph's types then (stored in its :GwRoleTypes node), so the first walk does not."""
+    art = tmp_path / "art"
+    tiny_artifact(art)
+    ctx = ServiceContext(service_settings(neo4j_settings, movie_graph, model=f"learned:{art}"))
+    await ctx.start()
+    try:
+        stored = await ctx.store.query(
+            "MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.entities AS entities, t.relationships AS relationships",
+            {"graph": movie_graph},
+            read=True,
+        )
+        assert stored == [{"entities": 7, "relationships": 6}]
+        walked = await ctx.walker(movie_graph).graph_backend(await ctx.walk_backend(movie_graph, None))
+        assert isinstance(walked, LearnedDecider)
+        assert walked.role_types["directed_by|object"] == "director"
+    finally:
+        await ctx.close()
