@@ -93,23 +93,28 @@ def test_a_learned_model_walks_under_its_training_rule_unless_the_request_choose
         app.stop()
 
 
-async def test_the_service_reads_a_graph_for_its_model_while_it_warms(
+def test_the_service_reads_a_graph_for_its_model_while_it_warms(
     neo4j_settings: Settings, movie_graph: str, tmp_path: Path
 ) -> None:
     """Warming a graph loaded without types whose walks take a learned model it was not trained on infers the
     graph's types then (stored in its :GwRoleTypes node), so the first walk does not."""
     art = tmp_path / "art"
     tiny_artifact(art)
-    ctx = ServiceContext(service_settings(neo4j_settings, movie_graph, model=f"learned:{art}"))
+    asyncio.run(warms_the_graphs_types(service_settings(neo4j_settings, movie_graph, model=f"learned:{art}")))
+
+
+async def warms_the_graphs_types(settings: Settings) -> None:
+    graph = str(settings.service_graphs)
+    ctx = ServiceContext(settings)
     await ctx.start()
     try:
         stored = await ctx.store.query(
             "MATCH (t:GwRoleTypes {graph: $graph}) RETURN t.entities AS entities, t.relationships AS relationships",
-            {"graph": movie_graph},
+            {"graph": graph},
             read=True,
         )
         assert stored == [{"entities": 7, "relationships": 6}]
-        walked = await ctx.walker(movie_graph).graph_backend(await ctx.walk_backend(movie_graph, None))
+        walked = await ctx.walker(graph).graph_backend(await ctx.walk_backend(graph, None))
         assert isinstance(walked, LearnedDecider)
         assert walked.role_types["directed_by|object"] == "director"
     finally:
