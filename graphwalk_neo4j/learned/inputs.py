@@ -215,6 +215,11 @@ UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 
 GENERIC_NOUNS = frozenset("kind kinds sort sorts type types one ones thing things".split())
 
 
+def is_unnamed(type_name: str) -> bool:
+    """Whether a type of :mod:`.role_types` is one no relation names (:data:`UNNAMED_TYPE`, ``item 2``, ...)."""
+    return type_name == UNNAMED_TYPE or type_name.startswith(f"{UNNAMED_TYPE} ")
+
+
 def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
     """``(the graph's one unnamed type, the noun the question asks for)`` when the question asks ``which`` /
     ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its last word in the
@@ -224,7 +229,7 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     "what films did [X] direct" names no type of the graph's, so its films read as ``film``. ``None`` otherwise
     (a question word, a named type, a generic noun, no unnamed type or several)."""
     names = set(role_types.values())
-    unnamed = [n for n in names if n == UNNAMED_TYPE or n.startswith(f"{UNNAMED_TYPE} ")]
+    unnamed = [n for n in names if is_unnamed(n)]
     if len(unnamed) != 1:
         return None
     words = asked_noun_phrase(question).split()

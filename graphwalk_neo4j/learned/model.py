@@ -48,6 +48,7 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     decision_inputs,
+    is_unnamed,
     links_named,
     option_extras,
     stop_ruled_out,
@@ -343,11 +344,11 @@ class LearnedDecider(DecisionBackend):
         """This model as it decides on ``graph``: itself on a graph it was trained on or one with types of its
         own; on a graph loaded without types a copy (the same weights, vector cache and mention scorer) that reads
         the walked graph's types, inferred from its structure, and its type links
-        (:func:`~.role_types.graph_role_types`), not those of the graphs it was trained on; the one type those
-        leave unnamed (``item``, which the model never saw) reads as the noun a question asks for
-        (:func:`~.inputs.unnamed_type_asked`). A model trained on other graphs (``general``) walking MetaQA loaded
-        as it comes answered 0.558 / 0.476 / 0.462 without them, 0.864 / 0.647 / 0.508 with them
-        (docs/eval.md)."""
+        (:func:`~.role_types.graph_role_types`), not those of the graphs it was trained on. The one type those
+        leave unnamed (``item``) reads as the noun a question asks for (:func:`~.inputs.unnamed_type_asked`),
+        unless the model's own graphs had an unnamed type too (it learned ``item`` from their questions). A model
+        trained on other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462
+        without them, 0.864 / 0.647 / 0.508 with them (docs/eval.md)."""
         if self.trained_on(graph):
             return self
         found = await graph_role_types(store, graph, profile)
@@ -355,7 +356,8 @@ class LearnedDecider(DecisionBackend):
             return self  # another name keeps the type links it was trained with)
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
-        walked.name_unnamed = True
+        # a model whose own graphs had an unnamed type learned it as `item` (its questions said "items")
+        walked.name_unnamed = not any(is_unnamed(t) for t in self.role_types.values())
         return walked
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:

@@ -337,6 +337,10 @@ async def reads_the_walked_graphs_types(
     assert walked.members is other.members  # the same model, with this graph's types
     assert walked.cache is other.cache
     assert (other.role_types, other.type_links) == ({"x|object": "y"}, {"y": ["z"]})  # the model is unchanged
+    knows_items = learned_decider({"graph": typed, "role_types": {"x|subject": "item"}})
+    walked_too = await service.graph_backend(knows_items)
+    assert isinstance(walked_too, LearnedDecider)
+    assert not walked_too.name_unnamed  # its own graph's `item`: learned as such
     assert await service.graph_backend(other) is walked  # once per backend
     assert await service.graph_backend(trained) is trained  # a graph the model was trained on: its own reading
     on_typed = await WalkService(store, typed, trained).graph_backend(trained)
