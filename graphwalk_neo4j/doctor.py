@@ -18,6 +18,7 @@ from graphwalk_neo4j.backends import describe_backends, graph_model_choice
 from graphwalk_neo4j.embed.onnx import default_onnx_path
 from graphwalk_neo4j.errors import GraphwalkError, StoreAuthError, StoreUnavailableError
 from graphwalk_neo4j.extras import has_module, install_hint
+from graphwalk_neo4j.learned.role_types import role_types_note
 from graphwalk_neo4j.store import GraphStore
 from graphwalk_neo4j.store.queries import LIST_GRAPHS
 
@@ -122,15 +123,18 @@ def _decision_info(settings: Settings) -> dict[str, Any]:
     return describe_backends(settings)
 
 
-async def _decider_checks(store: GraphStore, settings: Settings, most: int = 20) -> list[Check]:
+async def decider_checks(store: GraphStore, settings: Settings, most: int = 20) -> list[Check]:
     """Per graph (the ``most`` largest): which decider its walks use when none is named, and how to train one of
-    its own when it has none (informational: a graph without a model still walks)."""
+    its own when it has none (informational: a graph without a model still walks); for a graph loaded without
+    node types, the types a learned model reads of it (:func:`~.learned.role_types.role_types_note`)."""
     checks = []
     for row in (await store.read(LIST_GRAPHS))[:most]:
         graph = row["graph"]
         choice = await graph_model_choice(store, settings, graph, None)
         fix = f"gw-neo4j decider train --graph {graph} --out DIR" if choice.reason == "default" else None
-        checks.append(Check(f"decider:{graph}", fix is None, choice.note, fix, required=False))
+        types = await role_types_note(store, graph)
+        detail = f"{choice.note}; {types}" if types else choice.note
+        checks.append(Check(f"decider:{graph}", fix is None, detail, fix, required=False))
     return checks
 
 
@@ -166,7 +170,7 @@ async def diagnose(settings: Settings) -> DoctorReport:
             )
         )
         report.checks.append(await _vector_check(store))
-        report.checks.extend(await _decider_checks(store, settings))
+        report.checks.extend(await decider_checks(store, settings))
     finally:
         await store.close()
     report.checks.append(_browser_check(report.browser_url or ""))

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.learned.graph_questions import GraphIndex
     from graphwalk_neo4j.store import GraphStore
+    from graphwalk_neo4j.store.queries import RoleTypesRow
 
 log = logging.getLogger(__name__)
 
@@ -270,6 +271,29 @@ class GraphRoleTypes:
     links: dict[str, list[str]] = field(default_factory=dict)
 
 
+async def _typed_reading(store: GraphStore, graph: str) -> RoleTypesRow | None:
+    """The graph's stored reading (``graph/get_role_types``), or ``None`` when the graph has types of its own
+    (or no ingested entities: an adopted graph's labels are its types)."""
+    rows = await store.read(GET_ROLE_TYPES, graph=graph, sample=TYPED_SAMPLE, untyped=sorted(UNTYPED | {""}))
+    row = rows[0]
+    if row["sampled"] == 0 or row["typed"] >= TYPED_SHARE * row["sampled"]:
+        return None
+    return row
+
+
+async def role_types_note(store: GraphStore, graph: str) -> str | None:
+    """For ``doctor``: a line saying that ``graph`` has no node types and which a learned model not trained on it
+    reads (those stored by :func:`graph_role_types`, or that its first walk infers them); ``None`` for a graph with
+    types of its own."""
+    row = await _typed_reading(store, graph)
+    if row is None:
+        return None
+    if row["role_types"] is None:
+        return "no node types: a learned model not trained on it infers them from its structure on its first walk"
+    names = sorted(set(json.loads(row["role_types"]).values()))
+    return f"no node types: {len(names)} read from its structure ({', '.join(names)})"
+
+
 async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile) -> GraphRoleTypes:
     """The role types and type links of ``graph`` for a learned decider that was not trained on it: none for an
     adopted graph or an ingested one whose sampled entities mostly carry a type (:data:`TYPED_SAMPLE`,
@@ -278,11 +302,7 @@ async def graph_role_types(store: GraphStore, graph: str, profile: GraphProfile)
     (:data:`ROLE_TYPES_VERSION`), else inferred now (the graph read once, as ``decider train`` reads it, up to
     :data:`INFER_NODES` nodes) and stored for the next walk, so a graph is read once per change, not per walk (a
     user who may not write gets them all the same, inferred again by each walk service)."""
-    if profile.adopted:
-        return GraphRoleTypes()
-    rows = await store.read(GET_ROLE_TYPES, graph=graph, sample=TYPED_SAMPLE, untyped=sorted(UNTYPED | {""}))
-    row = rows[0]
-    if row["sampled"] == 0 or row["typed"] >= TYPED_SHARE * row["sampled"]:
+    if profile.adopted or (row := await _typed_reading(store, graph)) is None:
         return GraphRoleTypes()
     counted = await store.read(COUNTS, graph=graph)
     entities, relationships = counted[0]["entities"], counted[0]["relationships"]

@@ -14,7 +14,7 @@ import pytest
 
 from graphwalk_neo4j.backends import graph_model_choice
 from graphwalk_neo4j.decide.fake import FakeBackend
-from graphwalk_neo4j.doctor import diagnose
+from graphwalk_neo4j.doctor import decider_checks, diagnose
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import QueryError
 from graphwalk_neo4j.eval.runner import prepare_graph
@@ -23,7 +23,7 @@ from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.learned import role_types as role_types_module
 from graphwalk_neo4j.learned.graph_questions import read_graph
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
-from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types
+from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types, role_types_note
 from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.test_learned import WORDS, cli, with_store
 
@@ -293,8 +293,21 @@ async def stored_role_types(store: GraphStore, graph: str) -> list[dict[str, Any
 async def reads_the_walked_graphs_types(
     store: GraphStore, untyped: str, typed: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    assert await role_types_note(store, untyped) == (
+        "no node types: a learned model not trained on it infers them from its structure on its first walk"
+    )
     found = await graph_role_types(store, untyped, await load_profile(store, untyped))
     assert found.role_types["born_in|object"] == "city"
+    names = sorted(set(found.role_types.values()))
+    assert await role_types_note(store, untyped) == (
+        f"no node types: {len(names)} read from its structure ({', '.join(names)})"
+    )
+    assert await role_types_note(store, typed) is None
+    checks = {c.name: c for c in await decider_checks(store, store.settings, most=100_000)}
+    assert checks[f"decider:{untyped}"].detail.endswith(
+        f"; no node types: {len(names)} read from its structure ({', '.join(names)})"
+    )
+    assert "node types" not in checks[f"decider:{typed}"].detail
     assert found.role_types["born_in|subject"] == found.role_types["works_at|subject"]  # the people
     assert found.links["city"] == [found.role_types["born_in|subject"], found.role_types["city_in|object"]]
     assert await stored_role_types(store, untyped) == [{"entities": 44, "relationships": 72}]
