@@ -241,32 +241,34 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     return unnamed[0], singular(words[-1])
 
 
-def links_named(
-    links: Mapping[str, Sequence[str]], question: str, role_types: Mapping[str, str]
-) -> Mapping[str, Sequence[str]]:
-    """Type links (:func:`~.role_types.type_links`) with the unnamed type named as ``question`` asks for it
-    (:func:`unnamed_type_asked`), as :func:`typed_inputs` names it in the decision's types."""
+def named_as_asked(
+    question: str, role_types: Mapping[str, str], links: Mapping[str, Sequence[str]]
+) -> tuple[Mapping[str, str], Mapping[str, Sequence[str]]]:
+    """``role_types`` and type links (:func:`~.role_types.type_links`) with the graph's one unnamed type named as
+    ``question`` asks for it (:func:`unnamed_type_asked`); both as they are when it asks for none."""
     asked = unnamed_type_asked(question, role_types)
     if asked is None:
-        return links
+        return role_types, links
     old, new = asked
-    return {new if t == old else t: [new if u == old else u for u in linked] for t, linked in links.items()}
+
+    def name(type_name: str) -> str:
+        return new if type_name == old else type_name
+
+    return (
+        {key: name(t) for key, t in role_types.items()},
+        {name(t): [name(u) for u in linked] for t, linked in links.items()},
+    )
 
 
-def typed_inputs(
-    inputs: DecisionInputs, role_types: Mapping[str, str], *, name_unnamed: bool = False
-) -> DecisionInputs:
+def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:
     """``inputs`` with the types a graph without its own was given (:mod:`.role_types`, an artifact's
     ``role_types``): each untyped option the type of the relation end it reaches, STOP the type the offered
     moves leave from with most targets (MetaQA's `Western` is a genre of hundreds of films and a film of one
     director: a genre), and the moves, STOP and the path in words again with those types. Unchanged when
-    ``role_types`` is empty (a graph with types). With ``name_unnamed`` (a model walking a graph it was not
-    trained on, which never saw the graph's ``item``), the graph's one unnamed type reads as the noun the question
-    asks for when it names no other type (:func:`unnamed_type_asked`)."""
+    ``role_types`` is empty (a graph with types). A model that never saw the graph's ``item`` passes them
+    :func:`named_as_asked` first."""
     if not role_types:
         return inputs
-    if name_unnamed and (asked := unnamed_type_asked(inputs.question, role_types)):
-        role_types = {key: asked[1] if name == asked[0] else name for key, name in role_types.items()}
     leaving: Counter[str] = Counter()
     for token, count in zip(inputs.tokens, inputs.counts, strict=True):
         if token != STOP_TOKEN and (left := _role_type(role_types, token, False)):

@@ -49,7 +49,7 @@ from graphwalk_neo4j.learned.inputs import (
     DecisionInputs,
     decision_inputs,
     is_unnamed,
-    links_named,
+    named_as_asked,
     option_extras,
     stop_ruled_out,
     type_text,
@@ -366,7 +366,14 @@ class LearnedDecider(DecisionBackend):
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         """The ensemble's scores for a decision, read with the types a graph without its own was given in training
         (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
-        return await self._scores(typed_inputs(inputs, self.role_types, name_unnamed=self.name_unnamed))
+        return await self._scores(typed_inputs(inputs, self._types_for(inputs.question)[0]))
+
+    def _types_for(self, question: str) -> tuple[Mapping[str, str], Mapping[str, Sequence[str]]]:
+        """The role types and type links one decision reads: with :attr:`name_unnamed`, the graph's unnamed type
+        named as ``question`` asks for it (:func:`~.inputs.named_as_asked`), worked out once per decision."""
+        if self.name_unnamed:
+            return named_as_asked(question, self.role_types, self.type_links)
+        return self.role_types, self.type_links
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
@@ -379,9 +386,10 @@ class LearnedDecider(DecisionBackend):
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
         walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
         (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised."""
-        inputs = typed_inputs(decision_inputs(context), self.role_types, name_unnamed=self.name_unnamed)
+        untyped = decision_inputs(context)
+        role_types, links = self._types_for(untyped.question)
+        inputs = typed_inputs(untyped, role_types)
         probs = softmax(await self._scores(inputs), self.temperature)
-        links = links_named(self.type_links, inputs.question, self.role_types) if self.name_unnamed else self.type_links
         if self.stop_rule and stop_ruled_out(
             inputs, asked_about(context.question, [s.name for s in context.start]), links
         ):

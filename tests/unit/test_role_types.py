@@ -8,7 +8,7 @@ from graphwalk_neo4j.learned.graph_questions import GraphIndex
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
-    links_named,
+    named_as_asked,
     typed_inputs,
     unnamed_type_asked,
 )
@@ -229,15 +229,18 @@ def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_nou
         moves=("directed by", "the answer is these 1 node"),
     )
     assert typed_inputs(inputs, FILMS).types == ("item", "person")  # as the graph's own model was trained
-    named = typed_inputs(inputs, FILMS, name_unnamed=True)
+    links = {"item": ["person", "tag", "year"], "person": ["item"]}
+    role_types, named_links = named_as_asked("what films did direct", FILMS, links)
+    named = typed_inputs(inputs, role_types)
     assert named.types == ("film", "person")
     assert named.moves[0] == "films directed by this person"
-    links = {"item": ["person", "tag", "year"], "person": ["item"]}
-    assert links_named(links, "what films did direct", FILMS) == {
+    assert named_links == {
         "film": ["person", "tag", "year"],
         "person": ["film"],
     }
-    assert links_named(links, "who directed", FILMS) is links
+    unchanged_types, unchanged_links = named_as_asked("who directed", FILMS, links)
+    assert unchanged_types is FILMS
+    assert unchanged_links is links
 
 
 def test_the_agent_of_a_present_verb_is_spelled_as_english_spells_it() -> None:
