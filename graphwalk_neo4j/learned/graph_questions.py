@@ -28,6 +28,11 @@
    actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
    released``), and the question word at the end (``[X] was directed by who``). The patterns are written
    here, not taken from any benchmark's questions. The topic is written ``[like this]``.
+4. **The type no relation names.** A graph loaded without types has its types inferred from its relations
+   (:mod:`.role_types`); the one kind of node no relation names is ``item`` (MetaQA's films, a company graph's
+   countries). A user never asks "which items": they ask for films or countries. So where the graph has exactly
+   one such type, each question calls it by a noun drawn from :data:`STAND_IN_NOUNS`, and the model reads the type
+   as the noun the question asks for (:func:`~.inputs.typed_as_asked`), in training as when it walks.
 
 Everything is seeded: the same graph and seed give the same questions.
 """
@@ -52,7 +57,7 @@ from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.progress import Progress
@@ -349,6 +354,17 @@ def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
 
 UNTYPED = frozenset({"thing", "entity", "node"})  # what :func:`_type_word` and a type-less ingest call a node
 
+# Nouns a question calls the graph's one unnamed type by (module docstring, 4), one per question: things of many
+# domains, none a person, time, place or organisation word (:func:`kind_of`: those change the question word) and
+# none a noun of this project's dev questions (film, movie, country, university), so the dev sets measure the
+# reading of a noun never trained on.
+STAND_IN_NOUNS = tuple(
+    "album book song recipe vehicle device painting game product drug disease protein gene instrument dish plant "
+    "animal festival award project course journal article show episode podcast ticket order invoice shipment "
+    "contract patent tool component material compound mineral ship engine camera app website "
+    "dataset language sport weapon fabric sculpture poem novel".split()
+)
+
 
 def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
     found = Counter(index.types.get(n) for n in nodes[:20])
@@ -596,18 +612,26 @@ def _pattern_words(
     return (NOUN_FORWARD if direction == "out" else NOUN_INVERSE), {}
 
 
-def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> tuple[str, str]:
-    """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3)."""
+def write_question(
+    index: GraphIndex, path: SampledPath, rng: random.Random, stand_in: tuple[str, str] | None = None
+) -> tuple[str, str]:
+    """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3); with
+    ``stand_in`` (the graph's unnamed type, a noun), that type is called by the noun (module docstring, 4)."""
+
+    def type_word(nodes: Sequence[str]) -> str:
+        word = _type_word(index, nodes)
+        return stand_in[1] if stand_in is not None and word == stand_in[0] else word
+
     topic = index.names[path.start]
     phrase = f"[{topic}]"
     nodes = [path.start]
-    here = _type_word(index, nodes)  # the type of the nodes the phrase so far stands on
+    here = type_word(nodes)  # the type of the nodes the phrase so far stands on
     plain = rng.random() < PLAIN_SHARE
     k, hops = 0, len(path.moves)
     while k < hops:
         relation, direction = move = path.moves[k]
         reached = index.follow(nodes, move, path.start)
-        y = _type_word(index, reached)
+        y = type_word(reached)
         reading = read_relation(relation)
         # a path-like name is read by its last segment, its domain words kept now and then
         r = reading.core if rng.random() < 0.75 else reading.words
@@ -617,7 +641,7 @@ def write_question(index: GraphIndex, path: SampledPath, rng: random.Random) -> 
         if k + 1 < hops and path.moves[k + 1] == _inverse(move) and rng.random() < SHARE_SHARE:
             beyond = index.follow(reached, path.moves[k + 1], path.start)
             ask = k + 2 == hops and not plain
-            here = _type_word(index, beyond)
+            here = type_word(beyond)
             phrase = _shared(phrase, reading, read_as, y, here, r, ask, rng)
             nodes, k = beyond, k + 2
             continue
@@ -680,12 +704,29 @@ def _shared(
     return rng.choice(patterns).format(**words)
 
 
-def graph_pairs(index: GraphIndex, options: SamplingOptions, progress: Progress | None = None) -> list[QAPair]:
-    """The sampled paths as question–answer pairs (the topic's id kept, so mining starts where the path did)."""
+def _seeded(*parts: object) -> random.Random:
+    return random.Random(int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big"))
+
+
+def stand_in_nouns(named: Iterable[str]) -> tuple[str, ...]:
+    """:data:`STAND_IN_NOUNS` less the words of the graph's ``named`` types (a question asking for one of those
+    asks for that type, not the unnamed one)."""
+    taken = {w for name in named for w in relation_words(name).split()}
+    return tuple(n for n in STAND_IN_NOUNS if n not in taken)
+
+
+def graph_pairs(
+    index: GraphIndex, options: SamplingOptions, progress: Progress | None = None, unnamed: str | None = None
+) -> list[QAPair]:
+    """The sampled paths as question–answer pairs (the topic's id kept, so mining starts where the path did);
+    ``unnamed``, the graph's one unnamed type, called in each question by a noun of :func:`stand_in_nouns` drawn
+    apart from the wording's draws (so the rest of the question is as it was without)."""
+    nouns = stand_in_nouns(t for t in set(index.types.values()) if t and t != unnamed) if unnamed else ()
     pairs = []
     for k, path in enumerate(sample_paths(index, options, progress)):
-        rng = random.Random(int.from_bytes(hashlib.sha256(f"{options.seed}:{k}".encode()).digest()[:8], "big"))
-        raw, text = write_question(index, path, rng)
+        rng = _seeded(options.seed, k)
+        stand_in = (unnamed, _seeded(options.seed, k, "stand-in").choice(nouns)) if unnamed and nouns else None
+        raw, text = write_question(index, path, rng, stand_in)
         answers = tuple(dict.fromkeys(index.names[a] for a in path.answers))
         pairs.append(
             QAPair(

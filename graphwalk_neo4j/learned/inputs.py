@@ -116,9 +116,17 @@ class DecisionInputs:
     moves: tuple[str, ...]  # per option, in words
     path_moves: tuple[str, ...] = ()  # the hops taken so far, in words
     near: tuple[float, ...] = ()  # per content word of the question: nearness to the topic (:func:`nearness`)
+    # per option, the type whose learned embedding it reads, where that is not ``types`` (empty: ``types``): the
+    # graph's unnamed type named as the question asks for it keeps ``item``'s (:func:`typed_as_asked`)
+    type_ids: tuple[str, ...] = ()
+
+    @property
+    def embedded_types(self) -> tuple[str, ...]:
+        """Per option, the type whose learned embedding it reads (``type_ids``, else ``types``)."""
+        return self.type_ids or self.types
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "question": self.question,
             "path": list(self.path),
             "tokens": list(self.tokens),
@@ -128,6 +136,7 @@ class DecisionInputs:
             "path_moves": list(self.path_moves),
             "near": list(self.near),
         }
+        return data | ({"type_ids": list(self.type_ids)} if self.type_ids else {})
 
     def texts(self) -> tuple[str, ...]:
         """Every text the model embeds for this decision: the question, the moves, their words, and the types
@@ -150,6 +159,7 @@ class DecisionInputs:
             moves=tuple(data["moves"]),
             path_moves=tuple(data.get("path_moves") or ()),
             near=tuple(float(x) for x in data.get("near") or ()),
+            type_ids=tuple(data.get("type_ids") or ()),
         )
 
 
@@ -220,6 +230,13 @@ def is_unnamed(type_name: str) -> bool:
     return type_name == UNNAMED_TYPE or type_name.startswith(f"{UNNAMED_TYPE} ")
 
 
+def sole_unnamed(role_types: Mapping[str, str]) -> str | None:
+    """The one type of ``role_types`` that no relation names (:func:`is_unnamed`); ``None`` when there are none or
+    several."""
+    unnamed = {t for t in role_types.values() if is_unnamed(t)}
+    return unnamed.pop() if len(unnamed) == 1 else None
+
+
 def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
     """``(the graph's one unnamed type, the noun the question asks for)`` when the question asks ``which`` /
     ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its last word in the
@@ -228,17 +245,16 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     loaded as it comes calls its films ``item``, since every relation names what a film has, not what it is;
     "what films did [X] direct" names no type of the graph's, so its films read as ``film``. ``None`` otherwise
     (a question word, a named type, a generic noun, no unnamed type or several)."""
-    names = set(role_types.values())
-    unnamed = [n for n in names if is_unnamed(n)]
-    if len(unnamed) != 1:
+    unnamed = sole_unnamed(role_types)
+    if unnamed is None:
         return None
     words = asked_noun_phrase(question).split()
     if len(words) < 2 or words[0] not in ("which", "what") or words[-1] in GENERIC_NOUNS:
         return None
-    named = sorted(type_text(n) for n in names - set(unnamed))
+    named = sorted(type_text(n) for n in set(role_types.values()) - {unnamed})
     if answer_type_verdicts(" ".join(words), named) is not None:
         return None
-    return unnamed[0], singular(words[-1])
+    return unnamed, singular(words[-1])
 
 
 def named_as_asked(
@@ -258,6 +274,20 @@ def named_as_asked(
         {key: name(t) for key, t in role_types.items()},
         {name(t): [name(u) for u in linked] for t, linked in links.items()},
     )
+
+
+def typed_as_asked(
+    inputs: DecisionInputs, role_types: Mapping[str, str], links: Mapping[str, Sequence[str]]
+) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
+    """:func:`typed_inputs` and the type links with the graph's one unnamed type named as the question asks for
+    it (:func:`named_as_asked`): in words (the moves, the types' words every type column reads, the STOP rule)
+    the asked noun, by its learned embedding still ``item`` (``type_ids``), the type it was in training, where
+    its questions called it by a stand-in noun (:data:`~.graph_questions.STAND_IN_NOUNS`)."""
+    typed = typed_inputs(inputs, role_types)
+    named_types, named_links = named_as_asked(inputs.question, role_types, links)
+    if named_types is role_types:
+        return typed, links
+    return replace(typed_inputs(inputs, named_types), type_ids=typed.types), named_links
 
 
 def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:

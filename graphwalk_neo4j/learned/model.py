@@ -49,10 +49,10 @@ from graphwalk_neo4j.learned.inputs import (
     DecisionInputs,
     decision_inputs,
     is_unnamed,
-    named_as_asked,
     option_extras,
     stop_ruled_out,
     type_text,
+    typed_as_asked,
     typed_inputs,
 )
 from graphwalk_neo4j.learned.linker import MentionLinker
@@ -88,7 +88,7 @@ class Vocab:
     @classmethod
     def build(cls, decisions: Sequence[DecisionInputs]) -> Vocab:
         tokens = {t for d in decisions for t in (*d.tokens, *d.path)} - {PAD, UNK, STOP_TOKEN}
-        kinds = {k for d in decisions for k in d.types} - {UNK}
+        kinds = {k for d in decisions for k in d.embedded_types} - {UNK}
         return cls(tokens=[PAD, UNK, STOP_TOKEN, *sorted(tokens)], types=[UNK, *sorted(kinds)])
 
 
@@ -111,7 +111,7 @@ def encode(vocab: Vocab, d: DecisionInputs) -> Encoded:
     return Encoded(
         path=np.asarray(path, dtype=np.int64),
         tokens=np.asarray([vocab.token(t) for t in d.tokens], dtype=np.int64),
-        types=np.asarray([vocab.type(t) for t in d.types], dtype=np.int64),
+        types=np.asarray([vocab.type(t) for t in d.embedded_types], dtype=np.int64),
         counts=np.log1p(np.asarray(d.counts, dtype=np.float32)),
         is_stop=np.asarray([1.0 if t == STOP_TOKEN else 0.0 for t in d.tokens], dtype=np.float32),
     )
@@ -267,9 +267,10 @@ class LearnedDecider(DecisionBackend):
         self.role_types: dict[str, str] = dict(self.config.get("role_types") or {})
         # per type, the types one move away (learned/role_types.type_links): the STOP rule looks a move past each option
         self.type_links: dict[str, list[str]] = dict(self.config.get("type_links") or {})
-        # a graph's one unnamed type read as what a question asks for (inputs.unnamed_type_asked): on for a copy
-        # walking a graph the model was not trained on (for_graph), whose `item` it never saw
-        self.name_unnamed = False
+        # a graph's one unnamed type read as what a question asks for (inputs.unnamed_type_asked): on for a model
+        # whose training questions called it so (graph-only training, `unnamed_as_asked`), and for a copy
+        # walking a graph the model was not trained on (for_graph) when its own graphs had no unnamed type
+        self.name_unnamed = bool(self.config.get("unnamed_as_asked"))
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
         self.directory: Path | None = None  # where load() read it from; digest reads it again when asked
 
@@ -356,8 +357,8 @@ class LearnedDecider(DecisionBackend):
             return self  # another name keeps the type links it was trained with)
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
-        # a model whose own graphs had an unnamed type learned it as `item` (its questions said "items")
-        walked.name_unnamed = not any(is_unnamed(t) for t in self.role_types.values())
+        # a model whose own graphs had an unnamed type learned it as `item` where its questions said "items"
+        walked.name_unnamed = self.name_unnamed or not any(is_unnamed(t) for t in self.role_types.values())
         return walked
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
@@ -366,14 +367,15 @@ class LearnedDecider(DecisionBackend):
     async def scores(self, inputs: DecisionInputs) -> np.ndarray:
         """The ensemble's scores for a decision, read with the types a graph without its own was given in training
         (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
-        return await self._scores(typed_inputs(inputs, self._types_for(inputs.question)[0]))
+        return await self._scores(self._typed(inputs)[0])
 
-    def _types_for(self, question: str) -> tuple[Mapping[str, str], Mapping[str, Sequence[str]]]:
-        """The role types and type links one decision reads: with :attr:`name_unnamed`, the graph's unnamed type
-        named as ``question`` asks for it (:func:`~.inputs.named_as_asked`), worked out once per decision."""
+    def _typed(self, inputs: DecisionInputs) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
+        """One decision's inputs typed as this model reads them, and the type links its STOP rule reads: with
+        :attr:`name_unnamed`, the graph's unnamed type named as the question asks for it
+        (:func:`~.inputs.typed_as_asked`)."""
         if self.name_unnamed:
-            return named_as_asked(question, self.role_types, self.type_links)
-        return self.role_types, self.type_links
+            return typed_as_asked(inputs, self.role_types, self.type_links)
+        return typed_inputs(inputs, self.role_types), self.type_links
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
@@ -387,8 +389,7 @@ class LearnedDecider(DecisionBackend):
         walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
         (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised."""
         untyped = decision_inputs(context)
-        role_types, links = self._types_for(untyped.question)
-        inputs = typed_inputs(untyped, role_types)
+        inputs, links = self._typed(untyped)
         probs = softmax(await self._scores(inputs), self.temperature)
         if self.stop_rule and stop_ruled_out(
             inputs, asked_about(context.question, [s.name for s in context.start]), links

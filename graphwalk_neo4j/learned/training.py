@@ -17,7 +17,7 @@ from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
-from graphwalk_neo4j.learned.inputs import typed_inputs
+from graphwalk_neo4j.learned.inputs import sole_unnamed, typed_as_asked, typed_inputs
 from graphwalk_neo4j.learned.linker import fit_linker, template_counts
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
 from graphwalk_neo4j.learned.qa import (
@@ -164,6 +164,12 @@ class GraphQuestions:
     links: dict[str, list[str]]  # per type, the types one move away
     seconds: float
 
+    @property
+    def unnamed_as_asked(self) -> bool:
+        """Whether the questions call the graph's one unnamed type by stand-in nouns (graph_questions, 4), so
+        the model reads it as the noun a question asks for (:func:`~.inputs.typed_as_asked`)."""
+        return sole_unnamed(self.role_types) is not None
+
 
 async def graph_questions(
     store: GraphStore,
@@ -189,7 +195,7 @@ async def graph_questions(
         role_types = infer_role_types(index)
         fill_node_types(index, role_types)
         links = type_links(index, role_types)
-        pairs = graph_pairs(index, sampling, observe)
+        pairs = graph_pairs(index, sampling, observe, unnamed=sole_unnamed(role_types))
         write_data_file(data_dir, ROLE_TYPES_FILE, role_types)
         write_data_file(data_dir, TYPE_LINKS_FILE, links)
         write_questions(data_dir, pairs, sampling)
@@ -234,7 +240,12 @@ async def train_from_graph(
     out = Path(out_dir)
     sampling = sampling or SamplingOptions()
     written = await graph_questions(store, graph, out / "data", sampling, observe)
-    meta = {**graph_meta(sampling, written), "role_types": written.role_types, "type_links": written.links}
+    meta = {
+        **graph_meta(sampling, written),
+        "role_types": written.role_types,
+        "type_links": written.links,
+        "unnamed_as_asked": written.unnamed_as_asked,
+    }
     metrics = await train_on_pairs(
         store,
         graph,
@@ -299,14 +310,25 @@ async def train_from_graphs(
     linking: list[LinkerQuestions] = []
     per_graph: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
+    unnamed_as_asked = False
     for graph in graphs:
         data = out / "data" / GRAPHS_DIR / graph
         written = await graph_questions(store, graph, data, sampling, observe)
         questions_s += written.seconds
         splits = graph_splits(sampling, written.pairs)
         mined = await mined_examples(
-            store, graph, written.pairs, splits, data, written.role_types, config, mining, observe
+            store,
+            graph,
+            written.pairs,
+            splits,
+            data,
+            written.role_types,
+            config,
+            mining,
+            observe,
+            unnamed_as_asked=written.unnamed_as_asked,
         )
+        unnamed_as_asked = unnamed_as_asked or written.unnamed_as_asked
         train += mined.train
         val += mined.val
         for key, value in written.role_types.items():
@@ -323,6 +345,7 @@ async def train_from_graphs(
         "split": graph_split(sampling),
         "role_types": role_types,
         "type_links": {},
+        "unnamed_as_asked": unnamed_as_asked,
         "questions": {"train": sum(len(x.train) for x in linking), "val": sum(len(x.val) for x in linking), "test": 0},
         "walk_config": config.model_dump(mode="json"),
         "mining": mining.__dict__,
@@ -418,9 +441,12 @@ async def mined_examples(
     config: WalkConfig,
     mining: MiningOptions,
     observe: Progress | None = None,
+    *,
+    unnamed_as_asked: bool = False,
 ) -> MinedExamples:
     """Mine the pairs not in ``test`` into ``data_dir`` (resumable) and type their decisions with ``role_types``
-    (the walk's decisions on an untyped graph, typed as the model reads them)."""
+    (the walk's decisions on an untyped graph, typed as the model reads them; with ``unnamed_as_asked``, the
+    one unnamed type as each question asks for it, :func:`~.inputs.typed_as_asked`)."""
     usable = [q for q in pairs if splits[q.id] != "test"]
     profile = await load_profile(store, graph)
     decisions, mined = await build_dataset(store, graph, usable, data_dir, config, mining, observe, profile=profile)
@@ -428,7 +454,11 @@ async def mined_examples(
     for d in decisions:
         split = splits.get(d.qid)
         if split in examples:
-            examples[split].append(Example(typed_inputs(d.inputs, role_types), d.target, f"{d.hops}hop", True))
+            if unnamed_as_asked:
+                typed = typed_as_asked(d.inputs, role_types, {})[0]
+            else:
+                typed = typed_inputs(d.inputs, role_types)
+            examples[split].append(Example(typed, d.target, f"{d.hops}hop", True))
     return MinedExamples(
         examples["train"],
         examples["val"],
@@ -460,7 +490,16 @@ async def train_on_pairs(
     config = config or mining_config()
     started = time.perf_counter()
     mined = await mined_examples(
-        store, graph, pairs, splits, out / "data", meta.get("role_types") or {}, config, mining, observe
+        store,
+        graph,
+        pairs,
+        splits,
+        out / "data",
+        meta.get("role_types") or {},
+        config,
+        mining,
+        observe,
+        unnamed_as_asked=bool(meta.get("unnamed_as_asked")),
     )
     mine_s = time.perf_counter() - started
     meta = {

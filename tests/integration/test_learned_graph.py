@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from graphwalk_neo4j.eval.runner import prepare_graph
 from graphwalk_neo4j.graph.ledger import drop_graph
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.learned import role_types as role_types_module
-from graphwalk_neo4j.learned.graph_questions import read_graph
+from graphwalk_neo4j.learned.graph_questions import STAND_IN_NOUNS, plural_of, read_graph
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
 from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types, role_types_note
 from graphwalk_neo4j.walk.service import WalkService
@@ -175,6 +176,32 @@ def test_a_graph_without_types_is_given_them_from_its_structure(
         )
         assert walked.exit_code == 0, walked.output
         assert [a["name"] for a in json.loads(walked.stdout)["answers"]] == ["City 1"]
+    finally:
+        asyncio.run(with_store(settings, lambda st: drop_graph(st, graph_name)))
+
+
+def test_the_one_type_no_relation_names_is_asked_for_by_stand_in_nouns(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
+    settings = neo4j_settings.model_copy(update={"embedder": "fake"})
+    kb = tmp_path / "kb.txt"
+    films = [f"Film {i}|directed_by|Person {i % 5}\nFilm {i}|has_genre|Genre {i % 3}" for i in range(30)]
+    kb.write_text("\n".join(films) + "\n", encoding="utf-8")
+    try:
+        loaded = cli(settings, "ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path))
+        assert loaded.exit_code == 0, loaded.output
+        art = tmp_path / "art"
+        train = ("decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "100", "--epochs", "1")
+        trained = cli(settings, *train, "--members", "1", "--no-default")
+        assert trained.exit_code == 0, trained.output
+        config = json.loads((art / "config.json").read_text())
+        assert sorted(set(config["role_types"].values())) == ["director", "genre", "item"]  # the films: unnamed
+        assert config["unnamed_as_asked"] is True
+        questions = [json.loads(line)["raw"] for line in (art / "data" / "questions.jsonl").read_text().splitlines()]
+        assert not [q for q in questions if re.search(r"\bitems?\b", q)]  # no question asks for "items"
+        nouns = {w for q in questions for w in re.findall(r"\b(?:which|what) (\w+)", q)}
+        assert nouns & {plural_of(n) for n in STAND_IN_NOUNS} | nouns & set(STAND_IN_NOUNS)
+        assert LearnedDecider.load(art, FakeEmbedder()).name_unnamed  # and walks reading it so
     finally:
         asyncio.run(with_store(settings, lambda st: drop_graph(st, graph_name)))
 
@@ -354,6 +381,12 @@ async def reads_the_walked_graphs_types(
     walked_too = await service.graph_backend(knows_items)
     assert isinstance(walked_too, LearnedDecider)
     assert not walked_too.name_unnamed  # its own graph's `item`: learned as such
+    stand_ins = {"graph": typed, "role_types": {"x|subject": "item"}, "unnamed_as_asked": True}
+    learned_as_asked = learned_decider(stand_ins)
+    assert learned_as_asked.name_unnamed  # its questions called its `item` by stand-in nouns
+    walked_stand_ins = await service.graph_backend(learned_as_asked)
+    assert isinstance(walked_stand_ins, LearnedDecider)
+    assert walked_stand_ins.name_unnamed  # and it reads another graph's so too
     assert await service.graph_backend(other) is walked  # once per backend
     assert await service.graph_backend(trained) is trained  # a graph the model was trained on: its own reading
     on_typed = await WalkService(store, typed, trained).graph_backend(trained)

@@ -8,6 +8,7 @@ from typing import Any
 
 from graphwalk_neo4j.decide.answer_types import kind_of
 from graphwalk_neo4j.learned.graph_questions import (
+    STAND_IN_NOUNS,
     ActiveVerb,
     GraphIndex,
     Reading,
@@ -24,6 +25,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     question_word,
     read_relation,
     sample_paths,
+    stand_in_nouns,
     write_question,
 )
 
@@ -348,6 +350,38 @@ def test_pairs_keep_the_start_id_and_the_answers_by_name() -> None:
     asks = [q.raw for q in pairs if q.raw.startswith(("who ", "which ", "what ", "when ", "in which "))]
     assert len(asks) == 8  # most questions say what they ask for
     assert pairs == graph_pairs(g, SamplingOptions(questions=12, seed=1))
+
+
+def test_the_one_unnamed_type_is_called_by_a_stand_in_noun() -> None:
+    g = index()
+    for node, (_, type_) in NAMES.items():  # as role types name a graph loaded without types: films unnamed
+        g.types[node] = "item" if type_ == "Movie" else type_.lower()
+    path = SampledPath("nolan", (("directed_by", "in"),), ("inception", "memento"))
+    first: Any = First()
+    assert write_question(g, path, first, ("item", "album"))[0] == "which album is directed by [Christopher Nolan]"
+    assert write_question(g, path, first)[0] == "which item is directed by [Christopher Nolan]"
+    options = SamplingOptions(questions=12, seed=1)
+    plain = graph_pairs(g, options)
+    named = graph_pairs(g, options, unnamed="item")
+    assert named == graph_pairs(g, options, unnamed="item")
+    # the noun is drawn apart: the paths, the answers and every question not about films are as they were
+    assert [(q.topic_id, q.answers) for q in named] == [(q.topic_id, q.answers) for q in plain]
+    changed = [(p.raw, q.raw) for p, q in zip(plain, named, strict=True) if p.raw != q.raw]
+    assert changed
+    assert all("item" in old and "item" not in new for old, new in changed)
+    assert sum(1 for q in named if " item" in q.raw) == 0
+
+
+def test_stand_in_nouns_leave_out_the_graphs_named_types_and_ask_for_things() -> None:
+    assert len(STAND_IN_NOUNS) == len(set(STAND_IN_NOUNS))
+    assert {kind_of(noun) for noun in STAND_IN_NOUNS} == {"thing"}  # no who / when / where questions
+    assert {plural_of(noun)[:-1] for noun in STAND_IN_NOUNS if not noun.endswith(("sh", "ch"))} == {
+        noun for noun in STAND_IN_NOUNS if not noun.endswith(("sh", "ch"))
+    }
+    assert {"film", "movie", "country", "university"}.isdisjoint(STAND_IN_NOUNS)  # the dev questions' nouns
+    assert stand_in_nouns(["song", "RECORD_LABEL", "vehicle type"]) == tuple(
+        n for n in STAND_IN_NOUNS if n not in ("song", "vehicle")
+    )
 
 
 def test_no_path_ends_on_a_move_that_stays_where_the_walk_stands() -> None:

@@ -9,6 +9,8 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     named_as_asked,
+    sole_unnamed,
+    typed_as_asked,
     typed_inputs,
     unnamed_type_asked,
 )
@@ -241,6 +243,38 @@ def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_nou
     unchanged_types, unchanged_links = named_as_asked("who directed", FILMS, links)
     assert unchanged_types is FILMS
     assert unchanged_links is links
+
+
+def test_the_unnamed_type_named_as_asked_keeps_the_learned_embedding_of_item() -> None:
+    inputs = DecisionInputs(
+        question="what films did direct",
+        path=(),
+        tokens=("directed_by|in", STOP_TOKEN),
+        types=("node", "node"),
+        counts=(3, 1),
+        moves=("directed by", "the answer is these 1 node"),
+    )
+    links = {"item": ["person", "tag", "year"], "person": ["item"]}
+    named, named_links = typed_as_asked(inputs, FILMS, links)
+    assert named.types == ("film", "person")  # what every column of words reads, and the STOP rule
+    assert named.moves[0] == "films directed by this person"
+    assert named.type_ids == ("item", "person")  # the type's learned embedding: the one its training read
+    assert named.embedded_types == ("item", "person")
+    assert named_links == {"film": ["person", "tag", "year"], "person": ["film"]}
+    assert DecisionInputs.from_json(named.to_json()) == named
+    plain, plain_links = typed_as_asked(dataclasses.replace(inputs, question="who directed"), FILMS, links)
+    assert plain.types == ("item", "person")
+    assert plain.type_ids == ()  # nothing named: the types are the ids
+    assert plain.embedded_types == ("item", "person")
+    assert plain_links is links
+    assert "type_ids" not in plain.to_json()  # the training data of every other decision hashes as before
+
+
+def test_the_sole_unnamed_type() -> None:
+    assert sole_unnamed(FILMS) == "item"
+    assert sole_unnamed({**FILMS, "has_tags|object": "item 2"}) is None
+    assert sole_unnamed({"born_in|object": "city"}) is None
+    assert sole_unnamed({}) is None
 
 
 def test_the_agent_of_a_present_verb_is_spelled_as_english_spells_it() -> None:
