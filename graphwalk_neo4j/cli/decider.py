@@ -280,7 +280,10 @@ def _role_types(config: dict[str, Any]) -> list[str]:
     if not role_types:
         return []
     names = sorted(set(role_types.values()))
-    return [f"  node types: the graph has none; {len(names)} read from its structure: {', '.join(names)}"]
+    line = f"  node types: the graph has none; {len(names)} read from its structure: {', '.join(names)}"
+    if config.get("unnamed_as_asked"):
+        line += "; the one no relation names (item) read as the noun a question asks for"
+    return [line]
 
 
 def _stop_rule(config: dict[str, Any]) -> str:

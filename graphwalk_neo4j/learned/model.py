@@ -347,7 +347,8 @@ class LearnedDecider(DecisionBackend):
         the walked graph's types, inferred from its structure, and its type links
         (:func:`~.role_types.graph_role_types`), not those of the graphs it was trained on. The one type those
         leave unnamed (``item``) reads as the noun a question asks for (:func:`~.inputs.unnamed_type_asked`),
-        unless the model's own graphs had an unnamed type too (it learned ``item`` from their questions). A model
+        unless the model's own graphs had an unnamed type its questions called ``item`` (``unnamed_as_asked``
+        false: trained before stand-in nouns, or on a graph with several unnamed types). A model
         trained on other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462
         without them, 0.864 / 0.647 / 0.508 with them (docs/eval.md)."""
         if self.trained_on(graph):

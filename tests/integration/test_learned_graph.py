@@ -202,6 +202,11 @@ def test_the_one_type_no_relation_names_is_asked_for_by_stand_in_nouns(
         nouns = {w for q in questions for w in re.findall(r"\b(?:which|what) (\w+)", q)}
         assert nouns & {plural_of(n) for n in STAND_IN_NOUNS} | nouns & set(STAND_IN_NOUNS)
         assert LearnedDecider.load(art, FakeEmbedder()).name_unnamed  # and walks reading it so
+        shown = cli(settings, "decider", "show", str(art))
+        assert (
+            "3 read from its structure: director, genre, item; the one no relation names (item) read as the noun "
+            "a question asks for" in " ".join(shown.stdout.split())
+        )
     finally:
         asyncio.run(with_store(settings, lambda st: drop_graph(st, graph_name)))
 
