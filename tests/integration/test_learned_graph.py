@@ -122,19 +122,26 @@ def _untyped_triples() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _trained_untyped(settings: Settings, graph: str, tmp_path: Path, triples: str, *, epochs: int) -> Path:
+    """``triples`` ingested as ``graph`` with no type map, and a one-member model trained from it alone (100
+    questions): the artifact's directory."""
+    kb = tmp_path / "kb.txt"
+    kb.write_text(triples, encoding="utf-8")
+    loaded = cli(settings, "ingest", str(kb), "--graph", graph, "--root", str(tmp_path))
+    assert loaded.exit_code == 0, loaded.output
+    art = tmp_path / "art"
+    train = ("decider", "train", "--graph", graph, "--out", str(art), "--questions", "100", "--epochs", str(epochs))
+    trained = cli(settings, *train, "--members", "1", "--no-default")
+    assert trained.exit_code == 0, trained.output
+    return art
+
+
 def test_a_graph_without_types_is_given_them_from_its_structure(
     graph_name: str, neo4j_settings: Settings, tmp_path: Path
 ) -> None:
     settings = neo4j_settings.model_copy(update={"embedder": "fake"})
-    kb = tmp_path / "kb.txt"
-    kb.write_text(_untyped_triples(), encoding="utf-8")
     try:
-        loaded = cli(settings, "ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path))
-        assert loaded.exit_code == 0, loaded.output
-        art = tmp_path / "art"
-        train = ("decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "100", "--epochs", "2")
-        trained = cli(settings, *train, "--members", "1", "--no-default")
-        assert trained.exit_code == 0, trained.output
+        art = _trained_untyped(settings, graph_name, tmp_path, _untyped_triples(), epochs=2)
         config = json.loads((art / "config.json").read_text())
         assert config["role_types"] == {
             "born_in|object": "city",
@@ -184,16 +191,9 @@ def test_the_one_type_no_relation_names_is_asked_for_by_stand_in_nouns(
     graph_name: str, neo4j_settings: Settings, tmp_path: Path
 ) -> None:
     settings = neo4j_settings.model_copy(update={"embedder": "fake"})
-    kb = tmp_path / "kb.txt"
     films = [f"Film {i}|directed_by|Person {i % 5}\nFilm {i}|has_genre|Genre {i % 3}" for i in range(30)]
-    kb.write_text("\n".join(films) + "\n", encoding="utf-8")
     try:
-        loaded = cli(settings, "ingest", str(kb), "--graph", graph_name, "--root", str(tmp_path))
-        assert loaded.exit_code == 0, loaded.output
-        art = tmp_path / "art"
-        train = ("decider", "train", "--graph", graph_name, "--out", str(art), "--questions", "100", "--epochs", "1")
-        trained = cli(settings, *train, "--members", "1", "--no-default")
-        assert trained.exit_code == 0, trained.output
+        art = _trained_untyped(settings, graph_name, tmp_path, "\n".join(films) + "\n", epochs=1)
         config = json.loads((art / "config.json").read_text())
         assert sorted(set(config["role_types"].values())) == ["director", "genre", "item"]  # the films: unnamed
         assert config["unnamed_as_asked"] is True

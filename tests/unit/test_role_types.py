@@ -221,8 +221,9 @@ def test_the_one_unnamed_type_is_what_a_question_asks_for_when_it_names_no_other
     assert unnamed_type_asked("what films did direct", {"born_in|object": "city"}) is None  # none unnamed
 
 
-def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_noun() -> None:
-    inputs = DecisionInputs(
+def _directed_films() -> DecisionInputs:
+    """A decision standing on a person, asked "what films did direct": one move to the films, and STOP."""
+    return DecisionInputs(
         question="what films did direct",
         path=(),
         tokens=("directed_by|in", STOP_TOKEN),
@@ -230,6 +231,10 @@ def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_nou
         counts=(3, 1),
         moves=("directed by", "the answer is these 1 node"),
     )
+
+
+def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_noun() -> None:
+    inputs = _directed_films()
     assert typed_inputs(inputs, FILMS).types == ("item", "person")  # as the graph's own model was trained
     links = {"item": ["person", "tag", "year"], "person": ["item"]}
     role_types, named_links = named_as_asked("what films did direct", FILMS, links)
@@ -246,14 +251,7 @@ def test_a_model_on_a_graph_it_never_saw_reads_the_unnamed_type_as_the_asked_nou
 
 
 def test_the_unnamed_type_named_as_asked_keeps_the_learned_embedding_of_item() -> None:
-    inputs = DecisionInputs(
-        question="what films did direct",
-        path=(),
-        tokens=("directed_by|in", STOP_TOKEN),
-        types=("node", "node"),
-        counts=(3, 1),
-        moves=("directed by", "the answer is these 1 node"),
-    )
+    inputs = _directed_films()
     links = {"item": ["person", "tag", "year"], "person": ["item"]}
     named, named_links = typed_as_asked(inputs, FILMS, links)
     assert named.types == ("film", "person")  # what every column of words reads, and the STOP rule
