@@ -28,11 +28,13 @@
    actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
    released``), and the question word at the end (``[X] was directed by who``). The patterns are written
    here, not taken from any benchmark's questions. The topic is written ``[like this]``.
-4. **The type no relation names.** A graph loaded without types has its types inferred from its relations
-   (:mod:`.role_types`); the one kind of node no relation names is ``item`` (MetaQA's films, a company graph's
-   countries). A user never asks "which items": they ask for films or countries. So where the graph has exactly
-   one such type, each question calls it by a noun drawn from :data:`STAND_IN_NOUNS`, and the model reads the type
-   as the noun the question asks for (:func:`~.inputs.typed_as_asked`), in training as when it walks.
+4. **The types no relation names.** A graph loaded without types has its types inferred from its relations
+   (:mod:`.role_types`); a kind of node no relation names is ``item`` (MetaQA's films, a company graph's
+   countries; ``item 2``, ... where there are several). A user never asks "which items": they ask for films or
+   countries. So each question calls each such type by its own noun drawn from :data:`STAND_IN_NOUNS`. Where
+   there is exactly one, the model reads it as the noun the question asks for (:func:`~.inputs.typed_as_asked`),
+   in training as when it walks; where there are several, which one a question asks for is not known, and the
+   model learns from the varied nouns to go by the relations' words instead.
 
 Everything is seeded: the same graph and seed give the same questions.
 """
@@ -57,7 +59,7 @@ from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from graphwalk_neo4j.graph.profile import GraphProfile
     from graphwalk_neo4j.progress import Progress
@@ -613,14 +615,15 @@ def _pattern_words(
 
 
 def write_question(
-    index: GraphIndex, path: SampledPath, rng: random.Random, stand_in: tuple[str, str] | None = None
+    index: GraphIndex, path: SampledPath, rng: random.Random, stand_ins: Mapping[str, str] | None = None
 ) -> tuple[str, str]:
     """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3); with
-    ``stand_in`` (the graph's unnamed type, a noun), that type is called by the noun (module docstring, 4)."""
+    ``stand_ins`` (the graph's unnamed types, each to a noun), such a type is called by its noun (module
+    docstring, 4)."""
 
     def type_word(nodes: Sequence[str]) -> str:
         word = _type_word(index, nodes)
-        return stand_in[1] if stand_in is not None and word == stand_in[0] else word
+        return (stand_ins or {}).get(word, word)
 
     topic = index.names[path.start]
     phrase = f"[{topic}]"
@@ -716,17 +719,21 @@ def stand_in_nouns(named: Iterable[str]) -> tuple[str, ...]:
 
 
 def graph_pairs(
-    index: GraphIndex, options: SamplingOptions, progress: Progress | None = None, unnamed: str | None = None
+    index: GraphIndex, options: SamplingOptions, progress: Progress | None = None, unnamed: Sequence[str] = ()
 ) -> list[QAPair]:
     """The sampled paths as question–answer pairs (the topic's id kept, so mining starts where the path did);
-    ``unnamed``, the graph's one unnamed type, called in each question by a noun of :func:`stand_in_nouns` drawn
-    apart from the wording's draws (so the rest of the question is as it was without)."""
-    nouns = stand_in_nouns(t for t in set(index.types.values()) if t and t != unnamed) if unnamed else ()
+    each of ``unnamed``, the graph's unnamed types, called in each question by its own noun of
+    :func:`stand_in_nouns`, drawn apart from the wording's draws (so the rest of the question is as it was
+    without)."""
+    nouns = stand_in_nouns(t for t in set(index.types.values()) if t and t not in unnamed)
     pairs = []
     for k, path in enumerate(sample_paths(index, options, progress)):
         rng = _seeded(options.seed, k)
-        stand_in = (unnamed, _seeded(options.seed, k, "stand-in").choice(nouns)) if unnamed and nouns else None
-        raw, text = write_question(index, path, rng, stand_in)
+        draw = _seeded(options.seed, k, "stand-in")
+        stand_ins: dict[str, str] = {}
+        for kind in unnamed[: len(nouns)]:
+            stand_ins[kind] = draw.choice([n for n in nouns if n not in stand_ins.values()])
+        raw, text = write_question(index, path, rng, stand_ins)
         answers = tuple(dict.fromkeys(index.names[a] for a in path.answers))
         pairs.append(
             QAPair(

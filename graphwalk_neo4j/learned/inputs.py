@@ -230,6 +230,11 @@ def is_unnamed(type_name: str) -> bool:
     return type_name == UNNAMED_TYPE or type_name.startswith(f"{UNNAMED_TYPE} ")
 
 
+def unnamed_types(role_types: Mapping[str, str]) -> tuple[str, ...]:
+    """The types of ``role_types`` that no relation names (:func:`is_unnamed`): ``item``, ``item 2``, ..."""
+    return tuple(sorted({t for t in role_types.values() if is_unnamed(t)}, key=lambda t: (len(t), t)))
+
+
 def sole_unnamed(role_types: Mapping[str, str]) -> str | None:
     """The one type of ``role_types`` that no relation names (:func:`is_unnamed`); ``None`` when there are none or
     several."""

@@ -17,7 +17,7 @@ from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
-from graphwalk_neo4j.learned.inputs import sole_unnamed, typed_as_asked, typed_inputs
+from graphwalk_neo4j.learned.inputs import sole_unnamed, typed_as_asked, typed_inputs, unnamed_types
 from graphwalk_neo4j.learned.linker import fit_linker, template_counts
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
 from graphwalk_neo4j.learned.qa import (
@@ -195,7 +195,7 @@ async def graph_questions(
         role_types = infer_role_types(index)
         fill_node_types(index, role_types)
         links = type_links(index, role_types)
-        pairs = graph_pairs(index, sampling, observe, unnamed=sole_unnamed(role_types))
+        pairs = graph_pairs(index, sampling, observe, unnamed=unnamed_types(role_types))
         write_data_file(data_dir, ROLE_TYPES_FILE, role_types)
         write_data_file(data_dir, TYPE_LINKS_FILE, links)
         write_questions(data_dir, pairs, sampling)

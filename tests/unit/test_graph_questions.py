@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -358,18 +359,27 @@ def test_the_one_unnamed_type_is_called_by_a_stand_in_noun() -> None:
         g.types[node] = "item" if type_ == "Movie" else type_.lower()
     path = SampledPath("nolan", (("directed_by", "in"),), ("inception", "memento"))
     first: Any = First()
-    assert write_question(g, path, first, ("item", "album"))[0] == "which album is directed by [Christopher Nolan]"
+    assert write_question(g, path, first, {"item": "album"})[0] == "which album is directed by [Christopher Nolan]"
     assert write_question(g, path, first)[0] == "which item is directed by [Christopher Nolan]"
     options = SamplingOptions(questions=12, seed=1)
     plain = graph_pairs(g, options)
-    named = graph_pairs(g, options, unnamed="item")
-    assert named == graph_pairs(g, options, unnamed="item")
+    named = graph_pairs(g, options, unnamed=("item",))
+    assert named == graph_pairs(g, options, unnamed=("item",))
     # the noun is drawn apart: the paths, the answers and every question not about films are as they were
     assert [(q.topic_id, q.answers) for q in named] == [(q.topic_id, q.answers) for q in plain]
     changed = [(p.raw, q.raw) for p, q in zip(plain, named, strict=True) if p.raw != q.raw]
     assert changed
     assert all("item" in old and "item" not in new for old, new in changed)
     assert sum(1 for q in named if " item" in q.raw) == 0
+    for node, (_, type_) in NAMES.items():  # two unnamed types: the films and the people, a noun each
+        g.types[node] = {"Movie": "item", "Person": "item 2"}.get(type_, type_.lower())
+    two = SampledPath("inception", (("directed_by", "out"), ("directed_by", "in")), ("memento",))
+    assert write_question(g, two, first, {"item": "album", "item 2": "recipe"})[0] == (
+        "which album is directed by the recipe [Inception] is directed by"
+    )
+    both = graph_pairs(g, options, unnamed=("item", "item 2"))
+    assert [q.answers for q in both] == [q.answers for q in plain]
+    assert not [q.raw for q in both if re.search(r"\bitems?\b", q.raw)]
 
 
 def test_stand_in_nouns_leave_out_the_graphs_named_types_and_ask_for_things() -> None:

@@ -13,6 +13,7 @@ from graphwalk_neo4j.learned.inputs import (
     typed_as_asked,
     typed_inputs,
     unnamed_type_asked,
+    unnamed_types,
 )
 from graphwalk_neo4j.learned.role_types import (
     fill_node_types,
@@ -266,6 +267,12 @@ def test_the_unnamed_type_named_as_asked_keeps_the_learned_embedding_of_item() -
     assert plain.embedded_types == ("item", "person")
     assert plain_links is links
     assert "type_ids" not in plain.to_json()  # the training data of every other decision hashes as before
+
+
+def test_the_unnamed_types_in_order() -> None:
+    assert unnamed_types(FILMS) == ("item",)
+    assert unnamed_types({**FILMS, "a|object": "item 10", "has_tags|object": "item 2"}) == ("item", "item 2", "item 10")
+    assert unnamed_types({"born_in|object": "city"}) == ()
 
 
 def test_the_sole_unnamed_type() -> None:
