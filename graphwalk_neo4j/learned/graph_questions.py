@@ -356,7 +356,7 @@ def question_word(kind: str, y: str, ys: str, rng: random.Random) -> str:
 
 UNTYPED = frozenset({"thing", "entity", "node"})  # what :func:`_type_word` and a type-less ingest call a node
 
-# Nouns a question calls the graph's one unnamed type by (module docstring, 4), one per question: things of many
+# Nouns a question calls the graph's unnamed types by (module docstring, 4), one per type and question: things of many
 # domains, none a person, time, place or organisation word (:func:`kind_of`: those change the question word) and
 # none a noun of this project's dev questions (film, movie, country, university), so the dev sets measure the
 # reading of a noun never trained on.

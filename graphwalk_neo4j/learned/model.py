@@ -358,7 +358,7 @@ class LearnedDecider(DecisionBackend):
             return self  # another name keeps the type links it was trained with)
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
-        # a model whose own graphs had an unnamed type learned it as `item` where its questions said "items"
+        # a model whose own graphs had unnamed types it did not read as the asked noun keeps reading `item`
         walked.name_unnamed = self.name_unnamed or not any(is_unnamed(t) for t in self.role_types.values())
         return walked
 

@@ -166,8 +166,9 @@ class GraphQuestions:
 
     @property
     def unnamed_as_asked(self) -> bool:
-        """Whether the questions call the graph's one unnamed type by stand-in nouns (graph_questions, 4), so
-        the model reads it as the noun a question asks for (:func:`~.inputs.typed_as_asked`)."""
+        """Whether the graph has exactly one unnamed type, which its questions call by stand-in nouns
+        (graph_questions, 4) and the model reads as the noun a question asks for (:func:`~.inputs.typed_as_asked`);
+        several are called by stand-ins too, but none is read so."""
         return sole_unnamed(self.role_types) is not None
 
 
