@@ -238,8 +238,8 @@ def unnamed_types(role_types: Mapping[str, str]) -> tuple[str, ...]:
 def sole_unnamed(role_types: Mapping[str, str]) -> str | None:
     """The one type of ``role_types`` that no relation names (:func:`is_unnamed`); ``None`` when there are none or
     several."""
-    unnamed = {t for t in role_types.values() if is_unnamed(t)}
-    return unnamed.pop() if len(unnamed) == 1 else None
+    unnamed = unnamed_types(role_types)
+    return unnamed[0] if len(unnamed) == 1 else None
 
 
 def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
@@ -293,6 +293,21 @@ def typed_as_asked(
     if named_types is role_types:
         return typed, links
     return replace(typed_inputs(inputs, named_types), type_ids=typed.types), named_links
+
+
+def typed_for(
+    inputs: DecisionInputs,
+    role_types: Mapping[str, str],
+    links: Mapping[str, Sequence[str]],
+    *,
+    name_unnamed: bool,
+) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
+    """One decision typed as a learned model reads it, in training and in walks, and the type links its STOP rule
+    reads: :func:`typed_as_asked` for a model that reads the unnamed type as the asked noun, else
+    :func:`typed_inputs` and the links as they are."""
+    if name_unnamed:
+        return typed_as_asked(inputs, role_types, links)
+    return typed_inputs(inputs, role_types), links
 
 
 def typed_inputs(inputs: DecisionInputs, role_types: Mapping[str, str]) -> DecisionInputs:

@@ -52,8 +52,7 @@ from graphwalk_neo4j.learned.inputs import (
     option_extras,
     stop_ruled_out,
     type_text,
-    typed_as_asked,
-    typed_inputs,
+    typed_for,
 )
 from graphwalk_neo4j.learned.linker import MentionLinker
 from graphwalk_neo4j.learned.role_types import graph_role_types
@@ -373,10 +372,8 @@ class LearnedDecider(DecisionBackend):
     def _typed(self, inputs: DecisionInputs) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
         """One decision's inputs typed as this model reads them, and the type links its STOP rule reads: with
         :attr:`name_unnamed`, the graph's unnamed type named as the question asks for it
-        (:func:`~.inputs.typed_as_asked`)."""
-        if self.name_unnamed:
-            return typed_as_asked(inputs, self.role_types, self.type_links)
-        return typed_inputs(inputs, self.role_types), self.type_links
+        (:func:`~.inputs.typed_for`)."""
+        return typed_for(inputs, self.role_types, self.type_links, name_unnamed=self.name_unnamed)
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""

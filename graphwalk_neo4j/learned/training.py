@@ -17,7 +17,7 @@ from graphwalk_neo4j.learned.artifact import METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
-from graphwalk_neo4j.learned.inputs import sole_unnamed, typed_as_asked, typed_inputs, unnamed_types
+from graphwalk_neo4j.learned.inputs import sole_unnamed, typed_for, unnamed_types
 from graphwalk_neo4j.learned.linker import fit_linker, template_counts
 from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
 from graphwalk_neo4j.learned.qa import (
@@ -455,10 +455,7 @@ async def mined_examples(
     for d in decisions:
         split = splits.get(d.qid)
         if split in examples:
-            if unnamed_as_asked:
-                typed = typed_as_asked(d.inputs, role_types, {})[0]
-            else:
-                typed = typed_inputs(d.inputs, role_types)
+            typed = typed_for(d.inputs, role_types, {}, name_unnamed=unnamed_as_asked)[0]
             examples[split].append(Example(typed, d.target, f"{d.hops}hop", True))
     return MinedExamples(
         examples["train"],
