@@ -327,12 +327,15 @@ def template_questions(
 
 
 def hand_questions(
-    triples: list[tuple[str, str, str]], kinds: dict[str, list[str]], seed: int = 13
+    triples: list[tuple[str, str, str]],
+    kinds: dict[str, list[str]],
+    seed: int = 13,
+    hand: Sequence[tuple[str, Path_, str]] = HAND,
 ) -> dict[int, list[Question]]:
     adj = build_adjacency(triples)
     rng = random.Random(seed)
     out: dict[int, list[Question]] = {2: [], 3: []}
-    for kind, steps, wording in HAND:
+    for kind, steps, wording in hand:
         path = _path(steps)
         topics = [t for t in sorted(kinds[kind]) if _answers(adj, t, path)]
         topic = rng.choice(topics)
@@ -846,6 +849,165 @@ POLE_HAND: list[tuple[str, Path_, str]] = [
 ]  # fmt: skip
 
 
+# The people graph (:func:`people_graph`): a biographical graph of three generations of families, with the
+# properties a general knowledge base gives a person (a spouse, children and parents both ways, where they were born
+# and died, what they did, their religion and ethnicity, where they studied); relations named plainly.
+PEOPLE_TYPES = {
+    "spouse": ("Person", "Person"),
+    "children": ("Person", "Person"),
+    "parents": ("Person", "Person"),
+    "gender": ("Person", "Gender"),
+    "nationality": ("Person", "Country"),
+    "place_of_birth": ("Person", "City"),
+    "place_of_death": ("Person", "City"),
+    "cause_of_death": ("Person", "CauseOfDeath"),
+    "profession": ("Person", "Profession"),
+    "religion": ("Person", "Religion"),
+    "ethnicity": ("Person", "EthnicGroup"),
+    "institution": ("Person", "University"),
+    "located_in": ("City", "Country"),
+}
+PROFESSIONS = (
+    "actor", "architect", "banker", "composer", "diplomat", "engineer", "farmer", "journalist", "judge", "lawyer",
+    "merchant", "nurse", "painter", "physician", "poet", "politician", "sailor", "scientist", "soldier", "teacher",
+)  # fmt: skip
+RELIGIONS = ("Velorian Church", "Old Rite", "Khar Faith", "Brevian Order", "Isle Way")
+ETHNIC_GROUPS = ("Norvanians", "Estmarkers", "Calderrans", "Ostravians", "Velorians", "Isle folk", "Kharls")
+CAUSES = ("heart failure", "pneumonia", "stroke", "cancer", "a fall", "old age", "tuberculosis", "drowning")
+PEOPLE_TEMPLATES: list[tuple[str, Path_, tuple[str, ...]]] = [
+    ("Person", (("spouse", "out"), ("nationality", "out")),
+     ("what nationality is the spouse of [{}]", "which country is the husband or wife of [{}] a citizen of")),
+    ("Person", (("parents", "out"), ("profession", "out")),
+     ("what was the profession of the parents of [{}]", "what did [{}]'s mother and father do for a living")),
+    ("Person", (("children", "out"), ("place_of_birth", "out")),
+     ("where were the children of [{}] born", "in which cities were [{}]'s kids born")),
+    ("Person", (("spouse", "out"), ("religion", "out")),
+     ("what religion does the spouse of [{}] follow", "which faith is [{}]'s partner")),
+    ("Person", (("place_of_birth", "out"), ("located_in", "out")),
+     ("in which country was [{}] born", "what country is the birthplace of [{}] in")),
+    ("City", (("place_of_birth", "in"), ("profession", "out")),
+     ("what professions do people born in [{}] have", "what do natives of [{}] work as")),
+    ("Person", (("children", "out"), ("spouse", "out")),
+     ("who are the spouses of the children of [{}]", "who did the kids of [{}] marry")),
+    ("Person", (("parents", "out"), ("place_of_death", "out")),
+     ("where did the parents of [{}] die", "in which city did [{}]'s mother or father pass away")),
+    ("Person", (("spouse", "out"), ("institution", "out")),
+     ("where did the spouse of [{}] study", "which university did [{}]'s wife or husband attend")),
+    ("University", (("institution", "in"), ("nationality", "out")),
+     ("what nationalities do the alumni of [{}] have", "which countries are graduates of [{}] citizens of")),
+    ("Person", (("spouse", "out"), ("parents", "out"), ("nationality", "out")),
+     ("what is the nationality of the parents of [{}]'s spouse", "which country are the in-laws of [{}] from")),
+    ("Person", (("parents", "out"), ("parents", "out"), ("place_of_birth", "out")),
+     ("where were the parents of the parents of [{}] born", "in which cities were [{}]'s grandparents born")),
+    ("Person", (("children", "out"), ("spouse", "out"), ("profession", "out")),
+     ("what do the spouses of [{}]'s children do",
+      "what is the profession of the people the children of [{}] married")),
+    ("Person", (("parents", "out"), ("children", "out"), ("religion", "out")),
+     ("what religion do the siblings of [{}] follow", "which faith do the brothers and sisters of [{}] have")),
+    ("Person", (("spouse", "out"), ("place_of_birth", "out"), ("located_in", "out")),
+     ("in which country was the spouse of [{}] born", "what country does [{}]'s partner come from by birth")),
+    ("City", (("place_of_birth", "in"), ("spouse", "out"), ("ethnicity", "out")),
+     ("what ethnicity are the spouses of people born in [{}]",
+      "which ethnic groups did natives of [{}] marry into")),
+    ("Person", (("children", "out"), ("children", "out"), ("profession", "out")),
+     ("what do the grandchildren of [{}] do for work", "what are the professions of the children of [{}]'s children")),
+]  # fmt: skip
+PEOPLE_HAND: list[tuple[str, Path_, str]] = [
+    ("Person", (("spouse", "out"), ("profession", "out")), "what does the partner of [{}] do"),
+    ("Person", (("parents", "out"), ("religion", "out")), "what faith were [{}]'s parents"),
+    ("Person", (("children", "out"), ("institution", "out")),
+     "which colleges did the sons and daughters of [{}] go to"),
+    ("Person", (("place_of_death", "out"), ("located_in", "out")), "in what country did [{}] die"),
+    ("Person", (("spouse", "out"), ("place_of_birth", "out")), "where is the wife or husband of [{}] from"),
+    ("Person", (("parents", "out"), ("ethnicity", "out")), "what ethnic background do the parents of [{}] have"),
+    ("Person", (("children", "out"), ("profession", "out")), "what jobs do [{}]'s children have"),
+    ("City", (("place_of_death", "in"), ("cause_of_death", "out")), "what did the people who died in [{}] die of"),
+    ("University", (("institution", "in"), ("place_of_birth", "out")), "where were the graduates of [{}] born"),
+    ("Person", (("parents", "out"), ("spouse", "out")), "who are the parents of [{}] married to"),
+    ("Person", (("parents", "out"), ("parents", "out"), ("profession", "out")),
+     "what did the grandparents of [{}] do for a living"),
+    ("Person", (("spouse", "out"), ("children", "out"), ("institution", "out")),
+     "where did the kids of [{}]'s spouse study"),
+    ("Person", (("parents", "out"), ("place_of_birth", "out"), ("located_in", "out")),
+     "which countries were the parents of [{}] born in"),
+    ("Person", (("children", "out"), ("spouse", "out"), ("nationality", "out")),
+     "what nationality are the people [{}]'s children married"),
+    ("City", (("place_of_birth", "in"), ("parents", "out"), ("profession", "out")),
+     "what did the parents of people born in [{}] work as"),
+    ("Person", (("parents", "out"), ("children", "out"), ("place_of_birth", "out")),
+     "where were the brothers and sisters of [{}] born"),
+    ("Person", (("spouse", "out"), ("parents", "out"), ("religion", "out")), "what religion were the in-laws of [{}]"),
+    ("University", (("institution", "in"), ("spouse", "out"), ("profession", "out")),
+     "what do the husbands and wives of [{}] graduates do"),
+]  # fmt: skip
+
+
+def people_graph(seed: int = 17) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """The people graph (:data:`PEOPLE_TYPES`): three generations of couples and their children, each person with a
+    gender, a nationality, a birthplace, a profession and now and then a religion, an ethnic group and a university;
+    the dead with where they died and mostly of what. ``children`` and ``parents`` are both stored, as a general
+    knowledge base stores them."""
+    rng = random.Random(seed)
+    names = iter(rng.sample([f"{f} {last}" for f in FIRST for last in LAST], len(FIRST) * len(LAST)))
+    cities: list[str] = []
+    while len(cities) < 30:
+        name = rng.choice(CITY_PARTS) + rng.choice(CITY_ENDS)
+        if name not in cities:
+            cities.append(name)
+    universities = [f"University of {c}" for c in rng.sample(cities, 10)]
+    home = {city: rng.choice(COUNTRIES) for city in cities}
+    triples: list[tuple[str, str, str]] = [(c, "located_in", home[c]) for c in cities]
+    people: list[str] = []
+
+    def person(dead: float) -> str:
+        who = next(names)
+        people.append(who)
+        born = rng.choice(cities)
+        triples.extend(
+            [
+                (who, "gender", rng.choice(("female", "male"))),
+                (who, "place_of_birth", born),
+                (who, "nationality", home[born] if rng.random() < 0.85 else rng.choice(COUNTRIES)),
+                (who, "profession", rng.choice(PROFESSIONS)),
+            ]
+        )
+        for relation, values, share in (("religion", RELIGIONS, 0.6), ("ethnicity", ETHNIC_GROUPS, 0.5)):
+            if rng.random() < share:
+                triples.append((who, relation, rng.choice(values)))
+        if rng.random() < 0.4:
+            triples.append((who, "institution", rng.choice(universities)))
+        if rng.random() < dead:
+            triples.append((who, "place_of_death", rng.choice(cities)))
+            if rng.random() < 0.8:
+                triples.append((who, "cause_of_death", rng.choice(CAUSES)))
+        return who
+
+    def marry(a: str, b: str) -> None:
+        triples.extend([(a, "spouse", b), (b, "spouse", a)])
+
+    def children(a: str, b: str, dead: float) -> list[str]:
+        kids = [person(dead) for _ in range(rng.choice((1, 2, 2, 3)))]
+        for kid in kids:
+            for parent in (a, b):
+                triples.extend([(parent, "children", kid), (kid, "parents", parent)])
+        return kids
+
+    couples = []
+    for _ in range(35):
+        a, b = person(0.9), person(0.9)
+        marry(a, b)
+        couples.append((a, b))
+    second = [kid for a, b in couples for kid in children(a, b, 0.3)]
+    for kid in second:
+        if rng.random() < 0.7:
+            spouse = person(0.3)
+            marry(kid, spouse)
+            children(kid, spouse, 0.05)
+    triples = sorted(set(triples))
+    kinds = {"Person": people, "City": cities, "University": universities}
+    return triples, kinds
+
+
 def written_questions(
     triples: Sequence[tuple[str, str, str]], written: Sequence[tuple[str, Path_, str]]
 ) -> dict[int, list[Question]]:
@@ -862,13 +1024,10 @@ def written_questions(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--movies-cypher", type=Path, required=True, help="The Movies example's Cypher script.")
-    parser.add_argument(
-        "--northwind-csv", type=Path, required=True, help="The import/ folder of neo4j-graph-examples/northwind."
-    )
-    parser.add_argument(
-        "--pole-zip", type=Path, required=True, help="data/pole-data-importer.zip of neo4j-graph-examples/pole."
-    )
+    # a set whose source is not given is left as it is: the generated sets are always written
+    parser.add_argument("--movies-cypher", type=Path, help="The Movies example's Cypher script.")
+    parser.add_argument("--northwind-csv", type=Path, help="The import/ folder of neo4j-graph-examples/northwind.")
+    parser.add_argument("--pole-zip", type=Path, help="data/pole-data-importer.zip of neo4j-graph-examples/pole.")
     parser.add_argument("--per-template", type=int, default=22, help="Template questions per template.")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
@@ -893,21 +1052,32 @@ def main() -> None:
     labels = {pid: label for pid, label in WIKIDATA.values()}
     (args.out / "companies_wikidata" / "relations.json").write_text(json.dumps(labels, indent=1) + "\n")
 
-    movies = movies_graph(args.movies_cypher.read_text(encoding="utf-8"))
-    adj = build_adjacency(movies)
-    hand: dict[int, list[Question]] = {1: [], 2: [], 3: []}
-    for topic, steps, wording in MOVIE_HAND:
-        path = _path(steps)
-        answers = sorted(follow_path(adj, topic, path))
-        assert answers, (topic, steps)
-        hand[len(path)].append((wording, answers, path))
-    write_set(args.out / "movies", movies, MOVIE_TYPES, {"hand": hand})
+    people, kinds = people_graph()
+    splits = {
+        "dev": template_questions(people, kinds, args.per_template, templates=PEOPLE_TEMPLATES),
+        "hand": hand_questions(people, kinds, hand=PEOPLE_HAND),
+    }
+    write_set(args.out / "people", people, PEOPLE_TYPES, splits)
+
+    if args.movies_cypher:
+        movies = movies_graph(args.movies_cypher.read_text(encoding="utf-8"))
+        adj = build_adjacency(movies)
+        hand: dict[int, list[Question]] = {1: [], 2: [], 3: []}
+        for topic, steps, wording in MOVIE_HAND:
+            path = _path(steps)
+            answers = sorted(follow_path(adj, topic, path))
+            assert answers, (topic, steps)
+            hand[len(path)].append((wording, answers, path))
+        write_set(args.out / "movies", movies, MOVIE_TYPES, {"hand": hand})
 
     sources = (
-        ("northwind", northwind_graph(args.northwind_csv), NORTHWIND_TYPES, NORTHWIND_TEMPLATES, NORTHWIND_HAND),
-        ("pole", pole_graph(args.pole_zip), POLE_TYPES, POLE_TEMPLATES, POLE_HAND),
+        ("northwind", args.northwind_csv, northwind_graph, NORTHWIND_TYPES, NORTHWIND_TEMPLATES, NORTHWIND_HAND),
+        ("pole", args.pole_zip, pole_graph, POLE_TYPES, POLE_TEMPLATES, POLE_HAND),
     )
-    for name, (graph, entities), types, templates, written in sources:
+    for name, source, read, types, templates, written in sources:
+        if source is None:
+            continue
+        graph, entities = read(source)
         assert {r for _, r, _ in graph} == set(types), name
         dev = template_questions(graph, entities, args.per_template, templates=templates)
         write_set(args.out / name, graph, types, {"dev": dev, "hand": written_questions(graph, written)})

@@ -21,6 +21,7 @@ SETS: dict[str, dict[str, tuple[int, ...]]] = {
     "companies_wikidata": {"dev": (2, 3), "hand": (2, 3)},
     "movies": {"hand": (1, 2, 3)},
     "northwind": {"dev": (2, 3), "hand": (1, 2, 3)},
+    "people": {"dev": (2, 3), "hand": (2, 3)},
     "pole": {"dev": (2, 3), "hand": (1, 2, 3)},
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from graphwalk_neo4j.decide.answer_types import kind_of
 from graphwalk_neo4j.learned.graph_questions import GraphIndex
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
@@ -75,6 +76,23 @@ def test_a_type_whose_roles_name_two_kinds_of_agent_is_people() -> None:
         "written_by|object": "person",
         "written_by|subject": "item",
     }
+
+
+def test_people_named_by_their_family_roles_are_people() -> None:
+    """A biographical graph's people are the ends of spouse, children and parents, each a noun-like relation whose
+    objects it names (spouse, child, parent): a family's roles are agents, so the type is ``person`` and its
+    questions ask ``who``, not ``which spouse``."""
+    triples = []
+    for i in range(0, 8, 2):
+        triples += [(f"p{i}", "spouse", f"p{i + 1}"), (f"p{i + 1}", "spouse", f"p{i}")]
+        triples += [(f"p{i}", "children", f"p{(i + 2) % 8}"), (f"p{(i + 2) % 8}", "parents", f"p{i}")]
+        triples += [(f"p{i}", "place_of_birth", f"c{i % 3}"), (f"p{i + 1}", "place_of_birth", f"c{(i + 1) % 3}")]
+    found = infer_role_types(_index(triples))
+    assert {found[f"{r}|{end}"] for r in ("spouse", "children", "parents") for end in ("subject", "object")} == {
+        "person"
+    }
+    assert found["place_of_birth|object"] == "place"
+    assert [kind_of(w) for w in ("spouse", "parent", "sibling", "colleague", "grandchild")] == ["agent"] * 5
 
 
 def test_a_graph_with_its_own_types_keeps_them() -> None:
