@@ -303,8 +303,9 @@ def base_form(verb: str) -> str:
 def active_verb(core: str) -> ActiveVerb | None:
     """The active reading of a relation's core words, by English morphology (no list of relations): a first
     word in ``-s`` before a preposition is a present verb (``works at``, ``plays in club``: ``plays in``); a
-    name that is one word in ``-s`` may be one (``manages``, ``follows``; ``parents`` is a noun, so this is one
-    reading of several); a first word in ``-ed`` (or an irregular past) alone or before a preposition other
+    name that is one word in ``-s`` may be one (``manages``, ``follows``; one reading of several, since
+    ``genres`` is a noun), unless its singular is a word for people (:func:`kind_of`: ``parents``, ``friends``,
+    ``members`` are nouns); a first word in ``-ed`` (or an irregular past) alone or before a preposition other
     than ``by`` may be an active past (``directed``, ``studied at``; ``born in`` reads so too, which is why the
     passive stays the other reading)."""
     parts = core.split()
@@ -317,6 +318,8 @@ def active_verb(core: str) -> ActiveVerb | None:
         return None
     rest = phrase.partition(" ")[2]
     if len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is")):
+        if len(parts) == 1 and kind_of(base_form(head)) == "agent":
+            return None  # the plural of a word for people (parents, friends, members) is a noun, not a verb
         return ActiveVerb(phrase, f"{base_form(head)} {rest}".strip(), past=False, only=len(parts) > 1)
     past = head in IRREGULAR_PAST or (len(head) > 4 and head.endswith("ed"))
     if past and (len(parts) == 1 or parts[1] not in PASSIVE_ONLY):

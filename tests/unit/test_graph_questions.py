@@ -187,7 +187,10 @@ def test_a_verb_form_first_reads_in_the_active_voice() -> None:
     assert active_verb("studies at") == ActiveVerb("studies at", "study at", past=False, only=True)
     # one word in -s may be a verb or a plural noun: one reading among the others
     assert active_verb("manages") == ActiveVerb("manages", "manage", past=False, only=False)
-    assert active_verb("parents") == ActiveVerb("parents", "parent", past=False, only=False)
+    assert active_verb("genres") == ActiveVerb("genres", "genre", past=False, only=False)
+    # but the plural of a word for people is a noun: never "the people who parent [X]"
+    assert [active_verb(w) for w in ("parents", "friends", "members", "siblings")] == [None] * 4
+    assert read_relation("parents").noun == "parents"
     assert active_verb("status") is None
     assert active_verb("address") is None
     # a past before a preposition other than "by" may be active; alone it is no noun
