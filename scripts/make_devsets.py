@@ -1061,14 +1061,7 @@ def main() -> None:
 
     if args.movies_cypher:
         movies = movies_graph(args.movies_cypher.read_text(encoding="utf-8"))
-        adj = build_adjacency(movies)
-        hand: dict[int, list[Question]] = {1: [], 2: [], 3: []}
-        for topic, steps, wording in MOVIE_HAND:
-            path = _path(steps)
-            answers = sorted(follow_path(adj, topic, path))
-            assert answers, (topic, steps)
-            hand[len(path)].append((wording, answers, path))
-        write_set(args.out / "movies", movies, MOVIE_TYPES, {"hand": hand})
+        write_set(args.out / "movies", movies, MOVIE_TYPES, {"hand": written_questions(movies, MOVIE_HAND)})
 
     sources = (
         ("northwind", args.northwind_csv, northwind_graph, NORTHWIND_TYPES, NORTHWIND_TEMPLATES, NORTHWIND_HAND),

@@ -48,11 +48,11 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     decision_inputs,
-    is_unnamed,
     option_extras,
     stop_ruled_out,
     type_text,
     typed_for,
+    unnamed_types,
 )
 from graphwalk_neo4j.learned.linker import MentionLinker
 from graphwalk_neo4j.learned.role_types import graph_role_types
@@ -358,7 +358,7 @@ class LearnedDecider(DecisionBackend):
         walked = copy.copy(self)
         walked.role_types, walked.type_links = dict(found.role_types), dict(found.links)
         # a model whose own graphs had unnamed types it did not read as the asked noun keeps reading `item`
-        walked.name_unnamed = self.name_unnamed or not any(is_unnamed(t) for t in self.role_types.values())
+        walked.name_unnamed = self.name_unnamed or not unnamed_types(self.role_types)
         return walked
 
     async def vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
