@@ -38,8 +38,11 @@ if TYPE_CHECKING:
 
 STOP_TOKEN = "STOP"
 # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18,
-# format 7 20, format 8 22)
-EXTRA = 23
+# format 7 20, format 8 22, format 9 23)
+EXTRA = 24
+# Two words with no stem in common are one word in two forms when their MiniLM cosine is at least this (wrote,
+# written: 0.89; wife, spouse: 0.86), not two words of one field (parents, children: 0.62; wrote, writer: 0.68)
+SAME_WORD = 0.8
 
 
 @functools.lru_cache(maxsize=65536)  # the same texts recur in every decision of a walk or a training set
@@ -417,6 +420,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         walk came from, not to the nodes: ``the films that share actors with [X]`` goes out to the actors and back
         in to their other films), else 0. Column 5's cosine cannot tell the way back from a move of similar
         words.
+    23. ``again``: 1 when the option's relation, either way, is one the path has taken and the question names
+        more often than that (``the parents of the parents of [X]``, ``the films directed by the director of
+        [X]``: named twice, taken once), else 0 (:func:`named_again`); on STOP, 1 when any relation taken is
+        so. Every word-level column reads a word once, and a hop taken has spent it, so without this a relation
+        asked for twice reads as done.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -447,6 +455,9 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         for i, token in enumerate(inputs.tokens):
             out[i, 22] = float(token == back)
     _word_extras(out, vectors, inputs)
+    again = named_again(inputs, vectors)
+    for i, token in enumerate(inputs.tokens):
+        out[i, 23] = float(bool(again)) if token == STOP_TOKEN else float(token.rsplit("|", 1)[0] in again)
     kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
     here = kinds[stops[0]] if stops else 0.0
     for i, kind in enumerate(kinds):
@@ -467,6 +478,45 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
                 out[i, 20] = hit
                 out[i, 21] = hit - here
     return out
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` share a stem: a common start of at least 4 letters and half the shorter word
+    (director and directed, writers and written, parent and parents; not release and related)."""
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return a == b or (k >= 4 and k >= 0.5 * min(len(a), len(b)))
+
+
+def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
+    """Whether ``a`` and ``b`` are one word in two forms: they share a stem (:func:`same_stem`), or their cosine is
+    at least :data:`SAME_WORD` (wrote and written, wife and spouse). MiniLM alone puts a word's own forms no nearer
+    than its field's other words (director and directed 0.57, films and directed 0.55)."""
+    return same_stem(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
+
+
+def named_again(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> frozenset[str]:
+    """The relations of the hops taken that the question names more often than the path has taken them, either
+    way (``the films directed by the director of [X]``: directed twice, one hop taken, so the way back is asked
+    for too). A relation is named as often as the question's words (with repeats, the topic masked) take the form
+    of its most named word (:func:`relation_core_words`, :func:`same_word`). A word that names one of the
+    decision's types is not counted: a type named after its relation (``which ethnicity is the ethnicity of
+    [X]``) is asked for by that word, not walked twice."""
+    if not inputs.path:
+        return frozenset()
+    kinds = {w for t in inputs.types for w in content_words(type_text(t))}
+    counts = Counter(
+        w
+        for w in WORD_PATTERN.findall(inputs.question.lower())
+        if w not in FUNCTION_WORDS and not any(same_stem(w, k) for k in kinds)
+    )
+    taken = Counter(t.rsplit("|", 1)[0] for t in inputs.path)
+    out = set()
+    for relation, times in taken.items():
+        core = relation_core_words(f"{relation}|out")
+        named = max((sum(n for w, n in counts.items() if same_word(w, c, vectors)) for c in core), default=0)
+        if named > times:
+            out.add(relation)
+    return frozenset(out)
 
 
 def _best_match(question: np.ndarray, against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:

@@ -46,9 +46,11 @@ from graphwalk_neo4j.learned.inputs import (
     content_words,
     decision_inputs,
     masked_question,
+    named_again,
     nearness,
     option_extras,
     relation_core_words,
+    same_word,
     stop_ruled_out,
     type_text,
 )
@@ -329,7 +331,7 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 9
+    assert config["format"] == 10
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
@@ -337,17 +339,18 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
     with pytest.raises(
-        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8 and 9; retrain"
+        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8 and 9 and 10; retrain"
     ):
         LearnedDecider.load(art, embedder)
 
 
-@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20), (8, 22)])
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20), (8, 22), (9, 23)])
 async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
     """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
     and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19), a format 7 one none for
-    the kind its question word asks for (20, 21), a format 8 one none for the way back (22): each scores as a
-    format 9 network whose weights on the columns it lacks are zero."""
+    the kind its question word asks for (20, 21), a format 8 one none for the way back (22), a format 9 one
+    none for a relation named again (23): each scores as a format 10 network whose weights on the columns it
+    lacks are zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
@@ -464,12 +467,13 @@ def test_option_extras_exact() -> None:
             1,  # 20-21: "which years" asks for a time, and the release year reaches one where STOP's films are not
             1,
             0,  # 22: the path came in along starred actors; the release year is not the way back
+            0,  # 23: no hop taken is offered again
         ]
     )
     first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
     # 14-17: claim, claim left, asked, asked gain; 18-19: released and years still unmatched (0), no gain
     # 22: starred actors out is the way back along the path's starred actors in
-    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 1])
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 1, 0])
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
@@ -498,6 +502,7 @@ def test_option_extras_exact() -> None:
             0,
             0,
             0,
+            0,
         ]
     )
     # claims: released and years go to release_year (margin 1 each), starred to the path's starred_actors (spent);
@@ -506,6 +511,57 @@ def test_option_extras_exact() -> None:
     assert nearness("which films were released in 1968", "which films were released in 1968", ["Sharon Tate"]) == ()
     # a word that occurs twice is as near as its nearer place (here the one right after a name)
     assert nearness("films of X and X films", "films of and films", ["X"]) == (-1.0,)
+
+
+def test_a_relation_the_question_names_again_is_offered_again() -> None:
+    """Column 23: "the parents of the parents of [X]" names parents twice; one parents hop taken, taking it again
+    (either way) is what the question still asks, and STOP is premature. Named once, or taken twice, it is not.
+    Forms of one word count as the word (director, directed); a word of the same field does not."""
+    e = np.eye(5, dtype=np.float64)
+    vectors = {
+        "parents": e[0],
+        "parent": 0.8 * e[0] + 0.6 * e[1],
+        "children": 0.6 * e[0] + 0.8 * e[2],  # cos 0.6: a word of the same field, not the same word
+        "born": e[3],
+        "mother": 0.9 * e[0] + np.sqrt(0.19) * e[4],  # cos 0.9: another word for it
+    }
+
+    def inputs(question: str, path: tuple[str, ...]) -> DecisionInputs:
+        tokens = ("parents|out", "parents|in", "place_of_birth|out", STOP_TOKEN)
+        return DecisionInputs(question, path, tokens, ("person", "person", "place", "person"), (2, 2, 2, 2), ("",) * 4)
+
+    twice = inputs("where were the parents of the parents born", ("parents|out",))
+    assert named_again(twice, vectors) == {"parents"}
+    assert named_again(twice, vectors) == named_again(
+        inputs("where were the parents of the parent born", ("parents|in",)), vectors
+    )
+    assert named_again(inputs("where were the mother of the parents born", ("parents|out",)), vectors) == {"parents"}
+    assert named_again(inputs("where were the children of the parents born", ("parents|out",)), vectors) == set()
+    assert named_again(inputs("where were the parents of the parents born", ("parents|out",) * 2), vectors) == set()
+    assert named_again(inputs("where were the parents of the parents born", ()), vectors) == set()
+    # a type named after its relation is asked for by that word: "which parent" names the type, not a hop
+    typed = DecisionInputs(
+        "which parent is the parents of",
+        ("parents|out",),
+        ("parents|out", STOP_TOKEN),
+        ("parent", "parent"),
+        (1, 1),
+        ("", ""),
+    )
+    assert named_again(typed, vectors) == set()
+
+
+def test_forms_of_one_word_are_the_same_word() -> None:
+    """A common stem of 4 letters and half the shorter word, or a cosine of at least SAME_WORD."""
+    e = np.eye(2)
+    apart = dict.fromkeys(("director", "directed", "writer", "written", "starring", "starred", "release"), e[0])
+    apart |= dict.fromkeys(("related", "stars", "writers", "films"), e[1])
+    assert same_word("director", "directed", apart)  # direct: 6 letters
+    assert same_word("writers", "written", apart)  # writ: 4 letters, half of writers or more
+    assert same_word("stars", "starred", apart)  # star: 4 letters, 0.8 of stars
+    assert not same_word("release", "related", apart)  # rel: 3 letters
+    assert not same_word("films", "directed", apart)
+    assert same_word("films", "directed", dict.fromkeys(("films", "directed"), e[0]))  # cosine 1
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
