@@ -50,6 +50,7 @@ from graphwalk_neo4j.learned.inputs import (
     nearness,
     option_extras,
     relation_core_words,
+    same_stem,
     same_word,
     stop_ruled_out,
     type_text,
@@ -553,15 +554,39 @@ def test_a_relation_the_question_names_again_is_offered_again() -> None:
 
 def test_forms_of_one_word_are_the_same_word() -> None:
     """A common stem of 4 letters and half the shorter word, or a cosine of at least SAME_WORD."""
-    e = np.eye(2)
-    apart = dict.fromkeys(("director", "directed", "writer", "written", "starring", "starred", "release"), e[0])
-    apart |= dict.fromkeys(("related", "stars", "writers", "films"), e[1])
-    assert same_word("director", "directed", apart)  # direct: 6 letters
+    words = ("director", "directed", "writers", "written", "stars", "starred", "release", "related", "films")
+    apart = dict(zip(words, np.eye(len(words)), strict=True))  # every cosine 0: only the spelling can join two
+    assert same_stem("director", "directed")  # direct: 6 letters
+    assert same_word("director", "directed", apart)
     assert same_word("writers", "written", apart)  # writ: 4 letters, half of writers or more
     assert same_word("stars", "starred", apart)  # star: 4 letters, 0.8 of stars
     assert not same_word("release", "related", apart)  # rel: 3 letters
     assert not same_word("films", "directed", apart)
-    assert same_word("films", "directed", dict.fromkeys(("films", "directed"), e[0]))  # cosine 1
+    near = {"films": np.asarray([1.0, 0.0]), "directed": np.asarray([0.8, 0.6])}
+    assert same_word("films", "directed", near)  # cosine 0.8
+    assert not same_word("films", "directed", {**near, "directed": np.asarray([0.79, np.sqrt(1 - 0.79**2)])})
+
+
+def test_the_again_column_marks_the_relation_either_way_and_stop() -> None:
+    """Column 23 of option_extras: after one ``directed_by`` hop, a question naming it twice marks both of its
+    moves and STOP, not the other relation; named once, nothing is marked."""
+    rng = np.random.default_rng(0)
+
+    def extras(question: str) -> list[float]:
+        inputs = DecisionInputs(
+            question,
+            ("directed_by|out",),
+            ("directed_by|in", "directed_by|out", "starred_actors|in", STOP_TOKEN),
+            ("movie", "person", "movie", "person"),
+            (3, 1, 2, 1),
+            ("movies directed by this person", "directed by", "movies starred actors this person", "the answer"),
+            path_moves=("directed by",),
+        )
+        vectors = {t: v / np.linalg.norm(v) for t in inputs.texts() for v in [rng.normal(size=16)]}
+        return [float(v) for v in option_extras(vectors[question], vectors, inputs)[:, 23]]
+
+    assert extras("who acted in the films directed by the director of") == [1.0, 1.0, 0.0, 1.0]
+    assert extras("who acted in the films of the director of") == [0.0, 0.0, 0.0, 0.0]
 
 
 def test_set_valued_nll_counts_the_right_set_as_one() -> None:
