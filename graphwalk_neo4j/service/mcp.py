@@ -93,7 +93,8 @@ def build_server(ctx: ServiceContext, jobs: IngestJobs | None = None) -> MCPServ
         """Answer `question` by walking the graph: returns {walk_id, graph, status, answers, bundle}, where bundle
         is the context bundle (goal, answers, nodes with relevance, hop and via, hops, stopped, usage).
         `start` names start entities (default: linked from the question); `preset` is one of greedy, beam,
-        relation, relation-beam, sample, relation-hint, relation-beam-hint; `config` overrides walk options
+        relation, relation-beam, sample, relation-hint, relation-beam-hint (default: relation hops, with a beam
+        of three when the decider is a learned model and `config` sets no strategy); `config` overrides walk options
         such as {"hop_mode": "relation", "max_depth": 3}, each within its limit (beam_width 64, max_depth 8,
         max_frontier 10000, ...); `choose_start` spends one decision call choosing among link candidates."""
 

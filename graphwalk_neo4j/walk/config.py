@@ -304,14 +304,22 @@ def get_preset(name: str, **overrides: Any) -> WalkConfig:
     return config.with_overrides(**overrides) if overrides else config
 
 
+# The walk a caller gets without naming a preset: relation hops with the presets' shared set-up, the search
+# strategy left unset (WalkConfig's ``greedy``), so a decision backend that searches better with another one
+# supplies it (:data:`SEARCH_FIELDS`); the ``relation`` preset sets it to greedy.
+DEFAULT_WALK: dict[str, Any] = {**_SHARED, "hop_mode": "relation"}
+
+
 def build_config(preset: str | None, overrides: Mapping[str, Any] | None = None) -> WalkConfig:
     """A preset with field overrides, as callers (CLI, service) ask for a walk. Without a preset: ``greedy``
-    (entity hops) when the overrides ask for entity hops, else ``relation``, the default walk. A bad name or
-    value is a :class:`ConfigError` that names it."""
+    (entity hops) when the overrides ask for entity hops, else the default walk (:data:`DEFAULT_WALK`: the
+    ``relation`` preset with its search strategy left to the decision backend). A bad name or value is a
+    :class:`ConfigError` that names it."""
     changes = dict(overrides or {})
-    name = preset or ("greedy" if changes.get("hop_mode") == "entity" else "relation")
     try:
-        return get_preset(name).with_overrides(**changes)
+        if preset is None and changes.get("hop_mode") != "entity":
+            return WalkConfig.model_validate(DEFAULT_WALK).with_overrides(**changes)
+        return get_preset(preset or "greedy").with_overrides(**changes)
     except ValidationError as exc:
         raise OptionValueError(f"invalid walk options: {describe_invalid(exc)}") from exc
 
@@ -337,6 +345,9 @@ def describe_invalid(exc: ValidationError) -> str:
 
 # The fields that make up the exclusion rule (which nodes later hops may not offer again).
 RULE_FIELDS: tuple[str, ...] = ("exclude_visited", "exclude_scope")
+# A backend's search preference (a learned decider's beam of 3): taken where the caller set neither, like the
+# training rule, but not a training setting, so a caller's other choice is no warning (``Configured.kept``).
+SEARCH_FIELDS: tuple[str, ...] = ("strategy", "beam_width")
 
 
 @dataclass(frozen=True)
@@ -373,13 +384,18 @@ class Configured:
 
 
 def with_backend_defaults(config: WalkConfig, defaults: Mapping[str, Any]) -> Configured:
-    """Merge a decision backend's training settings into ``config``: WalkConfig's defaults < ``defaults`` < the
-    fields the caller set (``config.model_fields_set``: a preset's fields, options, request fields). Only names
-    that are WalkConfig fields are taken; a value WalkConfig refuses is a :class:`ConfigError`."""
+    """Merge a decision backend's training settings and search preference (:data:`SEARCH_FIELDS`) into
+    ``config``: WalkConfig's defaults < ``defaults`` < the fields the caller set (``config.model_fields_set``: a
+    preset's fields, options, request fields). Only names that are WalkConfig fields are taken; a value WalkConfig
+    refuses is a :class:`ConfigError`."""
     known = {k: v for k, v in defaults.items() if k in WalkConfig.model_fields}
     chosen = frozenset(config.model_fields_set)
     taken = {k: v for k, v in known.items() if k not in chosen}
-    kept = {k: (v, getattr(config, k)) for k, v in known.items() if k in chosen and getattr(config, k) != v}
+    kept = {
+        k: (v, getattr(config, k))
+        for k, v in known.items()
+        if k in chosen and k not in SEARCH_FIELDS and getattr(config, k) != v
+    }
     if taken:
         try:
             config = config.with_overrides(**taken)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.walk.beams import Beam, Candidate, rank_answers, rank_paths
 from graphwalk_neo4j.walk.config import NODE_ID_BYTES, NODE_REF_BYTES
-from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkResult
+from graphwalk_neo4j.walk.result import Answer, Status, Termination, Totals, WalkPath, WalkResult
 from graphwalk_neo4j.walk.trace_records import CallInfo, OfferedOption, StepKind, StepRecord
 
 if TYPE_CHECKING:
@@ -129,8 +129,17 @@ class WalkState:
 
     def answers_so_far(self) -> list[Answer]:
         """The answers of the walks that have finished, ranked as :meth:`result` would rank them."""
-        paths = rank_paths([b.to_path(self.config) for b in self.finished])
-        return rank_answers(paths, voting=self.config.strategy == "sample")
+        return self._answers(rank_paths([b.to_path(self.config) for b in self.finished]))
+
+    def _answers(self, ranked: list[WalkPath]) -> list[Answer]:
+        """The answers of ``ranked`` paths. A relation beam's path ends on a whole answer set, so the walk answers
+        with the best path's set (one path = one answer set, as ``eval`` scores it) and the other beams stay
+        alternatives in ``paths``; an entity beam's paths each end on one node, so every finished one is an
+        answer; sampled walks vote."""
+        cfg = self.config
+        if cfg.hop_mode == "relation" and cfg.strategy == "beam":
+            ranked = ranked[:1]
+        return rank_answers(ranked, voting=cfg.strategy == "sample")
 
     def result(self, question: str, status: Status, reason: str, wall_s: float) -> WalkResult:
         cfg = self.config
@@ -151,7 +160,7 @@ class WalkState:
             strategy=cfg.strategy,
             hop_mode=cfg.hop_mode,
             model=self.model,
-            answers=rank_answers(ranked, voting=cfg.strategy == "sample"),
+            answers=self._answers(ranked),
             paths=ranked,
             steps=list(self.steps),
             totals=self.totals.model_copy(),

@@ -25,6 +25,7 @@ from graphwalk_neo4j.learned import role_types as role_types_module
 from graphwalk_neo4j.learned.graph_questions import STAND_IN_NOUNS, plural_of, read_graph
 from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
 from graphwalk_neo4j.learned.role_types import ROLE_TYPES_VERSION, GraphRoleTypes, graph_role_types, role_types_note
+from graphwalk_neo4j.stored_walks import get_walk
 from graphwalk_neo4j.walk.service import WalkService
 from tests.integration.test_learned import WORDS, cli, with_store
 
@@ -273,6 +274,7 @@ def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, n
     MetaQA-format KB (none of its training graphs)."""
     asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, graph_name, FakeEmbedder())))
     try:
+        walks: list[tuple[str, str]] = []
         refused = cli(neo4j_settings, "walk", "who directed [Kismet]", "--graph", graph_name, "--model", "general")
         assert refused.exit_code != 0  # another embedder: refused, naming the one it was trained over
         assert "was trained over embedder 'sentence-transformers/all-MiniLM-L6-v2'" in refused.output
@@ -285,8 +287,25 @@ def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, n
             )
             assert walked.exit_code == 0, walked.output
             body = json.loads(walked.stdout)
+            # a beam of three (the model's search, no preset named), answering with its best path's set only
             assert sorted(a["name"] for a in body["answers"]) == answers
             assert body["walk_rule"]["source"] == "model"  # a learned model's training rule: not local
+            walks.append((body["walk_id"], "beam"))
+        greedy = cli(
+            neo4j_settings,
+            "walk",
+            "who directed [Kismet]",
+            *("--graph", graph_name, "--model", "general", "--preset", "relation", "--json"),
+            embedder=WORDS,
+        )
+        assert greedy.exit_code == 0, greedy.output
+        assert [a["name"] for a in json.loads(greedy.stdout)["answers"]] == ["William Dieterle"]
+        walks.append((json.loads(greedy.stdout)["walk_id"], "greedy"))  # a named preset decides
+
+        async def stored(store: GraphStore) -> list[tuple[str, str]]:
+            return [(wid, (await get_walk(store, graph_name, wid)).strategy) for wid, _ in walks]
+
+        assert asyncio.run(with_store(neo4j_settings, stored)) == walks
     finally:
         asyncio.run(with_store(neo4j_settings, lambda st: drop_graph(st, graph_name)))
 

@@ -13,7 +13,7 @@ from graphwalk_neo4j.decide.local import LocalDecider
 from graphwalk_neo4j.embed.fake import FakeEmbedder
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.learned.artifact import trained_walk_defaults
-from graphwalk_neo4j.learned.model import LearnedDecider, Vocab, Weights
+from graphwalk_neo4j.learned.model import SEARCH_DEFAULTS, LearnedDecider, Vocab, Weights
 from graphwalk_neo4j.walk.config import WalkConfig, build_config, get_preset, with_backend_defaults
 
 if TYPE_CHECKING:
@@ -74,7 +74,8 @@ def test_an_explicit_choice_wins_and_is_reported() -> None:
     assert configured.kept == {"exclude_scope": ("start", "visited")}
     assert configured.source("exclude_scope") == "chosen"
     assert configured.source("exclude_visited") == "model"
-    assert configured.source("strategy") == "chosen"  # the relation preset sets it
+    assert configured.source("strategy") == "default"  # the default walk leaves it to the backend
+    assert configured.source("hop_mode") == "chosen"
     assert configured.source("temperature") == "default"
     assert configured.rule() == {"exclude_visited": True, "exclude_scope": "visited", "source": "chosen"}
     assert configured.warning("learned:art") == (
@@ -97,7 +98,32 @@ def test_backends_report_their_training_settings() -> None:
     recorded = {"walk_config": {**WalkConfig(hop_mode="relation", exclude_scope="start").model_dump(mode="json")}}
     assert trained_walk_defaults(recorded) == TRAINED  # the exclusion rule only, not hop_mode or the budget
     assert trained_walk_defaults({"source": "traces"}) == {}
-    assert learned(recorded).walk_defaults == TRAINED
-    assert learned({}).walk_defaults == {}
+    assert learned(recorded).walk_defaults == {**SEARCH_DEFAULTS, **TRAINED}
+    assert learned({}).walk_defaults == {"strategy": "beam", "beam_width": 3}  # its search, no training rule
     assert FakeBackend().walk_defaults == {}
     assert LocalDecider(FakeEmbedder(8)).walk_defaults == {}
+
+
+def test_a_learned_model_searches_with_a_beam_where_the_caller_named_no_preset_or_strategy() -> None:
+    defaults = learned({"walk_config": {"exclude_visited": True, "exclude_scope": "start"}}).walk_defaults
+    default_walk = with_backend_defaults(build_config(None, {"max_depth": 3}), defaults)
+    assert (default_walk.config.strategy, default_walk.config.beam_width) == ("beam", 3)
+    assert (default_walk.config.hop_mode, default_walk.config.budget.max_depth) == ("relation", 3)
+    assert default_walk.taken == {"strategy": "beam", "beam_width": 3, **TRAINED}
+    assert default_walk.source("strategy") == "model"
+    assert default_walk.rule() == {"exclude_visited": True, "exclude_scope": "start", "source": "model"}
+    # a named preset or strategy decides, and choosing another search is not a choice against the training
+    for chosen in (build_config("relation"), build_config(None, {"strategy": "greedy"})):
+        configured = with_backend_defaults(chosen, defaults)
+        assert configured.config.strategy == "greedy"
+        assert configured.source("strategy") == "chosen"
+        assert configured.kept == {}
+        assert configured.warning("learned:art") is None
+    wider = with_backend_defaults(build_config(None, {"beam_width": 5}), defaults)
+    assert (wider.config.strategy, wider.config.beam_width) == ("beam", 5)
+    # entity hops without a preset are the greedy preset, whose strategy is its own
+    assert with_backend_defaults(build_config(None, {"hop_mode": "entity"}), defaults).config.strategy == "greedy"
+    # a backend without a search preference walks the default walk greedy, as the relation preset does
+    plain = with_backend_defaults(build_config(None), LocalDecider(FakeEmbedder(8)).walk_defaults)
+    assert plain.config.model_dump() == get_preset("relation").model_dump()
+    assert plain.source("strategy") == "default"

@@ -94,28 +94,23 @@ async def test_relation_mode_forced_move_then_frontier_answer() -> None:
     )
 
 
-async def test_relation_beam_unions_frontiers_of_finished_beams() -> None:
+async def test_relation_beam_answers_with_the_best_paths_set_and_keeps_the_others_as_paths() -> None:
     script = {FILMS: {"--release_year-->": 0.6, "--starred_actors-->": 0.4}}
     walker, *_ = engine(script, WalkConfig(hop_mode="relation", strategy="beam", beam_width=2))
     result = await walker.run("q", [NOLAN])
-    assert [(a.node_id, a.score) for a in result.answers] == [
-        ("y2000", L(0.6) / 2),
-        ("y2010", L(0.6) / 2),
-        ("pearce", L(0.4) / 2),
-        ("dicaprio", L(0.4) / 2),
-    ]
-    assert [a.rank for a in result.answers] == [1, 2, 3, 4]
+    # one relation path ends on one answer set: the best one's, as eval scores it
+    assert [(a.node_id, a.score) for a in result.answers] == [("y2000", L(0.6) / 2), ("y2010", L(0.6) / 2)]
+    assert [a.rank for a in result.answers] == [1, 2]
+    assert [[n.id for n in p.end] for p in result.paths] == [["y2000", "y2010"], ["pearce", "dicaprio"]]
+    assert [p.score for p in result.paths] == [L(0.6) / 2, L(0.4) / 2]
 
 
-async def test_relation_beam_merges_a_shared_node_with_its_max_score() -> None:
+async def test_relation_beam_answers_a_node_two_paths_share_once_from_the_best_path() -> None:
     script = {"1 node: Q (t)": {"--r1-->": 0.7, "--r2-->": 0.3}}
     walker, *_ = engine(script, WalkConfig(hop_mode="relation", strategy="beam", beam_width=2))
     result = await walker.run("q", [BY_ID["q1"]])
-    assert [(a.node_id, a.score, a.votes) for a in result.answers] == [
-        ("x", L(0.7) / 2, 1),
-        ("y", L(0.7) / 2, 2),
-        ("z", L(0.3) / 2, 1),
-    ]
+    assert [(a.node_id, a.score, a.votes) for a in result.answers] == [("x", L(0.7) / 2, 1), ("y", L(0.7) / 2, 1)]
+    assert [[n.id for n in p.end] for p in result.paths] == [["x", "y"], ["y", "z"]]
 
 
 async def test_relation_frontier_cap_limits_answers_and_is_traced() -> None:
