@@ -302,7 +302,7 @@ def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, n
         assert [a["name"] for a in json.loads(greedy.stdout)["answers"]] == ["William Dieterle"]
         walks.append((json.loads(greedy.stdout)["walk_id"], "greedy"))  # a named preset decides
 
-        async def stored(store: GraphStore) -> list[tuple[str, str]]:
+        async def stored(store: GraphStore) -> list[tuple[str, str | None]]:
             return [(wid, (await get_walk(store, graph_name, wid)).strategy) for wid, _ in walks]
 
         assert asyncio.run(with_store(neo4j_settings, stored)) == walks
