@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.settings import Settings
+    from graphwalk_neo4j.walk.config import Configured
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 
@@ -79,10 +80,20 @@ def step_line(step: Any) -> Text:
 RULE_SOURCES = {"model": "the model's training rule", "chosen": "as chosen", "default": "the default"}
 
 
+SEARCH_SOURCES = {"model": "the model's search", "chosen": "as chosen", "default": "the default"}
+
+
 def rule_line(rule: dict[str, Any]) -> str:
     """``start (the model's training rule)``: what later hops skip, and where that came from."""
     scope = rule["exclude_scope"] if rule["exclude_visited"] else "nothing"
     return f"{scope} ({RULE_SOURCES[rule['source']]})"
+
+
+def search_line(configured: Configured) -> str:
+    """``beam of 3 (the model's search)``: how the walk searched, and where that came from."""
+    config = configured.config
+    how = f"beam of {config.beam_width}" if config.strategy == "beam" else config.strategy
+    return f"{how} ({SEARCH_SOURCES[configured.source('strategy')]})"
 
 
 def render(outcome: WalkOutcome, settings: Settings) -> None:
@@ -120,6 +131,7 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
     out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
     if outcome.configured is not None:
         out.print(styled(("exclude: ", "dim"), rule_line(outcome.configured.rule())))
+        out.print(styled(("search: ", "dim"), search_line(outcome.configured)))
     out.print(browser_hint(result.walk_id, settings))
 
 

@@ -216,6 +216,13 @@ def walks_under_the_training_rule(graph_name: str, neo4j_settings: Settings, art
     shown = learned_walk(neo4j_settings, graph_name, art, "who directed Kismet", "Kismet")
     assert shown.exit_code == 0, shown.output
     assert "exclude: start (the model's training rule)" in shown.stdout
+    assert "search: greedy (as chosen)" in shown.stdout  # the relation preset
+    searched = cli(
+        neo4j_settings, "walk", "who directed Kismet", "--graph", graph_name, "--model", f"learned:{art}",
+        "--start", "Kismet",
+    )  # fmt: skip
+    assert searched.exit_code == 0, searched.output
+    assert "search: beam of 3 (the model's search)" in searched.stdout  # no preset: the model's beam
 
 
 def test_distillation_from_walks_recorded_through_the_jev_standin(
