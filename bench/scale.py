@@ -165,6 +165,7 @@ async def walk_overheads(
     try:
         with service_interpreter():  # what `gw-neo4j serve` runs walks under
             for preset in ("greedy", "relation"):
+                pooled: list[float] = []
                 for label, names in (("walks", starts), ("hub_walks", hubs)):
                     gaps: list[float] = []
                     with_close: list[float] = []
@@ -191,6 +192,13 @@ async def walk_overheads(
                         "cypher_ms_per_depth_p50": round(pct(cypher, 50) * 1000, 1),
                         "cypher_ms_per_depth_p95": round(pct(cypher, 95) * 1000, 1),
                     }
+                    pooled += gaps
+                # every depth of both kinds of walk, hubs included (the trace close counted apart)
+                out[f"{preset}_all"] = {
+                    "depths": len(pooled),
+                    "overhead_ms_p50": round(pct(pooled, 50) * 1000, 1),
+                    "overhead_ms_p95": round(pct(pooled, 95) * 1000, 1),
+                }
     finally:
         Neo4jExpander.expand = original  # type: ignore[method-assign]
         OrderedTraceWriter.finish = original_finish  # type: ignore[method-assign]

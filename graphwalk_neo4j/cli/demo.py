@@ -16,13 +16,13 @@ from graphwalk_neo4j.cli.walk import render
 from graphwalk_neo4j.cli.walks import browser_hint
 from graphwalk_neo4j.errors import GraphwalkError
 from graphwalk_neo4j.resources import data_file, metaqa_type_map
-from graphwalk_neo4j.walk.config import get_preset
+from graphwalk_neo4j.walk.config import build_config
 
 GRAPH = "demo"
 QUESTIONS = [
-    ("1 hop", "which movies did Christopher Nolan direct", "relation"),
-    ("2 hops", "what genres are the films starring Keanu Reeves", "relation"),
-    ("3 hops", "what genres are the films whose director also directed Memento", "relation"),
+    ("1 hop", "which movies did Christopher Nolan direct"),
+    ("2 hops", "what genres are the films starring Keanu Reeves"),
+    ("3 hops", "what genres are the films whose director also directed Memento"),
 ]
 console = make_console()
 
@@ -52,9 +52,9 @@ async def main() -> int:
         backend = resolve_backend(settings, choice.model, embedder_factory=lambda _s: embedder)
         service = WalkService(store, GRAPH, backend, embedder=embedder)
         ids = []
-        for label, question, preset in QUESTIONS:
+        for label, question in QUESTIONS:
             console.rule(f"{label}: {question}")
-            outcome = await service.walk(question, get_preset(preset))
+            outcome = await service.walk(question, build_config(None))  # the default walk, as `gw-neo4j walk`
             render(outcome, settings)
             ids.append(outcome.result.walk_id)
     await backend.aclose()

@@ -1,4 +1,4 @@
-"""Relation hops (frontier answers, union across beams, frontier cap), sampled walks with votes, temperature and
+"""Relation hops (frontier answers, a beam's best path's set, frontier cap), sampled walks with votes, temperature and
 top-p, the answer-type hint, and the context bundle."""
 
 from __future__ import annotations
@@ -103,6 +103,23 @@ async def test_relation_beam_answers_with_the_best_paths_set_and_keeps_the_other
     assert [a.rank for a in result.answers] == [1, 2]
     assert [[n.id for n in p.end] for p in result.paths] == [["y2000", "y2010"], ["pearce", "dicaprio"]]
     assert [p.score for p in result.paths] == [L(0.6) / 2, L(0.4) / 2]
+
+
+async def test_a_relation_beam_with_a_stopped_walk_is_answered_though_others_are_cut_at_max_depth() -> None:
+    script = {FILMS: {"--release_year-->": 0.6, "STOP": 0.4}}
+    config = WalkConfig.model_validate({"hop_mode": "relation", "strategy": "beam", "beam_width": 2, "max_depth": 2})
+    walker, *_ = engine(script, config)
+    result = await walker.run("q", [NOLAN])
+    assert result.status == "ok"
+    assert result.stop_reason == "stop: a kept walk stopped; 1 other walk(s) still open at max_depth 2 were cut"
+    assert [a.node_id for a in result.answers] == ["memento", "inception"]  # the stopped walk's set
+    assert [(p.finished, [n.id for n in p.end]) for p in result.paths] == [
+        (True, ["memento", "inception"]),
+        (False, ["y2000", "y2010"]),
+    ]
+    # a greedy walk the limit cut is still a budget stop (an entity beam's too: test_walk_engine)
+    greedy, *_ = engine(script, config.with_overrides(strategy="greedy"))
+    assert (await greedy.run("q", [NOLAN])).status == "budget"
 
 
 async def test_relation_beam_answers_a_node_two_paths_share_once_from_the_best_path() -> None:
