@@ -78,7 +78,11 @@ async def test_bench_scale_phases(store: GraphStore, graph_name: str, tmp_path: 
         result["walk_warmup"] == 2
     )  # start films 2 and 3 of the 3 the generated graph has, walked before the 1 measured
     assert result["embed_sample"] == 20
-    assert set(result["walk"]) == {"greedy_walks", "greedy_hub_walks", "relation_walks", "relation_hub_walks"}
+    kinds = ("walks", "hub_walks", "all")  # "all": every depth of both, hubs included
+    assert set(result["walk"]) == {f"{preset}_{kind}" for preset in ("greedy", "relation") for kind in kinds}
+    pooled = result["walk"]["relation_all"]
+    assert pooled["depths"] > 0
+    assert 0 <= pooled["overhead_ms_p50"] <= pooled["overhead_ms_p95"]
     assert json.loads(saved.read_text())["embed_sample"] == 20
     # --embed-sample 0: every entity through embed_graph, as `gw-neo4j embed` does (int8: the 1M-entity target's run)
     await measure_phases(store, graph_name, kb, gen, {"embed"}, 1, 0, result, saved, None, int8=True)
