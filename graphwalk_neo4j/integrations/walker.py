@@ -51,7 +51,8 @@ def check_top_k(top_k: int) -> int:
 
 class GraphWalker:
     """Walks over one graph for framework adapters. ``settings`` default to the ``GW_NEO4J_*`` environment;
-    ``preset``/``config`` choose the walk (default: the ``relation`` preset); ``model`` names the decider as
+    ``preset``/``config`` choose the walk (default: the default walk of ``gw-neo4j walk``, relation hops searched
+    as the decider prefers); ``model`` names the decider as
     ``gw-neo4j walk --model`` does (without one, the model ``gw-neo4j walk`` would take: the graph's own, else the
     usual default), or ``backend``/``embedder`` hand in ready ones (the walker then leaves closing them to the
     caller). Use it as a context manager, or call :meth:`close`."""
@@ -61,7 +62,7 @@ class GraphWalker:
         graph: str = "default",
         *,
         settings: Settings | None = None,
-        preset: str | None = "relation",
+        preset: str | None = None,
         config: WalkConfig | None = None,
         model: str | None = None,
         backend: DecisionBackend | None = None,
