@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
     from graphwalk_neo4j.admission import WalkCall
     from graphwalk_neo4j.settings import Settings
-    from graphwalk_neo4j.walk.config import Configured
     from graphwalk_neo4j.walk.service import WalkOutcome
 
 
@@ -89,11 +88,11 @@ def rule_line(rule: dict[str, Any]) -> str:
     return f"{scope} ({RULE_SOURCES[rule['source']]})"
 
 
-def search_line(configured: Configured) -> str:
-    """``beam of 3 (the model's search)``: how the walk searched, and where that came from."""
-    config = configured.config
-    how = f"beam of {config.beam_width}" if config.strategy == "beam" else config.strategy
-    return f"{how} ({SEARCH_SOURCES[configured.source('strategy')]})"
+def search_line(search: dict[str, Any]) -> str:
+    """``beam of 3 (the model's search)``: how the walk searched (:meth:`Configured.search`), and where that came
+    from."""
+    how = f"beam of {search['width']}" if search["strategy"] == "beam" else search["strategy"]
+    return f"{how} ({SEARCH_SOURCES[search['source']]})"
 
 
 def render(outcome: WalkOutcome, settings: Settings) -> None:
@@ -131,7 +130,7 @@ def render(outcome: WalkOutcome, settings: Settings) -> None:
     out.print(styled("walk id: ", (result.walk_id, "bold"), f"  model: {result.model}"))
     if outcome.configured is not None:
         out.print(styled(("exclude: ", "dim"), rule_line(outcome.configured.rule())))
-        out.print(styled(("search: ", "dim"), search_line(outcome.configured)))
+        out.print(styled(("search: ", "dim"), search_line(outcome.configured.search())))
     out.print(browser_hint(result.walk_id, settings))
 
 

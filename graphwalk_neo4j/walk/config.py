@@ -375,6 +375,12 @@ class Configured:
         source = next(s for s in ("chosen", "model", "default") if s in sources)
         return {**{f: getattr(self.config, f) for f in RULE_FIELDS}, "source": source}
 
+    def search(self) -> dict[str, Any]:
+        """How this walk searches and where that came from: ``strategy``, ``width`` (beams kept per depth: 1 for
+        greedy, ``beam_width``, or the sampled walks) and ``source`` (``model``: the backend's preference, as a
+        learned model's beam; ``chosen``: a preset or option; ``default``: WalkConfig's greedy)."""
+        return {"strategy": self.config.strategy, "width": self.config.width, "source": self.source("strategy")}
+
     def warning(self, model: str) -> str | None:
         """One line when the caller chose against the backend's training, else None."""
         if not self.kept:

@@ -57,6 +57,7 @@ class WalkOutcome:
         data = self.result.context_bundle()
         if self.configured is not None:
             data["walk_rule"] = self.configured.rule()
+            data["search"] = self.configured.search()
         if self.linking is not None:
             data["linking"] = {
                 "method": self.linking.method,

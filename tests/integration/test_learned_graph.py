@@ -290,6 +290,7 @@ def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, n
             # a beam of three (the model's search, no preset named), answering with its best path's set only
             assert sorted(a["name"] for a in body["answers"]) == answers
             assert body["walk_rule"]["source"] == "model"  # a learned model's training rule: not local
+            assert body["search"] == {"strategy": "beam", "width": 3, "source": "model"}
             walks.append((body["walk_id"], "beam"))
         greedy = cli(
             neo4j_settings,

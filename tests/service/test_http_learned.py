@@ -1,6 +1,7 @@
 """POST /v1/walk with a caller-named ``learned:DIR`` (allowed by GW_NEO4J_SERVICE_LEARNED_DIRS), over real HTTP
 against the real app and the real Neo4j: the walk takes the model's training rule unless the request's
-``config`` chooses one; the response's ``walk_rule`` and the stored trace say which rule was walked."""
+``config`` chooses one; the response's ``walk_rule`` and the stored trace say which rule was walked, and its
+``search`` how the walk searched (a learned model's beam where the request names no preset)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,10 @@ def test_a_learned_model_walks_under_its_training_rule_unless_the_request_choose
             own = walk(client, movie_graph, f"learned:{art}")
             assert own["bundle"]["walk_rule"] == {"exclude_visited": True, "exclude_scope": "start", "source": "model"}
             assert own["stored_config"]["exclude_scope"] == "start"
+            assert own["bundle"]["search"] == {"strategy": "greedy", "width": 1, "source": "chosen"}  # the preset
+            searched = walk(client, movie_graph, f"learned:{art}", preset=None)  # no preset: the model's beam
+            assert searched["bundle"]["search"] == {"strategy": "beam", "width": 3, "source": "model"}
+            assert (searched["stored_config"]["strategy"], searched["stored_config"]["beam_width"]) == ("beam", 3)
             chosen = walk(client, movie_graph, f"learned:{art}", config={"exclude_scope": "visited"})
             assert chosen["bundle"]["walk_rule"] == {
                 "exclude_visited": True,
@@ -89,6 +94,8 @@ def test_a_learned_model_walks_under_its_training_rule_unless_the_request_choose
                 "source": "default",
             }
             assert other["stored_config"]["exclude_scope"] == "visited"
+            plain = walk(client, movie_graph, "fake", preset=None)  # a backend without a search preference
+            assert plain["bundle"]["search"] == {"strategy": "greedy", "width": 1, "source": "default"}
     finally:
         app.stop()
 

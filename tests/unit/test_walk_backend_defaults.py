@@ -111,12 +111,14 @@ def test_a_learned_model_searches_with_a_beam_where_the_caller_named_no_preset_o
     assert (default_walk.config.hop_mode, default_walk.config.budget.max_depth) == ("relation", 3)
     assert default_walk.taken == {"strategy": "beam", "beam_width": 3, **TRAINED}
     assert default_walk.source("strategy") == "model"
+    assert default_walk.search() == {"strategy": "beam", "width": 3, "source": "model"}
     assert default_walk.rule() == {"exclude_visited": True, "exclude_scope": "start", "source": "model"}
     # a named preset or strategy decides, and choosing another search is not a choice against the training
     for chosen in (build_config("relation"), build_config(None, {"strategy": "greedy"})):
         configured = with_backend_defaults(chosen, defaults)
         assert configured.config.strategy == "greedy"
         assert configured.source("strategy") == "chosen"
+        assert configured.search() == {"strategy": "greedy", "width": 1, "source": "chosen"}
         assert configured.kept == {}
         assert configured.warning("learned:art") is None
     wider = with_backend_defaults(build_config(None, {"beam_width": 5}), defaults)
@@ -127,3 +129,4 @@ def test_a_learned_model_searches_with_a_beam_where_the_caller_named_no_preset_o
     plain = with_backend_defaults(build_config(None), LocalDecider(FakeEmbedder(8)).walk_defaults)
     assert plain.config.model_dump() == get_preset("relation").model_dump()
     assert plain.source("strategy") == "default"
+    assert plain.search() == {"strategy": "greedy", "width": 1, "source": "default"}
