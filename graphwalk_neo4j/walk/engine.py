@@ -331,9 +331,9 @@ class _Walk:
         if not state.pool and not state.finished:
             return "dead_end", "dead_end: no walk could leave its start node"
         open_beams = [b for b in state.pool if not b.finished]
-        if open_beams and state.finished and cfg.hop_mode == "relation" and cfg.strategy == "beam":
-            # a relation beam answers with its best stopped path's set (walk/state._answers): the open ones are
-            # alternatives cut at the depth limit, not an answer left unfinished
+        if open_beams and state.finished and state.answers_with_best_path:
+            # the walk answers with its best stopped path's set: the open ones are alternatives cut at the depth
+            # limit, not an answer left unfinished
             return "ok", (
                 f"stop: a kept walk stopped; {len(open_beams)} other walk(s) still open at max_depth "
                 f"{cfg.max_depth} were cut"

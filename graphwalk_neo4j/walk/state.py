@@ -131,15 +131,18 @@ class WalkState:
         """The answers of the walks that have finished, ranked as :meth:`result` would rank them."""
         return self._answers(rank_paths([b.to_path(self.config) for b in self.finished]))
 
+    @property
+    def answers_with_best_path(self) -> bool:
+        """A relation beam: each of its paths ends on a whole answer set, so the walk answers with the best path's
+        set (one path = one answer set, as ``eval`` scores it) and the other beams stay alternatives in ``paths``.
+        An entity beam's paths each end on one node, so every finished one is an answer; sampled walks vote."""
+        return self.config.hop_mode == "relation" and self.config.strategy == "beam"
+
     def _answers(self, ranked: list[WalkPath]) -> list[Answer]:
-        """The answers of ``ranked`` paths. A relation beam's path ends on a whole answer set, so the walk answers
-        with the best path's set (one path = one answer set, as ``eval`` scores it) and the other beams stay
-        alternatives in ``paths``; an entity beam's paths each end on one node, so every finished one is an
-        answer; sampled walks vote."""
-        cfg = self.config
-        if cfg.hop_mode == "relation" and cfg.strategy == "beam":
+        """The answers of ``ranked`` paths (:attr:`answers_with_best_path`)."""
+        if self.answers_with_best_path:
             ranked = ranked[:1]
-        return rank_answers(ranked, voting=cfg.strategy == "sample")
+        return rank_answers(ranked, voting=self.config.strategy == "sample")
 
     def result(self, question: str, status: Status, reason: str, wall_s: float) -> WalkResult:
         cfg = self.config
