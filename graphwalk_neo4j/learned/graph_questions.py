@@ -461,6 +461,12 @@ ASK_SHARE_IN_OUT = ("{w} share {ms} with {x} as {as_}", "{w} are the other {as_}
 # with the topic.
 SHARE_IN_OUT_ACT = ("the {ys} who {v} together with {x}", "{ys} who {v} alongside {x}")
 ASK_SHARE_IN_OUT_ACT = ("{w} {v} together with {x}", "{w} {v} alongside {x}", "{w} {v} with {x}")
+# In, then out, reaching agents whose act has a past (written by: wrote; starred actors: acted): the others who
+# did it jointly with the topic, by English's ``co-`` prefix (co-wrote, the co-writers of [X]), which no one-hop
+# reading has.
+CO_ACT = ("the {ys} who co-{v} {cms} with {x}", "{ys} that co-{v} {cms} with {x}", "the co-{cas} of {x}")
+ASK_CO_ACT = ("{w} co-{v} {cms} with {x}", "{w} co-{v} with {x}", "{w} are the co-{cas} of {x}")
+CO_SHARE = 0.25  # how often an in-then-out pair that has a co- reading is read so
 SHARE_SHARE = 0.5  # how often a move and its inverse are read as one phrase
 # A noun whose head is an agent noun reads as the act (``starred actors`` -> ``acted in``) now and then.
 ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
@@ -695,10 +701,15 @@ def _shared(
     # together with X") would read like its one hop ("what did X direct")
     act = _act_verb(reading, end)
     together = direction == "in" and act is not None and rng.random() < OTHER_FORMS
+    co = act_forms(a.split()[-1]) if direction == "in" and a and kind_of(end) == "agent" else None
     if ask:
         words["w"] = question_word(kind_of(end), end, plural_of(end), rng)
     patterns: tuple[str, ...]
-    if act is not None and together:
+    if co is not None and rng.random() < CO_SHARE:
+        # a verb's act takes the things as its object (co-wrote films), a noun's is done in them (co-acted in films)
+        words.update(v=co[0], cas=_plural(a.split()[-1]), cms=("" if reading.verb else "in ") + words["ms"])
+        patterns = ASK_CO_ACT if ask else CO_ACT
+    elif act is not None and together:
         words["v"] = act[0]
         patterns = ASK_SHARE_IN_OUT_ACT if ask else SHARE_IN_OUT_ACT
     elif ask:

@@ -123,8 +123,19 @@ def test_other_forms_of_a_relations_words() -> None:
     g.add("inception", "starred_actors", "hardy")
     g.names["hardy"], g.types["hardy"] = "Tom Hardy", "Person"
     costars = SampledPath("dicaprio", (("starred_actors", "in"), ("starred_actors", "out")), ("hardy",))
-    assert write_question(g, costars, Seq(0.3, 0.3, 0.3, 0.6))[0] == (  # type: ignore[arg-type]
+    assert write_question(g, costars, Seq(0.3, 0.3, 0.3, 0.6, 0.6))[0] == (  # type: ignore[arg-type]
         "who share movies with [Leonardo DiCaprio] as starred actors"
+    )
+    # ... or as done jointly, by the co- prefix (a noun's act is done in the things; a verb's takes them)
+    assert write_question(g, costars, Seq(0.3, 0.3, 0.3, 0.6, 0.1))[0] == (  # type: ignore[arg-type]
+        "who co-acted in movies with [Leonardo DiCaprio]"
+    )
+    g.add("inception", "written_by", "nolan")
+    g.add("inception", "written_by", "jonathan")
+    g.names["jonathan"], g.types["jonathan"] = "Jonathan Nolan", "Person"
+    cowriters = SampledPath("nolan", (("written_by", "in"), ("written_by", "out")), ("jonathan",))
+    assert write_question(g, cowriters, Seq(0.3, 0.3, 0.3, 0.1))[0] == (  # type: ignore[arg-type]
+        "who co-wrote movies with [Christopher Nolan]"
     )
     # ... or, for a relation that reads as an act, who did it together with the topic
     assert write_question(g, costars, First(0.3))[0] == "who acted together with [Leonardo DiCaprio]"  # type: ignore[arg-type]
