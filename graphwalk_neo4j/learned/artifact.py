@@ -16,11 +16,12 @@ from graphwalk_neo4j.errors import ConfigError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# 10: a relation named again (EXTRA 24); 9: the way back (23); 8: the kind the question word asks for (22); 7: the
-# least-matched word (20); 6: words claimed, the asked kind (18); 5: nearness (14); 4: moves by their words (12); 3: 10
-FORMAT_VERSION = 10
-# older artifacts still load (their first 10, 12, 14, 18, 20, 22 or 23 extras only)
-READABLE_FORMATS = (3, 4, 5, 6, 7, 8, 9, 10)
+# 11: which way a relation named as owned runs (EXTRA 25); 10: a relation named again (24); 9: the way back (23);
+# 8: the kind the question word asks for (22); 7: the least-matched word (20); 6: words claimed, the asked kind
+# (18); 5: nearness (14); 4: moves by their words (12); 3: 10
+FORMAT_VERSION = 11
+# older artifacts still load (their first 10, 12, 14, 18, 20, 22, 23 or 24 extras only)
+READABLE_FORMATS = (3, 4, 5, 6, 7, 8, 9, 10, 11)
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 STOP_TOKEN = "STOP"
 # per option: see option_extras (format 3 artifacts read the first 10, format 4 12, format 5 14, format 6 18,
-# format 7 20, format 8 22, format 9 23)
-EXTRA = 24
+# format 7 20, format 8 22, format 9 23, format 10 24)
+EXTRA = 25
 # Two words with no stem in common are one word in two forms when their MiniLM cosine is at least this (wrote,
 # written: 0.89; wife, spouse: 0.86), not two words of one field (parents, children: 0.62; wrote, writer: 0.68)
 SAME_WORD = 0.8
@@ -80,17 +80,37 @@ def masked_question(context: DecisionContext) -> str:
     return " ".join(text.replace("[", " ").replace("]", " ").split()) or context.question
 
 
+def possessives(words: Sequence[str]) -> tuple[list[str], list[bool]]:
+    """``words`` without their possessive endings, and per word whether it had one (``esposito's``,
+    ``parents'``; a lone ``s`` after a word, what ``[X]'s`` leaves, marks that word and is dropped)."""
+    stems: list[str] = []
+    marks: list[bool] = []
+    for word in words:
+        if word == "s" and stems:
+            marks[-1] = True
+        elif word.endswith(("'s", "'")):
+            stems.append(word[: -2 if word.endswith("'s") else -1])
+            marks.append(True)
+        else:
+            stems.append(word)
+            marks.append(False)
+    return stems, marks
+
+
 def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, ...]:
     """Per content word of the ``masked`` question (:func:`content_words`), how near it stands to a start
     entity's name in ``question``: ``1 / d`` for a word ``d`` words before the name (the word right before:
     1), ``-1 / d`` for one ``d`` words after it (the side its nearest place is on). English names the first hop
     next to its topic (``the director of the films starring [X]``: ``starring`` first), and a predicate after
     the topic's phrase often names the last (``the films starring [X] were directed by who``), so the model
-    reads the two sides apart. Empty when no name is found."""
-    words = WORD_PATTERN.findall(question.lower())
+    reads the two sides apart. A possessive is the exception: the noun a name's ``'s`` owns names the first
+    hop, as ``the ... of`` before it would (``the parents of [X]'s spouse``: ``spouse`` first, ``parents``
+    second), so it counts as the word right before the name, and a noun owned by that noun in turn
+    (``[X]'s spouse's parents``) as the next. Empty when no name is found."""
+    words, marks = possessives(WORD_PATTERN.findall(question.lower()))
     spans: list[tuple[int, int]] = []
     for name in names:
-        part = WORD_PATTERN.findall(name.lower())
+        part, _ = possessives(WORD_PATTERN.findall(name.lower()))
         if not part:
             continue
         spans += [(i, i + len(part)) for i in range(len(words) - len(part) + 1) if words[i : i + len(part)] == part]
@@ -104,7 +124,16 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
         side = min((a - i if i < a else -(i - b + 1) for a, b in spans), key=abs)
         if word not in distance or abs(side) < abs(distance[word]):
             distance[word] = side
-    return tuple(1.0 / distance[w] if w in distance else 0.0 for w in content_words(masked))
+    for _, end in spans:
+        step, owned = 1, marks[end - 1]
+        for word, mark in zip(words[end:], marks[end:], strict=True):
+            if not owned:
+                break
+            if word in FUNCTION_WORDS:
+                continue
+            distance[word], step, owned = step, step + 1, mark
+    stems = [possessives([w])[0][0] for w in content_words(masked)]  # one to one: a lone ``s`` stays itself
+    return tuple(1.0 / distance[w] if w in distance else 0.0 for w in stems)
 
 
 @dataclass(frozen=True)
@@ -425,6 +454,11 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
         [X]``: named twice, taken once), else 0 (:func:`named_again`); on STOP, 1 when any relation taken is
         so. Every word-level column reads a word once, and a hop taken has spent it, so without this a relation
         asked for twice reads as done.
+    24. ``owner``: which way the question's grammar says the option's relation runs, where it names the
+        relation as something owned (:func:`owner_reading`): 1 for an option in that direction, -1 for one in
+        the other, 0 where the question does not say (STOP: 0). ``the parents of [X]`` and ``[X]'s parents`` are
+        ``parents`` out of [X], never into it; the words alone cannot tell a relation between two people of
+        one type from its inverse.
     """
     n = len(inputs.tokens)
     out = np.zeros((n, EXTRA), dtype=np.float32)
@@ -458,6 +492,7 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     again = named_again(inputs, vectors)
     for i, token in enumerate(inputs.tokens):
         out[i, 23] = float(bool(again)) if token == STOP_TOKEN else float(token.rsplit("|", 1)[0] in again)
+    out[:, 24] = owner_reading(inputs)
     kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
     here = kinds[stops[0]] if stops else 0.0
     for i, kind in enumerate(kinds):
@@ -492,6 +527,32 @@ def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
     at least :data:`SAME_WORD` (wrote and written, wife and spouse). MiniLM alone puts a word's own forms no nearer
     than its field's other words (director and directed 0.57, films and directed 0.55)."""
     return same_stem(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
+
+
+def owner_reading(inputs: DecisionInputs) -> list[float]:
+    """Column 24 of :func:`option_extras`: per option, 1 when the question names its relation as owned by
+    what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_stem`,
+    so ``the director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
+    A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X]."""
+    words, marks = possessives(WORD_PATTERN.findall(inputs.question.lower()))
+    out = []
+    for token in inputs.tokens:
+        if token == STOP_TOKEN:
+            out.append(0.0)
+            continue
+        relation, _, direction = token.rpartition("|")
+        segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+        named = relation_words(segments[-1] if segments else relation).lower().split()
+        core = [w for w in named if w not in FUNCTION_WORDS]
+        k = len(core)
+        owned = k > 0 and any(
+            all(same_stem(w, c) for w, c in zip(words[i : i + k], core, strict=True))
+            and ((i + k < len(words) and words[i + k] == "of") or (i > 0 and marks[i - 1]))
+            for i in range(len(words) - k + 1)
+        )
+        forward = "in" if named and named[-1] == "of" else "out"
+        out.append(0.0 if not owned else 1.0 if direction == forward else -1.0)
+    return out
 
 
 def named_again(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> frozenset[str]:

@@ -49,6 +49,8 @@ from graphwalk_neo4j.learned.inputs import (
     named_again,
     nearness,
     option_extras,
+    owner_reading,
+    possessives,
     relation_core_words,
     same_stem,
     same_word,
@@ -332,7 +334,7 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=0))
     config = json.loads((art / "config.json").read_text())
-    assert config["format"] == 10
+    assert config["format"] == 11
     assert not LearnedDecider.load(art, embedder).members[0].reads_text
     (art / "config.json").write_text(json.dumps({**config, "format": 3}))
     decider = LearnedDecider.load(art, embedder)
@@ -340,18 +342,19 @@ async def test_an_artifact_of_format_3_still_loads_and_an_older_one_is_refused(t
     assert sum(answer.results["b0"].probabilities.values()) == pytest.approx(1.0)
     (art / "config.json").write_text(json.dumps({**config, "format": 2}))
     with pytest.raises(
-        ConfigError, match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8 and 9 and 10; retrain"
+        ConfigError,
+        match="artifact format 2, this version reads 3 and 4 and 5 and 6 and 7 and 8 and 9 and 10 and 11; retrain",
     ):
         LearnedDecider.load(art, embedder)
 
 
-@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20), (8, 22), (9, 23)])
+@pytest.mark.parametrize(("old_format", "old_extras"), [(4, 12), (5, 14), (6, 18), (7, 20), (8, 22), (9, 23), (10, 24)])
 async def test_an_older_artifact_reads_its_own_extras(tmp_path: Path, old_format: int, old_extras: int) -> None:
     """A format 4 network has no columns for the nearness extras (12, 13), a format 5 one none for the claims
     and the asked kind (14-17), a format 6 one none for the least-matched word (18, 19), a format 7 one none for
     the kind its question word asks for (20, 21), a format 8 one none for the way back (22), a format 9 one
-    none for a relation named again (23): each scores as a format 10 network whose weights on the columns it
-    lacks are zero."""
+    none for a relation named again (23), a format 10 one none for which way a relation named as owned runs
+    (24): each scores as a format 11 network whose weights on the columns it lacks are zero."""
     embedder = FakeEmbedder(32)
     art = tmp_path / "art"
     await fit(synthetic(6), [], embedder, art, options=FitOptions(epochs=1, hidden=8, members=1, text_dim=4))
@@ -469,12 +472,13 @@ def test_option_extras_exact() -> None:
             1,
             0,  # 22: the path came in along starred actors; the release year is not the way back
             0,  # 23: no hop taken is offered again
+            0,  # 24: no relation is named as owned ("the films starred by", not "the stars of")
         ]
     )
     first = [np.log1p(1), 0.0, 0.0, 0.8 / np.sqrt(2), 0.8 / np.sqrt(2) - 0.8, 0, 0, 0.0, 0.0, 0.5, 0.0, -0.6, 0, 0]
     # 14-17: claim, claim left, asked, asked gain; 18-19: released and years still unmatched (0), no gain
     # 22: starred actors out is the way back along the path's starred actors in
-    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 1, 0])
+    assert x[1].tolist() == pytest.approx([*first, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, 0, 1, 0, 0])
     # release year gains both words after the topic (released, years: all of their weight), none before it;
     # STOP: the path's cover, and the best gain a move still offers (sentence, words, each side by nearness)
     assert x[2].tolist() == pytest.approx(
@@ -504,6 +508,7 @@ def test_option_extras_exact() -> None:
             0,
             0,
             0,
+            0,
         ]
     )
     # claims: released and years go to release_year (margin 1 each), starred to the path's starred_actors (spent);
@@ -512,6 +517,62 @@ def test_option_extras_exact() -> None:
     assert nearness("which films were released in 1968", "which films were released in 1968", ["Sharon Tate"]) == ()
     # a word that occurs twice is as near as its nearer place (here the one right after a name)
     assert nearness("films of X and X films", "films of and films", ["X"]) == (-1.0,)
+
+
+def test_a_noun_a_name_owns_is_named_first() -> None:
+    """``[X]'s spouse`` names ``spouse`` where ``the spouse of [X]`` would: right before the name, whether the
+    name is in brackets or not; a noun that noun owns in turn comes next; other words after the name keep their
+    place after it. ``possessives`` strips the endings and marks the owners."""
+    assert possessives(["esposito's", "s", "parents'", "spouse", "s"]) == (
+        ["esposito", "parents", "spouse"],
+        [True, True, True],
+    )
+    asked = "what is the nationality of the parents of 's spouse"
+    for question in (
+        "what is the nationality of the parents of [Anil Esposito]'s spouse",
+        "what is the nationality of the parents of Anil Esposito's spouse",
+    ):
+        # nationality, parents, the lone s of 's (not a word: 0), spouse
+        assert nearness(question, asked, ["Anil Esposito"]) == (1 / 5, 1 / 2, 0.0, 1.0)
+    # the lone s of 's, spouse's, parents, born (three words after the name)
+    assert nearness("where were X's spouse's parents born", "where were 's spouse's parents born", ["X"]) == (
+        0.0,
+        1.0,
+        1 / 2,
+        -1 / 3,
+    )
+    # without a possessive the words after the name stay after it
+    assert nearness("the films starring X were directed by who", "the films starring were directed by who", ["X"]) == (
+        1 / 2,
+        1.0,
+        -1 / 2,
+    )
+
+
+def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> None:
+    """Column 24: ``the R of`` and ``'s R`` name R as owned by what the move leaves from: out (1), not in (-1);
+    a name ending in ``of`` runs the other way; a relation named otherwise, or not at all, and STOP are 0."""
+
+    def owner(question: str, *tokens: str) -> list[float]:
+        n = len(tokens)
+        return owner_reading(DecisionInputs(question, (), tokens, ("x",) * n, (1,) * n, ("",) * n))
+
+    assert owner("what is the nationality of the parents of 's spouse", "parents|out", "parents|in", "spouse|in") == [
+        1.0,
+        -1.0,
+        -1.0,
+    ]
+    # forms of the relation's words by their stem (director, directed_by); a path-like name by its last segment
+    assert owner("who is the director of", "directed_by|out", "directed_by|in", "written_by|out") == [1.0, -1.0, 0.0]
+    assert owner("what is the capital of", "capital_of|in", "capital_of|out", "/location/country/capital|out") == [
+        1.0,
+        -1.0,
+        1.0,
+    ]
+    # a plural owner, and STOP
+    assert owner("what are the parents' professions", "profession|out", "profession|in", STOP_TOKEN) == [1.0, -1.0, 0.0]
+    # named, but not as owned: no reading
+    assert owner("the movies directed by", "directed_by|out", "directed_by|in") == [0.0, 0.0]
 
 
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
