@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -555,6 +556,9 @@ def owner_reading(inputs: DecisionInputs) -> list[float]:
     return out
 
 
+JOINT_PATTERN = re.compile(r"(?<![a-z])co-([a-z][a-z']*)")  # co-wrote, co-founded: done together with the topic
+
+
 def named_again(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> frozenset[str]:
     """The relations of the hops taken that the question names more often than the path has taken them, either
     way (``the films directed by the director of [X]``: directed twice, one hop taken, so the way back is asked
@@ -565,11 +569,12 @@ def named_again(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> fr
     if not inputs.path:
         return frozenset()
     kinds = {w for t in inputs.types for w in content_words(type_text(t))}
+    question = inputs.question.lower()
     counts = Counter(
-        w
-        for w in WORD_PATTERN.findall(inputs.question.lower())
-        if w not in FUNCTION_WORDS and not any(same_stem(w, k) for k in kinds)
+        w for w in WORD_PATTERN.findall(question) if w not in FUNCTION_WORDS and not any(same_stem(w, k) for k in kinds)
     )
+    # a word after ``co-`` names its relation twice: "who co-wrote films with [X]" is who wrote the films [X] wrote
+    counts.update(w for w in JOINT_PATTERN.findall(question) if w in counts)
     taken = Counter(t.rsplit("|", 1)[0] for t in inputs.path)
     out = set()
     for relation, times in taken.items():

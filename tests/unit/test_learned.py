@@ -613,6 +613,24 @@ def test_a_relation_the_question_names_again_is_offered_again() -> None:
     assert named_again(typed, vectors) == set()
 
 
+def test_a_word_after_co_names_its_relation_twice() -> None:
+    """ "who co-wrote films with [X]": [X] wrote them, and so did the others asked for; one ``written_by`` hop
+    taken, taking it again is what the question still asks. Without the prefix, or with the relation taken
+    twice already, it is not."""
+    e = np.eye(4, dtype=np.float64)
+    vectors = {"wrote": e[0], "written": 0.9 * e[0] + np.sqrt(0.19) * e[1], "films": e[2], "co": e[3]}
+    tokens = ("written_by|out", "directed_by|out", STOP_TOKEN)
+
+    def again(question: str, path: tuple[str, ...]) -> frozenset[str]:
+        return named_again(
+            DecisionInputs(question, path, tokens, ("person", "person", "film"), (1, 1, 1), ("",) * 3), vectors
+        )
+
+    assert again("who co-wrote films with", ("written_by|in",)) == {"written_by"}
+    assert again("who wrote films with", ("written_by|in",)) == set()
+    assert again("who co-wrote films with", ("written_by|in", "written_by|out")) == set()
+
+
 def test_forms_of_one_word_are_the_same_word() -> None:
     """A common stem of 4 letters and half the shorter word, or a cosine of at least SAME_WORD."""
     words = ("director", "directed", "writers", "written", "stars", "starred", "release", "related", "films")
