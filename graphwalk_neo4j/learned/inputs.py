@@ -52,13 +52,18 @@ def content_words(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for w in WORD_PATTERN.findall(text.lower()) if w not in FUNCTION_WORDS))
 
 
-def relation_core_words(token: str) -> tuple[str, ...]:
-    """The content words of the relation a move token names, read by its last segment when it is path-like
-    (``/film/film/directed_by|out`` -> ``directed``): the words that say what the relation is, not its ends'
-    kinds."""
+def relation_name_words(token: str) -> str:
+    """The relation a move token names, in words, read by its last segment when it is path-like
+    (``/film/film/directed_by|out`` -> ``directed by``)."""
     relation = token.rsplit("|", 1)[0]
     segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
-    return content_words(relation_words(segments[-1] if segments else relation))
+    return relation_words(segments[-1] if segments else relation)
+
+
+def relation_core_words(token: str) -> tuple[str, ...]:
+    """The content words of :func:`relation_name_words` (``directed``): the words that say what the relation is,
+    not its ends' kinds."""
+    return content_words(relation_name_words(token))
 
 
 UNTYPED_KIND = "node"  # what decision_inputs calls an option or a frontier with no type
@@ -89,13 +94,15 @@ def possessives(words: Sequence[str]) -> tuple[list[str], list[bool]]:
     for word in words:
         if word == "s" and stems:
             marks[-1] = True
-        elif word.endswith(("'s", "'")):
-            stems.append(word[: -2 if word.endswith("'s") else -1])
-            marks.append(True)
         else:
-            stems.append(word)
-            marks.append(False)
+            stems.append(without_possessive(word))
+            marks.append(stems[-1] != word)
     return stems, marks
+
+
+def without_possessive(word: str) -> str:
+    """``word`` without a possessive ending (``esposito's`` -> ``esposito``, ``parents'`` -> ``parents``)."""
+    return word[:-2] if word.endswith("'s") else word[:-1] if word.endswith("'") else word
 
 
 def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, ...]:
@@ -133,7 +140,7 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
             if word in FUNCTION_WORDS:
                 continue
             distance[word], step, owned = step, step + 1, mark
-    stems = [possessives([w])[0][0] for w in content_words(masked)]  # one to one: a lone ``s`` stays itself
+    stems = [without_possessive(w) for w in content_words(masked)]  # one to one: a lone ``s`` stays itself
     return tuple(1.0 / distance[w] if w in distance else 0.0 for w in stems)
 
 
@@ -541,9 +548,8 @@ def owner_reading(inputs: DecisionInputs) -> list[float]:
         if token == STOP_TOKEN:
             out.append(0.0)
             continue
-        relation, _, direction = token.rpartition("|")
-        segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
-        named = relation_words(segments[-1] if segments else relation).lower().split()
+        direction = token.rpartition("|")[2]
+        named = relation_name_words(token).lower().split()
         core = [w for w in named if w not in FUNCTION_WORDS]
         k = len(core)
         owned = k > 0 and any(
