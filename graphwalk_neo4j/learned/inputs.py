@@ -261,8 +261,13 @@ def singular(word: str) -> str:
 
 
 UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 2``, ... when there are several)
-# Nouns that ask for no type: "what kind of ...", "which one".
-GENERIC_NOUNS = frozenset("kind kinds sort sorts type types one ones thing things".split())
+# Nouns that ask for no type: "what kind of ...", "which one"; and the nouns for what is said about a thing, not for
+# a kind of thing ("which words describe [X]", "what topics is [X] about": its tags or keywords, whatever the graph
+# calls them, never the films the graph leaves unnamed).
+GENERIC_NOUNS = frozenset(
+    "kind kinds sort sorts type types one ones thing things "
+    "word words term terms keyword keywords topic topics subject subjects theme themes label labels".split()
+)
 
 
 def is_unnamed(type_name: str) -> bool:
@@ -289,12 +294,12 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     (:data:`UNNAMED_TYPE`): what the question asks for is then that type, the one the graph could not name. MetaQA
     loaded as it comes calls its films ``item``, since every relation names what a film has, not what it is;
     "what films did [X] direct" names no type of the graph's, so its films read as ``film``. ``None`` otherwise
-    (a question word, a named type, a generic noun, no unnamed type or several)."""
+    (a question word, a named type, a generic noun anywhere in the phrase, no unnamed type or several)."""
     unnamed = sole_unnamed(role_types)
     if unnamed is None:
         return None
     words = asked_noun_phrase(question).split()
-    if len(words) < 2 or words[0] not in ("which", "what") or words[-1] in GENERIC_NOUNS:
+    if len(words) < 2 or words[0] not in ("which", "what") or GENERIC_NOUNS.intersection(words[1:]):
         return None
     named = sorted(type_text(n) for n in set(role_types.values()) - {unnamed})
     if answer_type_verdicts(" ".join(words), named) is not None:
@@ -422,7 +427,9 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     6. ``left``: on STOP only, the best gain any move still offers (what the question has not had yet);
     7. ``wgain``: the same word by word: summed over the question's content words, how much closer the
        move's words come to each than the path's words did (STOP: 0). A reworded question keeps most of its
-       words' meaning even where its sentence embedding moves;
+       words' meaning even where its sentence embedding moves. Here and in every word-level column a form of
+       the same word (:func:`same_form`: ``director`` and ``directed``, ``screenwriter`` and ``written``)
+       matches as the word itself, 1, whatever MiniLM's cosine;
     8. ``wleft``: on STOP only, the best ``wgain`` any move still offers;
     9. ``wcover``: the mean over the question's content words of their best cosine with the path's words
        and this move's (STOP: the path's);
@@ -530,35 +537,58 @@ def same_stem(a: str, b: str) -> bool:
     return a == b or (k >= 4 and k >= 0.5 * min(len(a), len(b)))
 
 
+@functools.lru_cache(maxsize=262144)  # the same word pairs recur in every decision of a walk or a training set
+def same_form(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are forms of one word by their letters: they share a stem (:func:`same_stem`), or
+    the longer is a compound whose last part shares the shorter's stem (``screenwriter`` and ``written``: its
+    head ``writer``; ``birthplace`` and ``place``). English puts a compound's head last; the part before it is
+    at least 3 letters and the head at least 5."""
+    if same_stem(a, b):
+        return True
+    long, short = (a, b) if len(a) >= len(b) else (b, a)
+    return any(same_stem(long[i:], short) for i in range(3, len(long) - 4))
+
+
 def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
-    """Whether ``a`` and ``b`` are one word in two forms: they share a stem (:func:`same_stem`), or their cosine is
+    """Whether ``a`` and ``b`` are one word in two forms: by their letters (:func:`same_form`), or their cosine is
     at least :data:`SAME_WORD` (wrote and written, wife and spouse). MiniLM alone puts a word's own forms no nearer
     than its field's other words (director and directed 0.57, films and directed 0.55)."""
-    return same_stem(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
+    return same_form(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
 
 
 def owner_reading(inputs: DecisionInputs) -> list[float]:
     """Column 24 of :func:`option_extras`: per option, 1 when the question names its relation as owned by
     what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_stem`,
     so ``the director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
-    A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X]."""
+    A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X].
+    Each such naming is spent by a hop the path has taken along the relation in that direction, as a word is
+    by the hop that took it: in ``who wrote the films directed by the director of [X]`` the walk takes
+    ``directed_by`` out of [X] first, and the third hop is not asked to take it out again."""
     words, marks = possessives(WORD_PATTERN.findall(inputs.question.lower()))
+    taken = Counter(inputs.path)
     out = []
     for token in inputs.tokens:
         if token == STOP_TOKEN:
             out.append(0.0)
             continue
-        direction = token.rpartition("|")[2]
+        relation, _, direction = token.rpartition("|")
         named = relation_name_words(token).lower().split()
         core = [w for w in named if w not in FUNCTION_WORDS]
         k = len(core)
-        owned = k > 0 and any(
-            all(same_stem(w, c) for w, c in zip(words[i : i + k], core, strict=True))
-            and ((i + k < len(words) and words[i + k] == "of") or (i > 0 and marks[i - 1]))
-            for i in range(len(words) - k + 1)
+        owned = (
+            sum(
+                all(same_form(w, c) for w, c in zip(words[i : i + k], core, strict=True))
+                and ((i + k < len(words) and words[i + k] == "of") or (i > 0 and marks[i - 1]))
+                for i in range(len(words) - k + 1)
+            )
+            if k
+            else 0
         )
         forward = "in" if named and named[-1] == "of" else "out"
-        out.append(0.0 if not owned else 1.0 if direction == forward else -1.0)
+        if owned <= taken[f"{relation}|{forward}"]:
+            out.append(0.0)
+        else:
+            out.append(1.0 if direction == forward else -1.0)
     return out
 
 
@@ -591,13 +621,21 @@ def named_again(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> fr
     return frozenset(out)
 
 
-def _best_match(question: np.ndarray, against: Sequence[str], vectors: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Per row of ``question`` (its content words' vectors), the highest cosine with a word of ``against`` (0
-    when there are none)."""
+def _best_match(
+    words: Sequence[str], question: np.ndarray, against: Sequence[str], vectors: Mapping[str, np.ndarray]
+) -> np.ndarray:
+    """Per question content word (``words``, their vectors the rows of ``question``), its best match with a word
+    of ``against`` (0 when there are none): the cosine, or 1 for a form of the same word (:func:`same_form`:
+    ``director`` and ``directed`` are 0.57 by MiniLM, ``screenwriter`` nearer ``directed`` than ``written``)."""
     if not against:
         return np.zeros(len(question), dtype=np.float32)
     b = np.stack([vectors[w] for w in against])
-    return np.asarray((question @ b.T).max(axis=1), dtype=np.float32)
+    match = np.asarray(question @ b.T, dtype=np.float32)
+    for i, word in enumerate(words):
+        for j, other in enumerate(against):
+            if same_form(word, other):
+                match[i, j] = 1.0
+    return np.asarray(match.max(axis=1), dtype=np.float32)
 
 
 def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: DecisionInputs) -> None:
@@ -607,7 +645,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
         return
     question = np.stack([vectors[w] for w in words])  # once per decision, not once per option
     path_words = [w for m in inputs.path_moves for w in content_words(m)]
-    covered = _best_match(question, path_words, vectors)
+    covered = _best_match(words, question, path_words, vectors)
     least = float(covered.min())  # the least-matched word so far (columns 18, 19)
     near = np.asarray(inputs.near, dtype=np.float32) if len(inputs.near) == len(words) else np.zeros(len(words))
     sides = [np.where(near > 0, near, 0.0), np.where(near < 0, -near, 0.0)]  # before the topic, after it
@@ -621,7 +659,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
             out[i, 18] = least
             stops.append(i)
             continue
-        reach = np.maximum(covered, _best_match(question, content_words(move), vectors))
+        reach = np.maximum(covered, _best_match(words, question, content_words(move), vectors))
         gain = float((reach - covered).sum())
         out[i, 7] = gain
         out[i, 9] = float(reach.mean())
@@ -634,7 +672,7 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
     for i in stops:
         out[i, 8] = best
         out[i, 12], out[i, 13] = nbest
-    claim = claims(question, inputs, vectors)
+    claim = claims(words, question, inputs, vectors)
     for i, token in enumerate(inputs.tokens):
         if token != STOP_TOKEN:
             out[i, 14] = claim.get(token.rsplit("|", 1)[0], 0.0)
@@ -642,7 +680,9 @@ def _word_extras(out: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: Dec
         out[i, 15] = max((float(out[j, 14]) for j in range(len(inputs.tokens))), default=0.0)
 
 
-def claims(question: np.ndarray, inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]) -> dict[str, float]:
+def claims(
+    words: Sequence[str], question: np.ndarray, inputs: DecisionInputs, vectors: Mapping[str, np.ndarray]
+) -> dict[str, float]:
     """Per relation offered by a move and not yet taken: the sum, over the question's content words whose best
     match among the relations of the path and the moves (:func:`relation_core_words`) is this relation's, of
     the margin by which it beats the next relation. A word the path's relations match best is spent (ties go to
@@ -656,7 +696,7 @@ def claims(question: np.ndarray, inputs: DecisionInputs, vectors: Mapping[str, n
     if len(names) < 2 or not len(question):
         return {}
     taken = {t.rsplit("|", 1)[0] for t in inputs.path}
-    match = np.stack([_best_match(question, relations[r], vectors) for r in names])  # (relations, words)
+    match = np.stack([_best_match(words, question, relations[r], vectors) for r in names])  # (relations, words)
     order = np.argsort(-match, axis=0, kind="stable")  # ties: the earlier relation, the path's first
     best, second = order[0], order[1]
     cols = np.arange(match.shape[1])

@@ -52,6 +52,7 @@ from graphwalk_neo4j.learned.inputs import (
     owner_reading,
     possessives,
     relation_core_words,
+    same_form,
     same_stem,
     same_word,
     stop_ruled_out,
@@ -575,6 +576,25 @@ def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> No
     assert owner("the movies directed by", "directed_by|out", "directed_by|in") == [0.0, 0.0]
 
 
+def test_a_hop_taken_spends_the_owner_reading() -> None:
+    """Column 24 reads each naming of a relation as owned once: a hop along it in the named direction spends it
+    (``who wrote the films directed by the director of [X]``: ``directed_by`` out of [X] first, then no reading
+    for taking it out again); named twice, one hop leaves one; a hop the other way spends nothing."""
+
+    def owner(question: str, path: tuple[str, ...], *tokens: str) -> list[float]:
+        n = len(tokens)
+        return owner_reading(DecisionInputs(question, path, tokens, ("x",) * n, (1,) * n, ("",) * n))
+
+    question = "who wrote the films directed by the director of"
+    assert owner(question, ("directed_by|out",), "directed_by|in", "written_by|in") == [0.0, 0.0]
+    taken = ("directed_by|out", "directed_by|in")
+    assert owner(question, taken, "directed_by|out", "written_by|out") == [0.0, 0.0]
+    assert owner(question, ("directed_by|in",), "directed_by|out", "directed_by|in") == [1.0, -1.0]
+    twice = "the parents of the parents of"
+    assert owner(twice, ("parents|out",), "parents|out", "parents|in") == [1.0, -1.0]
+    assert owner(twice, ("parents|out", "parents|out"), "parents|out", "parents|in") == [0.0, 0.0]
+
+
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
     """Column 23: "the parents of the parents of [X]" names parents twice; one parents hop taken, taking it again
     (either way) is what the question still asks, and STOP is premature. Named once, or taken twice, it is not.
@@ -917,14 +937,38 @@ def test_a_question_word_is_claimed_by_the_relation_that_matches_it_best_and_spe
         counts=(2, 41, 2),
         moves=("campus in", "studied at", "the answer is these 2 universities"),
     )
-    words = np.stack([vectors[w] for w in ("campus", "school", "founders", "place")])
-    got = claims(words, inputs, vectors)
+    names = ("campus", "school", "founders", "place")
+    words = np.stack([vectors[w] for w in names])
+    got = claims(names, words, inputs, vectors)
     assert got.keys() == {"campus_in"}  # studied_at is taken (in the other direction too)
     campus_margin = 1.0 - float(vectors["campus"] @ vectors["studied"])
     place_margin = float(vectors["place"] @ vectors["campus"] - vectors["place"] @ vectors["studied"])
     assert got["campus_in"] == pytest.approx(campus_margin + place_margin, abs=1e-6)
     assert campus_margin == pytest.approx(0.5, abs=1e-6)
-    assert claims(words, dataclasses.replace(inputs, path=(), tokens=("campus_in|out", "STOP")), vectors) == {}
+    assert claims(names, words, dataclasses.replace(inputs, path=(), tokens=("campus_in|out", "STOP")), vectors) == {}
+
+
+def test_forms_of_one_word_match_fully_whatever_their_cosine() -> None:
+    """A question word that is a form of a move's word (a common stem, or a compound whose head has it) matches
+    it as the word itself would: ``screenwriter`` claims ``written_by``, though MiniLM puts it nearer ``directed``."""
+    assert same_form("director", "directed")
+    assert same_form("screenwriter", "written")  # the head, writer
+    assert same_form("place", "birthplace")
+    assert not same_form("release", "related")
+    assert not same_form("screenwriter", "directed")
+    vectors = _unit_vectors({"screenwriter": 0.0, "directed": 40.0, "written": 50.0})
+    inputs = DecisionInputs(
+        question="screenwriter",
+        path=(),
+        tokens=("directed_by|out", "written_by|out", "STOP"),
+        types=("Person", "Person", "Film"),
+        counts=(1, 1, 1),
+        moves=("directed by", "written by", "the answer is these 1 film"),
+    )
+    words = np.stack([vectors["screenwriter"]])
+    directed_margin = 1.0 - float(vectors["screenwriter"] @ vectors["directed"])
+    expected = {"written_by": directed_margin, "directed_by": 0.0}
+    assert claims(("screenwriter",), words, inputs, vectors) == pytest.approx(expected)
 
 
 class CountingEmbedder(FakeEmbedder):

@@ -235,6 +235,9 @@ def test_the_one_unnamed_type_is_what_a_question_asks_for_when_it_names_no_other
     assert unnamed_type_asked("who directed", FILMS) is None  # a question word, no noun
     assert unnamed_type_asked("what did direct", FILMS) is None
     assert unnamed_type_asked("what kind of films", FILMS) is None  # a generic noun
+    # what is said about a thing, not a kind of thing, anywhere in the phrase (its last word here a verb)
+    assert unnamed_type_asked("which words describe", FILMS) is None
+    assert unnamed_type_asked("what topics is about", FILMS) is None
     two = {**FILMS, "has_tags|object": "item 2"}
     assert unnamed_type_asked("what films did direct", two) is None  # two unnamed types: which one is unknown
     assert unnamed_type_asked("what films did direct", {"born_in|object": "city"}) is None  # none unnamed
