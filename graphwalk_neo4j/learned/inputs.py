@@ -105,6 +105,9 @@ def without_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") else word[:-1] if word.endswith("'") else word
 
 
+ARTICLES = frozenset({"the", "a", "an"})
+
+
 def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, ...]:
     """Per content word of the ``masked`` question (:func:`content_words`), how near it stands to a start
     entity's name in ``question``: ``1 / d`` for a word ``d`` words before the name (the word right before:
@@ -114,7 +117,10 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
     reads the two sides apart. A possessive is the exception: the noun a name's ``'s`` owns names the first
     hop, as ``the ... of`` before it would (``the parents of [X]'s spouse``: ``spouse`` first, ``parents``
     second), so it counts as the word right before the name, and a noun owned by that noun in turn
-    (``[X]'s spouse's parents``) as the next. Empty when no name is found."""
+    (``[X]'s spouse's parents``) as the next. A word between an article and the name (``the films that share
+    actors with the movie [X]``) is read as part of the name: it says what the topic is, not a hop (``movie`` is
+    as near ``directed`` as the words of any film relation), so it has no nearness and the words before it count
+    from the article. Empty when no name is found."""
     words, marks = possessives(WORD_PATTERN.findall(question.lower()))
     spans: list[tuple[int, int]] = []
     for name in names:
@@ -124,6 +130,12 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
         spans += [(i, i + len(part)) for i in range(len(words) - len(part) + 1) if words[i : i + len(part)] == part]
     if not spans:
         return ()
+    # an article and one word before a name ("the movie [X]", "with the film [X]") are the name's own noun phrase:
+    # that word names what the topic is (or, "the person [X] married", the answer), never a hop next to it
+    spans = [
+        (a - 2, b) if a >= 2 and words[a - 2] in ARTICLES and words[a - 1] not in FUNCTION_WORDS else (a, b)
+        for a, b in spans
+    ]
     distance: dict[str, int] = {}  # signed: before the name positive, after it negative
     for i, word in enumerate(words):
         if any(a <= i < b for a, b in spans):

@@ -550,6 +550,17 @@ def test_a_noun_a_name_owns_is_named_first() -> None:
     )
 
 
+def test_a_word_between_an_article_and_the_name_is_part_of_the_name() -> None:
+    """``with the movie [X]``: ``movie`` says what the topic is, not a hop next to it: no nearness, and the words
+    before count from the article (``share`` 3 words before the name, ``actors`` 2)."""
+    question = "the films that share actors with the movie X are directed by who"
+    masked = "the films that share actors with the movie are directed by who"
+    # films, share, actors, movie, directed
+    assert nearness(question, masked, ["X"]) == (1 / 5, 1 / 3, 1 / 2, 0.0, -1 / 2)
+    # no article before the word: it stays the word next to the name
+    assert nearness("films starring X", "films starring", ["X"]) == (1 / 2, 1.0)
+
+
 def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> None:
     """Column 24: ``the R of`` and ``'s R`` name R as owned by what the move leaves from: out (1), not in (-1);
     a name ending in ``of`` runs the other way; a relation named otherwise, or not at all, and STOP are 0."""
