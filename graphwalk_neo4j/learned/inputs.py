@@ -570,7 +570,7 @@ def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
 
 def owner_reading(inputs: DecisionInputs) -> list[float]:
     """Column 24 of :func:`option_extras`: per option, 1 when the question names its relation as owned by
-    what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_stem`,
+    what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_form`,
     so ``the director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
     A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X].
     Each such naming is spent by a hop the path has taken along the relation in that direction, as a word is
@@ -698,8 +698,8 @@ def claims(
     """Per relation offered by a move and not yet taken: the sum, over the question's content words whose best
     match among the relations of the path and the moves (:func:`relation_core_words`) is this relation's, of
     the margin by which it beats the next relation. A word the path's relations match best is spent (ties go to
-    the path), so what is left is what the question names that no hop has taken yet. ``question``: its content
-    words' vectors, one row each."""
+    the path), so what is left is what the question names that no hop has taken yet. ``words``: the question's
+    content words, ``question`` their vectors, one row each."""
     relations: dict[str, tuple[str, ...]] = {}
     for token in (*inputs.path, *inputs.tokens):
         if token != STOP_TOKEN:
