@@ -561,30 +561,44 @@ def test_a_word_between_an_article_and_the_name_is_part_of_the_name() -> None:
     assert nearness("films starring X", "films starring", ["X"]) == (1 / 2, 1.0)
 
 
+def owner_of(question: str, path: tuple[str, ...], *tokens: str) -> list[float]:
+    """Column 24 for options ``tokens`` after the hops ``path`` (types, counts and words do not enter it)."""
+    n = len(tokens)
+    return owner_reading(DecisionInputs(question, path, tokens, ("x",) * n, (1,) * n, ("",) * n))
+
+
 def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> None:
     """Column 24: ``the R of`` and ``'s R`` name R as owned by what the move leaves from: out (1), not in (-1);
     a name ending in ``of`` runs the other way; a relation named otherwise, or not at all, and STOP are 0."""
 
-    def owner(question: str, *tokens: str) -> list[float]:
-        n = len(tokens)
-        return owner_reading(DecisionInputs(question, (), tokens, ("x",) * n, (1,) * n, ("",) * n))
-
-    assert owner("what is the nationality of the parents of 's spouse", "parents|out", "parents|in", "spouse|in") == [
+    assert owner_of(
+        "what is the nationality of the parents of 's spouse", (), "parents|out", "parents|in", "spouse|in"
+    ) == [
         1.0,
         -1.0,
         -1.0,
     ]
     # forms of the relation's words by their stem (director, directed_by); a path-like name by its last segment
-    assert owner("who is the director of", "directed_by|out", "directed_by|in", "written_by|out") == [1.0, -1.0, 0.0]
-    assert owner("what is the capital of", "capital_of|in", "capital_of|out", "/location/country/capital|out") == [
+    assert owner_of("who is the director of", (), "directed_by|out", "directed_by|in", "written_by|out") == [
+        1.0,
+        -1.0,
+        0.0,
+    ]
+    assert owner_of(
+        "what is the capital of", (), "capital_of|in", "capital_of|out", "/location/country/capital|out"
+    ) == [
         1.0,
         -1.0,
         1.0,
     ]
     # a plural owner, and STOP
-    assert owner("what are the parents' professions", "profession|out", "profession|in", STOP_TOKEN) == [1.0, -1.0, 0.0]
+    assert owner_of("what are the parents' professions", (), "profession|out", "profession|in", STOP_TOKEN) == [
+        1.0,
+        -1.0,
+        0.0,
+    ]
     # named, but not as owned: no reading
-    assert owner("the movies directed by", "directed_by|out", "directed_by|in") == [0.0, 0.0]
+    assert owner_of("the movies directed by", (), "directed_by|out", "directed_by|in") == [0.0, 0.0]
 
 
 def test_a_hop_taken_spends_the_owner_reading() -> None:
@@ -592,18 +606,14 @@ def test_a_hop_taken_spends_the_owner_reading() -> None:
     (``who wrote the films directed by the director of [X]``: ``directed_by`` out of [X] first, then no reading
     for taking it out again); named twice, one hop leaves one; a hop the other way spends nothing."""
 
-    def owner(question: str, path: tuple[str, ...], *tokens: str) -> list[float]:
-        n = len(tokens)
-        return owner_reading(DecisionInputs(question, path, tokens, ("x",) * n, (1,) * n, ("",) * n))
-
     question = "who wrote the films directed by the director of"
-    assert owner(question, ("directed_by|out",), "directed_by|in", "written_by|in") == [0.0, 0.0]
+    assert owner_of(question, ("directed_by|out",), "directed_by|in", "written_by|in") == [0.0, 0.0]
     taken = ("directed_by|out", "directed_by|in")
-    assert owner(question, taken, "directed_by|out", "written_by|out") == [0.0, 0.0]
-    assert owner(question, ("directed_by|in",), "directed_by|out", "directed_by|in") == [1.0, -1.0]
+    assert owner_of(question, taken, "directed_by|out", "written_by|out") == [0.0, 0.0]
+    assert owner_of(question, ("directed_by|in",), "directed_by|out", "directed_by|in") == [1.0, -1.0]
     twice = "the parents of the parents of"
-    assert owner(twice, ("parents|out",), "parents|out", "parents|in") == [1.0, -1.0]
-    assert owner(twice, ("parents|out", "parents|out"), "parents|out", "parents|in") == [0.0, 0.0]
+    assert owner_of(twice, ("parents|out",), "parents|out", "parents|in") == [1.0, -1.0]
+    assert owner_of(twice, ("parents|out", "parents|out"), "parents|out", "parents|in") == [0.0, 0.0]
 
 
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
