@@ -31,6 +31,7 @@ from graphwalk_neo4j.decide.answer_types import (
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.learned.kinship import kin_read_outside, kin_reading
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -229,7 +230,16 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         types.append(option.target_type or UNTYPED_KIND)
         counts.append(option.count)
         moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
-    masked = masked_question(context)
+    # kinship words that stand for several hops, written out as them where the graph has no relation of their own
+    own = [
+        w
+        for t in (*tokens, *(move_token(h.relation, h.direction) for h in context.path))
+        if t != STOP_TOKEN
+        for w in relation_core_words(t)
+    ]
+    names = [s.name for s in context.start]
+    masked = kin_reading(masked_question(context), own)
+    question = kin_read_outside(context.question, names, lambda text: kin_reading(text, own))
     return DecisionInputs(
         question=masked,
         path=tuple(move_token(h.relation, h.direction) for h in context.path),
@@ -238,7 +248,7 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         counts=tuple(counts),
         moves=tuple(moves),
         path_moves=tuple(hop_move(h.relation, h.direction, h.source_type, h.target_type) for h in context.path),
-        near=nearness(context.question, masked, [s.name for s in context.start]),
+        near=nearness(question, masked, names),
     )
 
 
@@ -519,7 +529,7 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     again = named_again(inputs, vectors)
     for i, token in enumerate(inputs.tokens):
         out[i, 23] = float(bool(again)) if token == STOP_TOKEN else float(token.rsplit("|", 1)[0] in again)
-    out[:, 24] = owner_reading(inputs)
+    out[:, 24] = owner_reading(inputs, vectors)
     kinds = [float(qvec @ vectors[type_text(k)]) for k in inputs.types]
     here = kinds[stops[0]] if stops else 0.0
     for i, kind in enumerate(kinds):
@@ -568,14 +578,22 @@ def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
     return same_form(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
 
 
-def owner_reading(inputs: DecisionInputs) -> list[float]:
+def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | None = None) -> list[float]:
     """Column 24 of :func:`option_extras`: per option, 1 when the question names its relation as owned by
     what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_form`,
     so ``the director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
     A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X].
     Each such naming is spent by a hop the path has taken along the relation in that direction, as a word is
     by the hop that took it: in ``who wrote the films directed by the director of [X]`` the walk takes
-    ``directed_by`` out of [X] first, and the third hop is not asked to take it out again."""
+    ``directed_by`` out of [X] first, and the third hop is not asked to take it out again. With ``vectors`` (the
+    decision's embeddings) a word is also the relation's when it is one word in another form by meaning
+    (:func:`same_word`: ``[X]'s kids`` names ``children``, ``the wife of [X]`` names ``spouse``)."""
+
+    def names(word: str, core: str) -> bool:
+        if same_form(word, core):
+            return True
+        return vectors is not None and word in vectors and core in vectors and same_word(word, core, vectors)
+
     words, marks = possessives(WORD_PATTERN.findall(inputs.question.lower()))
     taken = Counter(inputs.path)
     out = []
@@ -589,7 +607,7 @@ def owner_reading(inputs: DecisionInputs) -> list[float]:
         k = len(core)
         owned = (
             sum(
-                all(same_form(w, c) for w, c in zip(words[i : i + k], core, strict=True))
+                all(names(w, c) for w, c in zip(words[i : i + k], core, strict=True))
                 and ((i + k < len(words) and words[i + k] == "of") or (i > 0 and marks[i - 1]))
                 for i in range(len(words) - k + 1)
             )

@@ -616,6 +616,19 @@ def test_a_hop_taken_spends_the_owner_reading() -> None:
     assert owner_of(twice, ("parents|out", "parents|out"), "parents|out", "parents|in") == [0.0, 0.0]
 
 
+def test_the_owner_reading_takes_a_word_one_with_the_relation_by_meaning() -> None:
+    """With the decision's vectors, a word MiniLM puts at least SAME_WORD from the relation's (kids, children:
+    0.88) names it as a form would; one of the same field only (parents, children: 0.62) does not."""
+    kids, parents = np.array([0.88, 0.475, 0.0]), np.array([0.62, 0.0, 0.785])
+    vectors = {"children": np.array([1.0, 0.0, 0.0]), "kids": kids, "parents": parents}
+    tokens = ("children|out", "children|in")
+    inputs = DecisionInputs("where were 's kids born", (), tokens, ("x",) * 2, (1,) * 2, ("",) * 2)
+    assert owner_reading(inputs, vectors) == [1.0, -1.0]
+    assert owner_reading(inputs) == [0.0, 0.0]  # without vectors: forms by their letters only
+    inputs = dataclasses.replace(inputs, question="where were 's parents born")
+    assert owner_reading(inputs, vectors) == [0.0, 0.0]
+
+
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
     """Column 23: "the parents of the parents of [X]" names parents twice; one parents hop taken, taking it again
     (either way) is what the question still asks, and STOP is premature. Named once, or taken twice, it is not.

@@ -1,0 +1,82 @@
+"""Kinship words read as the hops they stand for (learned/kinship.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo, HopInfo, OptionInfo
+from graphwalk_neo4j.learned.inputs import decision_inputs
+from graphwalk_neo4j.learned.kinship import kin_read_outside, kin_reading
+
+FAMILY = ("parents", "children", "spouse", "place", "birth", "religion", "nationality")
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("where were X's grandparents born", "where were X's parents of parents born"),
+        ("what do the grandchildren of X do", "what do the children of children of X do"),
+        ("who is the great-grandfather of X", "who is the father of parents of parents of X"),
+        ("who is the Grandson of X", "who is the son of children of X"),
+        ("where is X's grandma from", "where is X's mother of parents from"),
+        ("which country are the in-laws of X from", "which country are the parents of spouse of X from"),
+        ("who is the mother-in-law of X", "who is the mother of spouse of X"),
+        ("who are the sons-in-law of X", "who are the spouses of sons of X"),
+        ("what religion do the siblings of X follow", "what religion do the children of parents of X follow"),
+        ("who is X's sister", "who is X's daughter of parents"),
+        ("which faith do the brothers and sisters of X have", "which faith do the children of parents of X have"),
+        ("what did X's mother and father do", "what did X's parents do"),
+        ("where is the wife or husband of X from", "where is the spouse of X from"),
+        ("where are the husbands and wives of X from", "where are the spouses of X from"),
+        ("what do natives of X work as", "what do people born in X work as"),
+        ("who directed X", "who directed X"),
+    ],
+)
+def test_kin_words_are_written_out_as_the_hops_they_name(question: str, read: str) -> None:
+    assert kin_reading(question, FAMILY) == read
+
+
+def test_a_kin_word_the_graph_names_itself_stays() -> None:
+    assert kin_reading("who are the siblings of X", ("sibling", "parents")) == "who are the siblings of X"
+    assert kin_reading("who are X's grandparents", ("grandparents", "parents")) == "who are X's grandparents"
+    assert kin_reading("the natives of X", ("native",)) == "the natives of X"
+    assert kin_reading("the mother-in-law of X", ("mother", "law")) == "the mother-in-law of X"
+    # a relation that only shares the first letters is not the word (native, nationality)
+    assert kin_reading("the natives of X", ("nationality",)) == "the people born in X"
+
+
+def test_names_are_left_as_written() -> None:
+    read = kin_read_outside(
+        "what did the Warner Brothers siblings make", ["Warner Brothers"], lambda t: kin_reading(t, FAMILY)
+    )
+    assert read == "what did the Warner Brothers children of parents make"
+
+
+def test_decision_inputs_read_the_kin_words_and_place_them_by_the_written_out_question() -> None:
+    context = DecisionContext(
+        question="in which cities were [Emil Dahl]'s grandparents born",
+        start=(EntityInfo(name="Emil Dahl"),),
+        options=(
+            OptionInfo(label="parents", relation="parents", direction="out", count=2),
+            OptionInfo(label="place of birth", relation="place_of_birth", direction="out", count=1),
+            OptionInfo(label="STOP", is_stop=True),
+        ),
+    )
+    inputs = decision_inputs(context)
+    assert inputs.question == "in which cities were 's parents of parents born"
+    # per content word (cities, the lone s of 's, parents, born): parents is the noun the name's 's owns (1),
+    # born the fourth word after the name in the written-out question (-1/4), cities two before it (1/2)
+    assert inputs.near == (0.5, 0.0, 1.0, -0.25)
+
+
+def test_a_hop_taken_does_not_change_the_reading() -> None:
+    context = DecisionContext(
+        question="what religion do the siblings of [Ada Berg] follow",
+        start=(EntityInfo(name="Ada Berg"),),
+        path=(HopInfo(relation="parents", direction="out", count=2),),
+        options=(
+            OptionInfo(label="children", relation="children", direction="out", count=3),
+            OptionInfo(label="STOP", is_stop=True),
+        ),
+    )
+    assert decision_inputs(context).question == "what religion do the children of parents of follow"
