@@ -145,6 +145,7 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
         side = min((a - i if i < a else -(i - b + 1) for a, b in spans), key=abs)
         if word not in distance or abs(side) < abs(distance[word]):
             distance[word] = side
+    chained: set[str] = set()  # a word owned twice in one chain ("[X]'s parents' parents") keeps its nearer place
     for _, end in spans:
         step, owned = 1, marks[end - 1]
         for word, mark in zip(words[end:], marks[end:], strict=True):
@@ -152,7 +153,10 @@ def nearness(question: str, masked: str, names: Sequence[str]) -> tuple[float, .
                 break
             if word in FUNCTION_WORDS:
                 continue
-            distance[word], step, owned = step, step + 1, mark
+            if word not in chained:
+                distance[word] = step
+                chained.add(word)
+            step, owned = step + 1, mark
     stems = [without_possessive(w) for w in content_words(masked)]  # one to one: a lone ``s`` stays itself
     return tuple(1.0 / distance[w] if w in distance else 0.0 for w in stems)
 

@@ -63,31 +63,50 @@ def _names_it(word: str, relation_word: str) -> bool:
     return k is None or k >= min(len(word), len(relation_word)) - 1
 
 
-def _in_law(match: re.Match[str]) -> str:
+_OWNED = re.compile(r"(?:'s|s')\s*$")  # the word before a match is a possessive: "[X]'s grandparents"
+
+
+def _hops(write: Callable[[re.Match[str]], list[str]]) -> Callable[[re.Match[str]], str]:
+    """The hops ``write`` names, first hop first, in the grammar the match stands in: after a possessive as a
+    chain of them (``[X]'s grandparents`` -> ``[X]'s parents' parents``), else as ``of`` phrases (``the
+    grandparents of [X]`` -> ``the parents of parents of [X]``); either way the ``owner`` column reads each hop
+    as owned in turn."""
+
+    def render(match: re.Match[str]) -> str:
+        hops = write(match)
+        if _OWNED.search(match.string[: match.start()]):
+            return " ".join(f"{w}'" if w.endswith("s") else f"{w}'s" for w in hops[:-1]) + " " + hops[-1]
+        return " of ".join(reversed(hops))
+
+    return render
+
+
+def _in_law(match: re.Match[str]) -> list[str]:
     kin = (match.group(1) or "").lower()
     if not kin:
-        return "parents of spouse"
-    if kin in _ELDERS or kin.startswith("sibling") or kin.startswith(("brother", "sister")):
-        return f"{kin} of spouse"  # a spouse's parent, a spouse's sibling
-    return f"{'spouses' if _plural(kin) else 'spouse'} of {kin}"  # a child's spouse
+        return ["spouse", "parents"]
+    if kin in _ELDERS or kin.startswith(("sibling", "brother", "sister")):
+        return ["spouse", kin]  # a spouse's parent, a spouse's sibling
+    return [kin, "spouses" if _plural(kin) else "spouse"]  # a child's spouse
 
 
-def _grand(match: re.Match[str]) -> str:
+def _grand(match: re.Match[str]) -> list[str]:
     kin = match.group(2).lower()
     kin = _GRAND_SHORT.get(kin, kin)
     inner = "parents" if kin in _ELDERS else "children"
-    return kin + " of " + " of ".join([inner] * (1 + match.group(1).lower().count("great")))
+    return [inner] * (1 + match.group(1).lower().count("great")) + [kin]
 
 
-def _sibling(match: re.Match[str]) -> str:
-    return f"{_SIBLING_OF[match.group(1).lower()]} of parents"
+def _sibling(match: re.Match[str]) -> list[str]:
+    return ["parents", _SIBLING_OF[match.group(1).lower()]]
 
 
 def kin_reading(text: str, relation_words: Iterable[str]) -> str:
     """``text`` with the kinship words that stand for several hops written out as those hops, lower-cased where
     changed: ``grandparents`` -> ``parents of parents`` (``great-`` one more), ``grandson`` -> ``son of
     children``, ``in-laws`` -> ``parents of spouse``, ``mother-in-law`` -> ``mother of spouse``,
-    ``son-in-law`` -> ``spouse of son``, ``siblings`` (``brothers``, ``sisters``) -> ``children of parents``,
+    ``son-in-law`` -> ``spouse of son``, ``siblings`` (``brothers``, ``sisters``) -> ``children of parents``
+    (after a possessive as a chain of them: ``[X]'s grandparents`` -> ``[X]'s parents' parents``),
     two kin words of one side joined (``mother and father``, ``wife or husband``) -> the word for both
     (``parents``, ``spouse``), ``natives of`` -> ``people born in``. A reading is skipped where one of
     ``relation_words`` (the graph's own) is the word itself (:func:`_names_it`): that graph names the word's hop."""
@@ -105,9 +124,9 @@ def kin_reading(text: str, relation_words: Iterable[str]) -> str:
             text,
             flags=re.IGNORECASE,
         )
-    text = _IN_LAW.sub(unless_named(lambda m: ("law",), _in_law), text)
-    text = _GRAND.sub(unless_named(lambda m: (re.sub(r"[- ]", "", m.group(0)),), _grand), text)
-    text = _SIBLING.sub(unless_named(lambda m: m.groups(), _sibling), text)
+    text = _IN_LAW.sub(unless_named(lambda m: ("law",), _hops(_in_law)), text)
+    text = _GRAND.sub(unless_named(lambda m: (re.sub(r"[- ]", "", m.group(0)),), _hops(_grand)), text)
+    text = _SIBLING.sub(unless_named(lambda m: m.groups(), _hops(_sibling)), text)
     return _NATIVE.sub(unless_named(lambda m: ("native",), lambda m: "people born in"), text)
 
 

@@ -14,16 +14,20 @@ FAMILY = ("parents", "children", "spouse", "place", "birth", "religion", "nation
 @pytest.mark.parametrize(
     ("question", "read"),
     [
-        ("where were X's grandparents born", "where were X's parents of parents born"),
+        ("where were X's grandparents born", "where were X's parents' parents born"),
         ("what do the grandchildren of X do", "what do the children of children of X do"),
         ("who is the great-grandfather of X", "who is the father of parents of parents of X"),
         ("who is the Grandson of X", "who is the son of children of X"),
-        ("where is X's grandma from", "where is X's mother of parents from"),
+        ("where is the grandma of X from", "where is the mother of parents of X from"),
+        ("where is X's grandma from", "where is X's parents' mother from"),
+        ("who are X's in-laws", "who are X's spouse's parents"),
+        ("who is X's son-in-law", "who is X's son's spouse"),
         ("which country are the in-laws of X from", "which country are the parents of spouse of X from"),
         ("who is the mother-in-law of X", "who is the mother of spouse of X"),
         ("who are the sons-in-law of X", "who are the spouses of sons of X"),
         ("what religion do the siblings of X follow", "what religion do the children of parents of X follow"),
-        ("who is X's sister", "who is X's daughter of parents"),
+        ("who is X's sister", "who is X's parents' daughter"),
+        ("who is the sister of X", "who is the daughter of parents of X"),
         ("which faith do the brothers and sisters of X have", "which faith do the children of parents of X have"),
         ("what did X's mother and father do", "what did X's parents do"),
         ("where is the wife or husband of X from", "where is the spouse of X from"),
@@ -63,10 +67,11 @@ def test_decision_inputs_read_the_kin_words_and_place_them_by_the_written_out_qu
         ),
     )
     inputs = decision_inputs(context)
-    assert inputs.question == "in which cities were 's parents of parents born"
-    # per content word (cities, the lone s of 's, parents, born): parents is the noun the name's 's owns (1),
-    # born the fourth word after the name in the written-out question (-1/4), cities two before it (1/2)
-    assert inputs.near == (0.5, 0.0, 1.0, -0.25)
+    assert inputs.question == "in which cities were 's parents' parents born"
+    # per content word (cities, the lone s of 's, parents', parents, born): parents is the noun the name's 's owns
+    # (1, and the next it owns in turn keeps the nearer place of the same word), born the third word after the
+    # name in the written-out question (-1/3), cities two before it (1/2)
+    assert inputs.near == (0.5, 0.0, 1.0, 1.0, -1 / 3)
 
 
 def test_a_hop_taken_does_not_change_the_reading() -> None:
