@@ -7,7 +7,7 @@ Using a model (NumPy only, no torch):
   ``--model learned:DIR``), its weights and forward pass;
 * :mod:`.inputs` — what the model reads of a decision (:class:`~graphwalk_neo4j.learned.inputs.DecisionInputs`)
   and the per-option numbers computed from it;
-* :mod:`.kinship` — kinship words that stand for several hops (``grandparents``, ``in-laws``) written out as them;
+* :mod:`.wording` — kin words and idioms that stand for hops (``grandparents``, ``do for a living``) written out;
 * :mod:`.linker` — the mention scorer for linking from plain text;
 * :mod:`.artifact` — the artifact directory's files, format version and recorded walk settings.
 

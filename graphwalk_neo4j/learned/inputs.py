@@ -31,7 +31,7 @@ from graphwalk_neo4j.decide.answer_types import (
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import relation_words
-from graphwalk_neo4j.learned.kinship import kin_read_outside, kin_reading
+from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -234,7 +234,7 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         types.append(option.target_type or UNTYPED_KIND)
         counts.append(option.count)
         moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
-    # kinship words that stand for several hops, written out as them where the graph has no relation of their own
+    # kin words and idioms that stand for hops, written out as them where the graph has no relation of their own
     own = [
         w
         for t in (*tokens, *(move_token(h.relation, h.direction) for h in context.path))
@@ -242,8 +242,8 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         for w in relation_core_words(t)
     ]
     names = [s.name for s in context.start]
-    masked = kin_reading(masked_question(context), own)
-    question = kin_read_outside(context.question, names, lambda text: kin_reading(text, own))
+    masked = written_out(masked_question(context), own)
+    question = read_outside(context.question, names, lambda text: written_out(text, own))
     return DecisionInputs(
         question=masked,
         path=tuple(move_token(h.relation, h.direction) for h in context.path),

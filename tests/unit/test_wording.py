@@ -1,4 +1,4 @@
-"""Kinship words read as the hops they stand for (learned/kinship.py)."""
+"""Kin words and idioms read as the hops they stand for (learned/wording.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from graphwalk_neo4j.decide.request import DecisionContext, EntityInfo, HopInfo, OptionInfo
 from graphwalk_neo4j.learned.inputs import decision_inputs
-from graphwalk_neo4j.learned.kinship import kin_read_outside, kin_reading
+from graphwalk_neo4j.learned.wording import idiom_reading, kin_reading, read_outside, written_out
 
 FAMILY = ("parents", "children", "spouse", "place", "birth", "religion", "nationality")
 
@@ -50,10 +50,35 @@ def test_a_kin_word_the_graph_names_itself_stays() -> None:
 
 
 def test_names_are_left_as_written() -> None:
-    read = kin_read_outside(
+    read = read_outside(
         "what did the Warner Brothers siblings make", ["Warner Brothers"], lambda t: kin_reading(t, FAMILY)
     )
     assert read == "what did the Warner Brothers children of parents make"
+    # the sentence around a name is read whole: a possessive after it, an idiom across it
+    read = read_outside("what do [Ada Dahl]'s grandchildren do", ["Ada Dahl"], lambda t: written_out(t, FAMILY))
+    assert read == "what do [Ada Dahl]'s children's children do occupation"
+    # names are held out in one pass: a later name ("0") is not found inside an earlier one's mark
+    assert read_outside("0 and 12", ["12", "0"], lambda t: t) == "0 and 12"
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("what did X's parents do for a living", "what did X's parents do for occupation"),
+        ("what does X do for work", "what does X do for occupation"),
+        ("what do natives of X work as", "what do natives of X work as occupation"),
+        ("what does the partner of X do?", "what does the partner of X do occupation"),
+        ("what does X do with the money", "what does X do with the money"),
+        ("what films did X do", "what films did X do"),
+        ("who did X marry", "who did X marry"),
+    ],
+)
+def test_an_occupation_idiom_says_what_it_asks_for(question: str, read: str) -> None:
+    assert idiom_reading(question, FAMILY) == read
+
+
+def test_an_idiom_the_graph_names_stays() -> None:
+    assert idiom_reading("what does X work as", ("works", "as")) == "what does X work as"
 
 
 def test_decision_inputs_read_the_kin_words_and_place_them_by_the_written_out_question() -> None:

@@ -1,4 +1,4 @@
-"""English kinship words read as the hops they stand for.
+"""English words and idioms read as the hops they stand for (:func:`written_out`).
 
 A family graph stores one hop per relation (``parents``, ``children``, ``spouse``), while English folds two or three
 of them into one word: a grandparent is a parent's parent, an in-law a spouse's parent, a sibling a child of one's
@@ -11,6 +11,9 @@ place them (``near``) then read as they read any question that says so.
 A word is written out only where the graph does not name it itself: a graph with a ``sibling`` or a
 ``grandparent`` relation has the word's own hop, and the word stays (``relation_words``: the words of the
 decision's relations). The readings are English's, not one graph's or one benchmark's.
+
+One idiom is read the same way (:func:`idiom_reading`): ``what does [X] do (for a living)`` and ``work as`` ask
+for an occupation, a word the question never says.
 """
 
 from __future__ import annotations
@@ -130,16 +133,41 @@ def kin_reading(text: str, relation_words: Iterable[str]) -> str:
     return _NATIVE.sub(unless_named(lambda m: ("native",), lambda m: "people born in"), text)
 
 
-def kin_read_outside(text: str, names: Sequence[str], read: Callable[[str], str]) -> str:
-    """``read`` applied to ``text`` outside the spans of ``names`` (case-insensitive), so a name with a kin word
-    in it (``Warner Brothers``) is left as written."""
-    spans = sorted(
-        (m.start(), m.end()) for name in names if name for m in re.finditer(re.escape(name), text, re.IGNORECASE)
-    )
-    out, at = [], 0
-    for start, end in spans:
-        if start < at:
-            continue
-        out += [read(text[at:start]), text[start:end]]
-        at = end
-    return "".join([*out, read(text[at:])])
+def read_outside(text: str, names: Sequence[str], read: Callable[[str], str]) -> str:
+    """``read`` applied to ``text`` with the spans of ``names`` (case-insensitive) held out, so a name with a kin
+    word in it (``Warner Brothers``) is left as written while the sentence around it is read whole."""
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        held.append(match.group(0))
+        return f"\ue000{len(held) - 1}\ue001"  # private-use marks: no pattern here matches them
+
+    spans = sorted({n for n in names if n}, key=len, reverse=True)  # one pass, the longest name first
+    if spans:
+        text = re.sub("|".join(map(re.escape, spans)), hold, text, flags=re.IGNORECASE)
+    return re.sub("\ue000(\\d+)\ue001", lambda m: held[int(m.group(1))], read(text))
+
+
+_DO_FOR = re.compile(r"\b(do|does|did|doing)\s+for\s+(?:a\s+)?(?:living|work|job|money)\b", re.IGNORECASE)
+_WORK_AS = re.compile(r"\b(work|works|worked|working)\s+as\b", re.IGNORECASE)
+_WHAT_DO = re.compile(r"^(\s*what\s+(?:do|does|did)\b.*\S)\s+do\s*\??\s*$", re.IGNORECASE)
+OCCUPATION = "occupation"  # the word the idiom asks for (MiniLM: 0.76 from profession, 0.65 from employer)
+
+
+def idiom_reading(text: str, relation_words: Iterable[str]) -> str:
+    """``text`` with the idioms that ask for an occupation saying so: ``do for a living`` (``for work``, ``for a
+    job``) -> ``do for occupation``, ``work as`` -> ``work as occupation``, and a question that asks ``what does
+    ... do`` and ends there -> ``... do occupation``. Skipped where one of ``relation_words`` is ``work``,
+    ``job`` or ``living`` itself (:func:`_names_it`): that graph names the idiom's words."""
+    if any(_names_it(k, w) for k in ("work", "job", "living") for w in relation_words):
+        return text
+    text = _DO_FOR.sub(lambda m: f"{m.group(1)} for {OCCUPATION}", text)
+    text = _WORK_AS.sub(lambda m: f"{m.group(1)} as {OCCUPATION}", text)
+    return _WHAT_DO.sub(lambda m: f"{m.group(1)} do {OCCUPATION}", text)
+
+
+def written_out(text: str, relation_words: Iterable[str]) -> str:
+    """``text`` with its kin words (:func:`kin_reading`) and idioms (:func:`idiom_reading`) written out as the
+    hops they stand for, where the graph (``relation_words``) does not name them itself."""
+    own = tuple(relation_words)
+    return idiom_reading(kin_reading(text, own), own)
