@@ -162,10 +162,17 @@ def resolve_backend(
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
     if kind == "learned":
+        from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT
         from graphwalk_neo4j.learned.model import LearnedDecider
 
         factory = embedder_factory or _default_embedder_factory
-        return LearnedDecider.load(model_id, factory(settings))
+        embedder = factory(settings)
+        learned = LearnedDecider.load(model_id, embedder)
+        if learned.config.get("companion") != GENERAL_MODEL or settings.embedder not in GENERAL_EMBEDDERS:
+            return learned
+        # trained from its graph alone: it walks beside the shipped model (learned.artifact.COMPANION_WEIGHT)
+        general = LearnedDecider.load(general_model_dir(), embedder)
+        return learned.with_companion(general, float(learned.config.get("companion_weight") or COMPANION_WEIGHT))
     if kind == "fake":
         return FakeBackend(record=False)  # a service or benchmark runs it for hours: it keeps no requests
     from graphwalk_neo4j.decide.llm import LLMBackend

@@ -134,6 +134,14 @@ def decider_group() -> None:
     help="Make the trained model the one GRAPH walks with when no model is named (CLI, HTTP and MCP); with "
     "several --graph, never (a model of several graphs is for the graphs without one).",
 )
+@click.option(
+    "--companion/--alone",
+    "companion",
+    default=True,
+    show_default=True,
+    help="From one graph alone (no --qa, no --from-walks), with the MiniLM embedder: the model walks beside "
+    "the shipped `general` model, their probabilities averaged (weight 0.5); --alone: by itself.",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -155,6 +163,7 @@ def train(
     neighbours: int,
     questions: int,
     make_default: bool,
+    companion: bool,
     as_json: bool,
 ) -> None:
     """Train a learned decider on GRAPH: from question–answer pairs (--qa), from its stored walks
@@ -166,7 +175,7 @@ def train(
         raise ConfigError(
             "several --graph train only from the graphs alone: drop --qa / --from-walks, or name one graph"
         )
-    from graphwalk_neo4j.backends import record_graph_model
+    from graphwalk_neo4j.backends import GENERAL_EMBEDDERS, GENERAL_MODEL, record_graph_model
     from graphwalk_neo4j.embed import make_embedder
     from graphwalk_neo4j.learned.distill import train_from_traces
     from graphwalk_neo4j.learned.mining import MiningOptions, mining_config
@@ -180,6 +189,8 @@ def train(
     fit_options = FitOptions(epochs=epochs, seed=seed, augment=augment, neighbours=neighbours, members=members)
 
     source = "traces" if from_traces else "qa" if qa_files else "graph"
+    # a model of one graph alone walks beside the shipped one where it can read its vectors (backends.py)
+    beside = GENERAL_MODEL if companion and len(names) == 1 and settings.embedder in GENERAL_EMBEDDERS else None
 
     async def trained(store: GraphStore, observe: Progress) -> dict[str, Any]:
         if source == "traces":
@@ -200,6 +211,7 @@ def train(
                 mining=mining,
                 fit_options=fit_options,
                 observe=observe,
+                companion=beside,
             )
         return await train_from_qa(
             store,
@@ -286,6 +298,17 @@ def _role_types(config: dict[str, Any]) -> list[str]:
     return [line]
 
 
+def _companion(config: dict[str, Any]) -> str:
+    """Whether the model walks beside another (``config.json`` ``companion``)."""
+    if not config.get("companion"):
+        return "alone"
+    weight = config.get("companion_weight")
+    return (
+        f"beside `{config['companion']}` (probabilities averaged, weight {weight} on it; with the MiniLM embedder, "
+        "else alone)"
+    )
+
+
 def _stop_rule(config: dict[str, Any]) -> str:
     if config.get("stop_rule", True):
         reach = "one or two moves away" if config.get("type_links") else "one move away"
@@ -308,6 +331,7 @@ def _print_summary(directory: Path) -> None:
         f"  decisions: {metrics.get('decisions')}",
         f"  walks under: {walk_rule(trained_walk_defaults(config))}",
         f"  stop rule: {_stop_rule(config)}",
+        f"  walks: {_companion(config)}",
         *_role_types(config),
         f"  validation: accuracy {val.get('accuracy', float('nan')):.4f}, NLL {val.get('nll', float('nan')):.4f}, "
         f"ECE {val.get('ece', float('nan')):.4f} (before the temperature {before.get('ece', float('nan')):.4f})",

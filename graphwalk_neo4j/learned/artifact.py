@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 FORMAT_VERSION = 11
 # older artifacts still load (their first 10, 12, 14, 18, 20, 22, 23 or 24 extras only)
 READABLE_FORMATS = (3, 4, 5, 6, 7, 8, 9, 10, 11)
+# A model trained from its graph alone walks beside the model trained on other graphs (``general``), their
+# probabilities averaged with this weight on the companion's (config.json ``companion``, ``companion_weight``;
+# docs/eval.md): the graph's own questions teach its words, the other graphs' the chains its own paths seldom show.
+COMPANION_WEIGHT = 0.5
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"

@@ -43,7 +43,13 @@ from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, Decisio
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
-from graphwalk_neo4j.learned.artifact import CONFIG_FILE, MODEL_FILE, read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.artifact import (
+    COMPANION_WEIGHT,
+    CONFIG_FILE,
+    MODEL_FILE,
+    read_artifact_config,
+    trained_walk_defaults,
+)
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
@@ -277,6 +283,9 @@ class LearnedDecider(DecisionBackend):
         self.name_unnamed = bool(self.config.get("unnamed_as_asked"))
         self.linker: MentionLinker | None = None  # linking from plain text, when trained with one
         self.directory: Path | None = None  # where load() read it from; digest reads it again when asked
+        # the model walked beside this one, its probabilities averaged in (with_companion); None: alone
+        self.companion: LearnedDecider | None = None
+        self.companion_weight = 0.0
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -313,7 +322,20 @@ class LearnedDecider(DecisionBackend):
             return None
         content = hashlib.sha256((self.directory / CONFIG_FILE).read_bytes())
         content.update((self.directory / MODEL_FILE).read_bytes())
+        if self.companion is not None:  # another companion answers otherwise
+            content.update(f"{self.companion.digest}:{self.companion_weight}".encode())
         return content.hexdigest()[:12]
+
+    def with_companion(self, companion: LearnedDecider, weight: float = COMPANION_WEIGHT) -> LearnedDecider:
+        """This model walking beside ``companion``: per decision, ``(1 - weight)`` of this model's calibrated
+        probabilities plus ``weight`` of the companion's (each after its own STOP rule). A copy; the weights and
+        vector caches are shared."""
+        if not 0.0 < weight < 1.0:
+            raise ValueError("a companion's weight is between 0 and 1 (exclusive)")
+        paired = copy.copy(self)
+        paired.companion, paired.companion_weight = companion, float(weight)
+        paired.__dict__.pop("digest", None)  # the cached digest named the model alone
+        return paired
 
     @property
     def model_id(self) -> str:
@@ -338,6 +360,7 @@ class LearnedDecider(DecisionBackend):
         return (
             f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
             f"members={len(self.members)}, temperature={self.temperature:.4g}, graph={self.config.get('graph')!r}"
+            + (f", companion={self.companion.name!r} at {self.companion_weight:g}" if self.companion else "")
             + (f", artifact={self.digest!r})" if self.digest else ")")
         )
 
@@ -356,6 +379,15 @@ class LearnedDecider(DecisionBackend):
         false: trained before stand-in nouns, or on a graph with several unnamed types). A model
         trained on other graphs (``general``) walking MetaQA loaded as it comes answered 0.558 / 0.476 / 0.462
         without them, 0.864 / 0.647 / 0.508 with them (docs/eval.md)."""
+        walked = await self._for_graph(store, graph, profile)
+        if self.companion is None:
+            return walked
+        walked = copy.copy(walked)  # the companion reads the walked graph as it would alone
+        walked.companion = await self.companion.for_graph(store, graph, profile)
+        return walked
+
+    async def _for_graph(self, store: GraphStore, graph: str, profile: GraphProfile) -> LearnedDecider:
+        """:meth:`for_graph` of this model alone (its companion, if any, unchanged)."""
         if self.trained_on(graph):
             return self
         found = await graph_role_types(store, graph, profile)
@@ -391,7 +423,18 @@ class LearnedDecider(DecisionBackend):
     async def probabilities(self, context: DecisionContext) -> np.ndarray:
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
         walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
-        (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised."""
+        (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised. With a companion
+        (:meth:`with_companion`), the weighted mean of the two distributions."""
+        own = await self._probabilities(context)
+        if self.companion is None:
+            return own
+        mixed = (1.0 - self.companion_weight) * own + self.companion_weight * await self.companion.probabilities(
+            context
+        )
+        return mixed / mixed.sum()
+
+    async def _probabilities(self, context: DecisionContext) -> np.ndarray:
+        """:meth:`probabilities` of this model alone."""
         untyped = decision_inputs(context)
         inputs, links = self._typed(untyped)
         probs = softmax(await self._scores(inputs), self.temperature)

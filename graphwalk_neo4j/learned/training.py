@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.learned.artifact import METRICS_FILE
+from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT, METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
@@ -234,10 +234,12 @@ async def train_from_graph(
     mining: MiningOptions | None = None,
     fit_options: Any = None,
     observe: Progress | None = None,
+    companion: str | None = None,
 ) -> dict[str, Any]:
     """The graph alone -> questions written from its relation paths (:mod:`.graph_questions`) -> mined decisions
     -> a fitted artifact in ``out_dir``. The questions are kept in ``DIR/data/questions.jsonl``, so a resumed run
-    mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation."""
+    mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation.
+    ``companion``: the model it walks beside (``config.json`` ``companion``, :data:`~.model.COMPANION_WEIGHT`)."""
     out = Path(out_dir)
     sampling = sampling or SamplingOptions()
     written = await graph_questions(store, graph, out / "data", sampling, observe)
@@ -247,6 +249,8 @@ async def train_from_graph(
         "type_links": written.links,
         "unnamed_as_asked": written.unnamed_as_asked,
     }
+    if companion:
+        meta |= {"companion": companion, "companion_weight": COMPANION_WEIGHT}
     metrics = await train_on_pairs(
         store,
         graph,
@@ -279,12 +283,14 @@ async def train_from_graphs(
     mining: MiningOptions | None = None,
     fit_options: Any = None,
     observe: Progress | None = None,
+    companion: str | None = None,
 ) -> dict[str, Any]:
     """One model from several graphs alone, for graphs it never saw (a *general* model): each graph's questions
     written and mined as :func:`train_from_graph` does, in ``DIR/data/graphs/<graph>/`` (resumable), then one fit
     and one mention scorer over all of them. ``config.json`` keeps each graph's role types (a relation name two
     graphs share takes the first graph's) but no type links: the STOP rule's look two moves ahead reads a graph's
-    own schema, and this model walks other graphs. One graph is :func:`train_from_graph`."""
+    own schema, and this model walks other graphs. One graph is :func:`train_from_graph` (with ``companion``;
+    a model of several graphs walks alone)."""
     if len(graphs) == 1:
         return await train_from_graph(
             store,
@@ -296,6 +302,7 @@ async def train_from_graphs(
             mining=mining,
             fit_options=fit_options,
             observe=observe,
+            companion=companion,
         )
     if len(set(graphs)) != len(graphs):
         raise InputError(f"--graph names a graph twice: {', '.join(graphs)}")

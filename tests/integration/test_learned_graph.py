@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from graphwalk_neo4j.backends import graph_model_choice
+from graphwalk_neo4j.backends import general_model_dir, graph_model_choice, resolve_backend
 from graphwalk_neo4j.decide.fake import FakeBackend
 from graphwalk_neo4j.doctor import decider_checks, diagnose
 from graphwalk_neo4j.embed.fake import FakeEmbedder
@@ -65,6 +65,7 @@ def trains_and_walks(graph_name: str, settings: Settings, tmp_path: Path) -> Non
     config = json.loads((art / "config.json").read_text())
     assert config["source"] == "graph"
     assert config["graph"] == graph_name
+    assert "companion" not in config  # the fake embedder's vectors are not the general model's: it walks alone
     written = config["graph_questions"]["written"]
     assert 0 < written <= 100
     assert config["questions"]["test"] == 0  # nothing is held out of the graph's own questions
@@ -85,6 +86,7 @@ def trains_and_walks(graph_name: str, settings: Settings, tmp_path: Path) -> Non
     assert shown.exit_code == 0, shown.output
     assert "source: graph" in shown.stdout
     assert f"data: {written} questions written from the graph's own relation paths" in shown.stdout
+    assert "  walks: alone" in shown.stdout
 
     after = cli(settings, "walk", question, "--graph", graph_name, "--preset", "relation", "--json")
     assert after.exit_code == 0, after.output
@@ -267,6 +269,41 @@ def test_one_model_trains_from_several_graphs_and_walks_one_it_never_saw(
     finally:
         for graph in graphs:
             asyncio.run(with_store(settings, lambda st, g=graph: drop_graph(st, g)))
+
+
+def test_a_model_trained_from_its_graph_alone_walks_beside_the_general_one(
+    graph_name: str, neo4j_settings: Settings, tmp_path: Path
+) -> None:
+    """With the MiniLM embedder, graph-only training records the shipped model as the companion the trained one
+    walks beside (``--alone``: none); loading it loads both, and walks answer with the two."""
+    asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, graph_name, FakeEmbedder())))
+    try:
+        art, alone = tmp_path / "art", tmp_path / "alone"
+        train = ("decider", "train", "--graph", graph_name, "--questions", "100", "--epochs", "2", "--no-default")
+        trained = cli(neo4j_settings, *train, "--out", str(art), "--json", embedder=WORDS)
+        assert trained.exit_code == 0, trained.output
+        config = json.loads((art / "config.json").read_text())
+        assert (config["companion"], config["companion_weight"]) == ("general", 0.5)
+        shown = cli(neo4j_settings, "decider", "show", str(art))
+        assert "  walks: beside `general` (probabilities averaged, weight 0.5 on it;" in shown.stdout
+
+        decider = resolve_backend(neo4j_settings.model_copy(update={"embedder": WORDS}), f"learned:{art}")
+        assert isinstance(decider, LearnedDecider)
+        assert decider.companion is not None
+        assert decider.companion.directory == general_model_dir()
+        walked = cli(
+            neo4j_settings,
+            *("walk", "who directed [Kismet]", "--graph", graph_name, "--model", f"learned:{art}", "--json"),
+            embedder=WORDS,
+        )
+        assert walked.exit_code == 0, walked.output
+        assert [a["name"] for a in json.loads(walked.stdout)["answers"]] == ["William Dieterle"]
+
+        by_itself = cli(neo4j_settings, *train, "--out", str(alone), "--alone", "--json", embedder=WORDS)
+        assert by_itself.exit_code == 0, by_itself.output
+        assert "companion" not in json.loads((alone / "config.json").read_text())
+    finally:
+        asyncio.run(with_store(neo4j_settings, lambda st: drop_graph(st, graph_name)))
 
 
 def test_the_shipped_general_model_walks_a_graph_it_never_saw(graph_name: str, neo4j_settings: Settings) -> None:

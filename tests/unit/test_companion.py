@@ -1,0 +1,73 @@
+"""A model trained from its graph alone walks beside the shipped general one (learned.model.with_companion,
+backends.resolve_backend): the weighted mean of the two calibrated distributions, exact values."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from graphwalk_neo4j.backends import general_model_dir, resolve_backend
+from graphwalk_neo4j.decide.request import DecisionContext
+from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT
+from graphwalk_neo4j.learned.model import LearnedDecider
+from graphwalk_neo4j.settings import Settings
+from tests.unit.test_walk_backend_defaults import learned
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def answering(probs: list[float]) -> LearnedDecider:
+    """A decider whose own distribution, for any decision, is ``probs``."""
+    decider = learned({})
+
+    async def own(context: DecisionContext) -> np.ndarray:
+        return np.asarray(probs)
+
+    decider._probabilities = own  # type: ignore[method-assign]
+    return decider
+
+
+async def test_the_companion_s_distribution_is_averaged_in_by_its_weight() -> None:
+    context = DecisionContext(question="q")
+    own, other = answering([0.8, 0.2]), answering([0.2, 0.8])
+    assert np.allclose(await own.with_companion(other).probabilities(context), [0.5, 0.5])
+    assert np.allclose(await own.with_companion(other, 0.25).probabilities(context), [0.65, 0.35])
+    assert np.allclose(await own.probabilities(context), [0.8, 0.2])  # the model itself is not changed
+    assert own.companion is None
+
+
+@pytest.mark.parametrize("weight", [0.0, 1.0, -0.5, 2.0])
+def test_a_companion_s_weight_is_strictly_between_0_and_1(weight: float) -> None:
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        answering([1.0]).with_companion(answering([1.0]), weight)
+
+
+def own_model(tmp_path: Path, **config: object) -> str:
+    """A copy of the shipped artifact standing in for a graph's own model, with ``config`` merged into its
+    config.json."""
+    directory = tmp_path / "own"
+    shutil.copytree(general_model_dir(), directory)
+    path = directory / "config.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **config}))
+    return f"learned:{directory}"
+
+
+def test_a_model_trained_beside_the_general_one_is_loaded_with_it(tmp_path: Path) -> None:
+    decider = resolve_backend(Settings(embedder="minilm"), own_model(tmp_path, companion="general"))
+    assert isinstance(decider, LearnedDecider)
+    assert decider.companion is not None
+    assert decider.companion.directory == general_model_dir()
+    assert decider.companion_weight == COMPANION_WEIGHT
+    assert decider.companion.embedder is decider.embedder  # one embedder, one vector cache each
+    assert "companion='general' at 0.5" in repr(decider)
+
+
+def test_a_model_without_a_companion_walks_alone(tmp_path: Path) -> None:
+    alone = resolve_backend(Settings(embedder="minilm"), own_model(tmp_path))
+    assert isinstance(alone, LearnedDecider)
+    assert alone.companion is None
