@@ -428,10 +428,9 @@ class LearnedDecider(DecisionBackend):
         own = await self._probabilities(context)
         if self.companion is None:
             return own
-        mixed = (1.0 - self.companion_weight) * own + self.companion_weight * await self.companion.probabilities(
-            context
-        )
-        return mixed / mixed.sum()
+        other = await self.companion.probabilities(context)
+        mixed = np.asarray((1.0 - self.companion_weight) * own + self.companion_weight * other, dtype=np.float64)
+        return mixed / float(mixed.sum())
 
     async def _probabilities(self, context: DecisionContext) -> np.ndarray:
         """:meth:`probabilities` of this model alone."""
