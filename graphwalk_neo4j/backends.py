@@ -259,6 +259,20 @@ async def record_graph_model(store: GraphStore, graph: str, directory: str | Pat
     return path
 
 
+def _beside(directory: str, settings: Settings) -> str:
+    """``, beside `general``` where the model at ``directory`` walks beside the shipped one (resolve_backend), else
+    empty (an unreadable config says nothing here: loading the model reports it)."""
+    from graphwalk_neo4j.learned.artifact import read_artifact_config
+
+    try:
+        companion = read_artifact_config(directory).get("companion")
+    except ConfigError:
+        return ""
+    return (
+        f", beside `{GENERAL_MODEL}`" if companion == GENERAL_MODEL and settings.embedder in GENERAL_EMBEDDERS else ""
+    )
+
+
 async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, model: str | None) -> GraphModelChoice:
     """A named model, else ``GW_NEO4J_MODEL``, else the model trained for ``graph`` (``decider train`` records
     it), else Jev with a key, else the shipped general model (``general``, trained on other graphs) when the
@@ -271,10 +285,11 @@ async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, 
     rows = await store.read(GET_GRAPH_MODEL, graph=graph)
     row = rows[0] if rows else None
     if row is not None and await asyncio.to_thread(Path(row["path"]).is_dir):
+        beside = await asyncio.to_thread(_beside, row["path"], settings)
         return GraphModelChoice(
             f"learned:{row['path']}",
             "graph",
-            f"decider: learned:{row['path']} (this graph's own model, trained from {row['source']})",
+            f"decider: learned:{row['path']} (this graph's own model, trained from {row['source']}{beside})",
         )
     _, model_id, _ = resolve_model_kind(
         None, _has(settings.typesafe_api_key), _has(settings.openrouter_api_key), settings.jev_provider

@@ -279,7 +279,7 @@ def test_a_model_trained_from_its_graph_alone_walks_beside_the_general_one(
     asyncio.run(with_store(neo4j_settings, lambda st: prepare_graph(st, DATA, graph_name, FakeEmbedder())))
     try:
         art, alone = tmp_path / "art", tmp_path / "alone"
-        train = ("decider", "train", "--graph", graph_name, "--questions", "100", "--epochs", "2", "--no-default")
+        train = ("decider", "train", "--graph", graph_name, "--questions", "100", "--epochs", "2")
         trained = cli(neo4j_settings, *train, "--out", str(art), "--json", embedder=WORDS)
         assert trained.exit_code == 0, trained.output
         config = json.loads((art / "config.json").read_text())
@@ -291,15 +291,14 @@ def test_a_model_trained_from_its_graph_alone_walks_beside_the_general_one(
         assert isinstance(decider, LearnedDecider)
         assert decider.companion is not None
         assert decider.companion.directory == general_model_dir()
-        walked = cli(
-            neo4j_settings,
-            *("walk", "who directed [Kismet]", "--graph", graph_name, "--model", f"learned:{art}", "--json"),
-            embedder=WORDS,
-        )
+        walked = cli(neo4j_settings, "walk", "who directed [Kismet]", "--graph", graph_name, "--json", embedder=WORDS)
         assert walked.exit_code == 0, walked.output
+        assert "(this graph's own model, trained from graph, beside `general`)" in walked.stderr
         assert [a["name"] for a in json.loads(walked.stdout)["answers"]] == ["William Dieterle"]
 
-        by_itself = cli(neo4j_settings, *train, "--out", str(alone), "--alone", "--json", embedder=WORDS)
+        by_itself = cli(
+            neo4j_settings, *train, "--no-default", "--out", str(alone), "--alone", "--json", embedder=WORDS
+        )
         assert by_itself.exit_code == 0, by_itself.output
         assert "companion" not in json.loads((alone / "config.json").read_text())
     finally:
