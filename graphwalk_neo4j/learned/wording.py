@@ -44,7 +44,7 @@ _GRAND = re.compile(rf"\b((?:great[- ]?)*)grand[- ]?({_KIN}|pas?|mas?|dads?|mums
 _SIBLING = re.compile(r"\b(siblings?|brothers?|sisters?)\b", re.IGNORECASE)
 _NATIVE = re.compile(r"\bnatives?\s+of\b", re.IGNORECASE)
 
-# what a word names as a hop of its own, for the test that the graph has it (a relation whose words share its stem)
+# a sibling is a child of one's parents: each sibling word's child-side word; and the short forms after grand-
 _SIBLING_OF = {"siblings": "children", "sibling": "child", "brothers": "sons", "brother": "son"}
 _SIBLING_OF |= {"sisters": "daughters", "sister": "daughter"}
 _GRAND_SHORT = {"pa": "father", "pas": "fathers", "ma": "mother", "mas": "mothers", "dad": "father"}
@@ -60,10 +60,15 @@ def _pair(plural: str, singular: str) -> Callable[[re.Match[str]], str]:
     return lambda m: plural if m.group(2).lower() != "or" or _plural(m.group(1).lower()) else singular
 
 
+def _one(word: str) -> str:
+    """``word`` without a plural ``s`` (``siblings`` -> ``sibling``; ``class`` stays)."""
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 def _names_it(word: str, relation_word: str) -> bool:
-    """Whether a relation's word is ``word`` itself, in the singular or the plural (``sibling``, ``siblings``)."""
-    k = next((i for i, (x, y) in enumerate(zip(word, relation_word, strict=False)) if x != y), None)
-    return k is None or k >= min(len(word), len(relation_word)) - 1
+    """Whether a relation's word is ``word`` itself, in the singular or the plural (``sibling``, ``siblings``);
+    a longer word that starts with it is another word (``law``, ``lawyer``)."""
+    return _one(word) == _one(relation_word)
 
 
 _OWNED = re.compile(r"(?:'s|s')\s*$")  # the word before a match is a possessive: "[X]'s grandparents"

@@ -45,8 +45,9 @@ def test_a_kin_word_the_graph_names_itself_stays() -> None:
     assert kin_reading("who are X's grandparents", ("grandparents", "parents")) == "who are X's grandparents"
     assert kin_reading("the natives of X", ("native",)) == "the natives of X"
     assert kin_reading("the mother-in-law of X", ("mother", "law")) == "the mother-in-law of X"
-    # a relation that only shares the first letters is not the word (native, nationality)
+    # a relation that only shares the first letters is not the word (native, nationality; law, lawyer)
     assert kin_reading("the natives of X", ("nationality",)) == "the people born in X"
+    assert kin_reading("the in-laws of X", ("lawyer",)) == "the parents of spouse of X"
 
 
 def test_names_are_left_as_written() -> None:
