@@ -168,7 +168,7 @@ def resolve_backend(
         factory = embedder_factory or _default_embedder_factory
         embedder = factory(settings)
         learned = LearnedDecider.load(model_id, embedder)
-        if learned.config.get("companion") != GENERAL_MODEL or settings.embedder not in GENERAL_EMBEDDERS:
+        if not walks_beside_general(learned.config, settings):
             return learned
         # trained from its graph alone: it walks beside the shipped model (learned.artifact.COMPANION_WEIGHT)
         general = LearnedDecider.load(general_model_dir(), embedder)
@@ -259,18 +259,22 @@ async def record_graph_model(store: GraphStore, graph: str, directory: str | Pat
     return path
 
 
+def walks_beside_general(config: dict[str, Any], settings: Settings) -> bool:
+    """Whether a learned model with this ``config.json`` walks beside the shipped one (``resolve_backend``): it was
+    trained so (``companion``) and the embedder gives the vectors the shipped one reads."""
+    return config.get("companion") == GENERAL_MODEL and settings.embedder in GENERAL_EMBEDDERS
+
+
 def _beside(directory: str, settings: Settings) -> str:
-    """``, beside `general``` where the model at ``directory`` walks beside the shipped one (resolve_backend), else
-    empty (an unreadable config says nothing here: loading the model reports it)."""
+    """``, beside `general``` where the model at ``directory`` walks beside the shipped one, else empty (an
+    unreadable config says nothing here: loading the model reports it)."""
     from graphwalk_neo4j.learned.artifact import read_artifact_config
 
     try:
-        companion = read_artifact_config(directory).get("companion")
+        config = read_artifact_config(directory)
     except ConfigError:
         return ""
-    return (
-        f", beside `{GENERAL_MODEL}`" if companion == GENERAL_MODEL and settings.embedder in GENERAL_EMBEDDERS else ""
-    )
+    return f", beside `{GENERAL_MODEL}`" if walks_beside_general(config, settings) else ""
 
 
 async def graph_model_choice(store: GraphStore, settings: Settings, graph: str, model: str | None) -> GraphModelChoice:

@@ -239,7 +239,7 @@ async def train_from_graph(
     """The graph alone -> questions written from its relation paths (:mod:`.graph_questions`) -> mined decisions
     -> a fitted artifact in ``out_dir``. The questions are kept in ``DIR/data/questions.jsonl``, so a resumed run
     mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation.
-    ``companion``: the model it walks beside (``config.json`` ``companion``, :data:`~.model.COMPANION_WEIGHT`)."""
+    ``companion``: the model it walks beside (``config.json`` ``companion``, :data:`~.artifact.COMPANION_WEIGHT`)."""
     out = Path(out_dir)
     sampling = sampling or SamplingOptions()
     written = await graph_questions(store, graph, out / "data", sampling, observe)
