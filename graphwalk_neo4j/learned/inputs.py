@@ -234,19 +234,17 @@ def decision_inputs(context: DecisionContext) -> DecisionInputs:
         types.append(option.target_type or UNTYPED_KIND)
         counts.append(option.count)
         moves.append(hop_move(option.relation or "", option.direction or "out", option.source_type, option.target_type))
-    # kin words and idioms that stand for hops, written out as them where the graph has no relation of their own
-    own = [
-        w
-        for t in (*tokens, *(move_token(h.relation, h.direction) for h in context.path))
-        if t != STOP_TOKEN
-        for w in relation_core_words(t)
-    ]
+    path = tuple(move_token(h.relation, h.direction) for h in context.path)
+    # kin words and idioms that stand for hops, written out as them where the graph has no relation of their own:
+    # read once, with the names held out, and masked after (reading the masked text lost what spans a name:
+    # "what does [X] do" masked is "what does do")
+    own = [w for t in (*tokens, *path) if t != STOP_TOKEN for w in relation_core_words(t)]
     names = [s.name for s in context.start]
-    masked = written_out(masked_question(context), own)
     question = read_outside(context.question, names, lambda text: written_out(text, own))
+    masked = masked_question(context.model_copy(update={"question": question}))
     return DecisionInputs(
         question=masked,
-        path=tuple(move_token(h.relation, h.direction) for h in context.path),
+        path=path,
         tokens=tuple(tokens),
         types=tuple(types),
         counts=tuple(counts),

@@ -111,3 +111,15 @@ def test_a_hop_taken_does_not_change_the_reading() -> None:
         ),
     )
     assert decision_inputs(context).question == "what religion do the children of parents of follow"
+
+
+def test_an_idiom_around_the_name_is_read_before_the_name_is_masked() -> None:
+    context = DecisionContext(
+        question="what does [Kira Xu] do",
+        start=(EntityInfo(name="Kira Xu"),),
+        options=(
+            OptionInfo(label="profession", relation="profession", direction="out", count=1),
+            OptionInfo(label="STOP", is_stop=True),
+        ),
+    )
+    assert decision_inputs(context).question == "what does do occupation"
