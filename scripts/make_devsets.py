@@ -17,6 +17,9 @@ on paths of two or more hops the topic is never passed through or answered), so 
   (``/people/person/place_of_birth``, and ``__``-joined compound ones such as ``__business__employment__employer``).
 * ``companies_wikidata``: the same with Wikidata property ids as relation names (``P19``) and the English labels
   of entities as names; ``relations.json`` keeps each id's label (what a user's Wikidata export would carry).
+* ``people``: a generated biographical graph (:func:`people_graph`), relations named plainly, and
+  ``people_freebase``: the same graph and questions with the names Freebase gives those properties
+  (``/people/person/nationality``, ``/people/deceased_person/cause_of_death``, ``__people__person__spouse_s``).
 * ``movies``: Neo4j's Movies example graph (``:play movies``, 38 movies, 133 people; read from its Cypher script,
   e.g. ``docker/db/import/movies.cypher`` in neo4j-examples/movies-php-client) as triples, with ``released`` and
   ``born`` years as year nodes, and split ``hand`` (1- to 3-hop questions written by hand, :data:`MOVIE_HAND`).
@@ -867,6 +870,24 @@ PEOPLE_TYPES = {
     "institution": ("Person", "University"),
     "located_in": ("City", "Country"),
 }
+# ``people_freebase``: the people graph with the names Freebase gives these properties, some as a plain
+# ``/domain/type/property`` path and the ones reached through a mediator node collapsed into one ``__``-joined name
+# (a marriage, an education), as a Freebase export that skips the mediators writes them.
+PEOPLE_FREEBASE = {
+    "spouse": "__people__person__spouse_s",
+    "children": "/people/person/children",
+    "parents": "/people/person/parents",
+    "gender": "/people/person/gender",
+    "nationality": "/people/person/nationality",
+    "place_of_birth": "/people/person/place_of_birth",
+    "place_of_death": "/people/deceased_person/place_of_death",
+    "cause_of_death": "/people/deceased_person/cause_of_death",
+    "profession": "/people/person/profession",
+    "religion": "/people/person/religion",
+    "ethnicity": "/people/person/ethnicity",
+    "institution": "__education__education__institution",
+    "located_in": "/location/location/containedby",
+}
 PROFESSIONS = (
     "actor", "architect", "banker", "composer", "diplomat", "engineer", "farmer", "journalist", "judge", "lawyer",
     "merchant", "nurse", "painter", "physician", "poet", "politician", "sailor", "scientist", "soldier", "teacher",
@@ -1058,6 +1079,12 @@ def main() -> None:
         "hand": hand_questions(people, kinds, hand=PEOPLE_HAND),
     }
     write_set(args.out / "people", people, PEOPLE_TYPES, splits)
+    write_set(
+        args.out / "people_freebase",
+        [(s, PEOPLE_FREEBASE[r], o) for s, r, o in people],
+        {PEOPLE_FREEBASE[r]: t for r, t in PEOPLE_TYPES.items()},
+        {k: rename(v, PEOPLE_FREEBASE) for k, v in splits.items()},
+    )
 
     if args.movies_cypher:
         movies = movies_graph(args.movies_cypher.read_text(encoding="utf-8"))

@@ -22,6 +22,7 @@ SETS: dict[str, dict[str, tuple[int, ...]]] = {
     "movies": {"hand": (1, 2, 3)},
     "northwind": {"dev": (2, 3), "hand": (1, 2, 3)},
     "people": {"dev": (2, 3), "hand": (2, 3)},
+    "people_freebase": {"dev": (2, 3), "hand": (2, 3)},
     "pole": {"dev": (2, 3), "hand": (1, 2, 3)},
 }
 
@@ -68,6 +69,23 @@ def test_the_three_namings_ask_the_same_questions_over_the_same_graph() -> None:
     assert "/people/person/place_of_birth" in relations
     assert "__business__employment__employer" in relations
     assert json.loads((wikidata / "relations.json").read_text())["P19"] == "place of birth"
+
+
+def test_the_people_graph_under_freebase_names_asks_the_same_questions() -> None:
+    plain, freebase = DEVSETS / "people", DEVSETS / "people_freebase"
+    pairs = [
+        [(s, o) for s, _, o in (line.split("|") for line in (d / "kb.txt").read_text().splitlines())]
+        for d in (plain, freebase)
+    ]
+    assert pairs[0] == pairs[1]
+    for split in ("dev", "hand"):
+        for k in (2, 3):
+            assert [q.text for q in load_questions(plain, split, k)] == [
+                q.text for q in load_questions(freebase, split, k)
+            ]
+    relations = {line.split("|")[1] for line in (freebase / "kb.txt").read_text().splitlines()}
+    assert {"__people__person__spouse_s", "/people/deceased_person/cause_of_death"} <= relations
+    assert len(relations) == 13
 
 
 def test_a_written_out_path_round_trips_and_a_bad_one_is_refused() -> None:
