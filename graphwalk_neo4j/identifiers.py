@@ -142,6 +142,7 @@ def data_name(name: object, kind: str = "name", *, fix: str = "rename it in the 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD_BREAKS = re.compile(r"[\s_\-/.:]+")
+_GLUED_BY = re.compile(r"([a-z]{3,}(?:ed|en))by")  # containedby: a participle and its "by" written as one word
 
 
 def relation_words(relation: str) -> str:
@@ -149,10 +150,17 @@ def relation_words(relation: str) -> str:
 
     ``directed_by`` / ``DIRECTED_BY`` / ``directedBy`` / ``directed-by`` -> ``directed by``; Freebase's
     ``/film/film/directed_by`` and ``__film__film__directed_by`` -> ``film directed by`` (a word repeated right
-    after itself is read once); a name with no word breaks (``P57``) reads as itself, lower-cased.
+    after itself is read once); a name with no word breaks (``P57``) reads as itself, lower-cased. Two of
+    Freebase's spellings are read as the words they are: the plural's ``s`` set apart (``spouse_s``, ``sibling_s``:
+    ``spouses``, ``siblings``) and a participle glued to its ``by`` (``containedby``: ``contained by``).
     """
     words: list[str] = []
     for word in _WORD_BREAKS.split(_CAMEL.sub(" ", relation).lower()):
-        if word and (not words or words[-1] != word):
-            words.append(word)
+        if word == "s" and words:
+            words[-1] += "s"
+            continue
+        glued = _GLUED_BY.fullmatch(word)
+        for part in (glued.group(1), "by") if glued else (word,):
+            if part and (not words or words[-1] != part):
+                words.append(part)
     return " ".join(words) or relation

@@ -274,9 +274,11 @@ IE_NOUNS = frozenset("movie cookie zombie rookie pie tie lie hippie calorie prai
 
 def singular(word: str) -> str:
     """An English noun's singular by its ending (``cities``: city, ``boxes``: box, ``films``: film), itself when
-    it reads as no plural (``genus``, ``class``)."""
+    it reads as no plural (``genus``, ``class``); ``spouses``, ``causes``, ``houses`` are of nouns in -se."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
+    if word.endswith(("ouses", "auses")):
+        return word[:-1]
     if word.endswith(("sses", "xes", "ches", "shes", "uses")):
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:

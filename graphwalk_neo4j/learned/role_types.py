@@ -72,7 +72,7 @@ MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969"
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
-ROLE_TYPES_VERSION = 3
+ROLE_TYPES_VERSION = 4
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 # A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
 # walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).

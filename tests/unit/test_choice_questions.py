@@ -39,6 +39,20 @@ def test_relation_words_handles_snake_camel_upper_and_kebab() -> None:
     assert relation_words("has_imdb_rating") == "has imdb rating"
 
 
+def test_relation_words_reads_freebases_set_apart_plural_and_glued_by() -> None:
+    assert relation_words("__people__person__spouse_s") == "people person spouses"
+    assert relation_words("/people/person/sibling_s") == "people person siblings"
+    assert relation_words("/location/location/containedby") == "location contained by"
+    assert relation_words("writtenby") == "written by"
+    # words that end in "by" without a participle before it stay whole
+    assert [relation_words(w) for w in ("nearby", "hobby", "standby", "/location/location/nearby_airports")] == [
+        "nearby",
+        "hobby",
+        "standby",
+        "location nearby airports",
+    ]
+
+
 def test_plural() -> None:
     assert [plural(w) for w in ["film", "city", "day", "genus", "box", "match", ""]] == [
         "films",

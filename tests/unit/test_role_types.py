@@ -111,6 +111,9 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("/people/person/place_of_birth", "object", (0, "place")),
         ("/people/person/place_of_birth", "subject", (0, "person")),  # a type under its own domain
         ("/location/location/containedby", "subject", (0, "location")),
+        ("/location/location/containedby", "object", (1, "container")),  # Freebase's glued "containedby"
+        ("__people__person__spouse_s", "object", (0, "spouse")),  # Freebase's plural "_s"
+        ("/people/deceased_person/cause_of_death", "object", (0, "cause")),
         ("__business__employment__employer", "subject", (3, "employment")),  # a link type: named last
         ("director_of", "subject", (0, "director")),
         ("directed_by", "object", (1, "director")),
