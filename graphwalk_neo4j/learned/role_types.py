@@ -17,7 +17,8 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
 2. **A type is named from its roles' own words** (:func:`role_name`), by English morphology and Freebase's
    ``/domain/type/property`` layout, never from a dictionary of relations: the object of a noun-like relation
    is its head noun (``has_genre``: genre, ``release_year``: year, ``place_of_birth``: place, ``starred_actors``:
-   actor), the subject of a ``<noun> of`` relation that noun (``director_of``: director), the object of a
+   actor; a one-word ``-ing`` relation its verb as a noun where that names an agent, ``starring``: star), the
+   subject of a ``<noun> of`` relation that noun (``director_of``: director), the object of a
    ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
    of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the past (Neo4j's
    ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
@@ -157,7 +158,21 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
         return None
     if reading.active is not None or reading.of_noun:
         return None
+    if (performer := _ing_agent(core)) is not None:
+        return 0, performer  # starring: the object is a star
     return 0, _head_noun(reading.noun)  # has_genre: the object is a genre
+
+
+def _ing_agent(core: list[str]) -> str | None:
+    """The object of a one-word relation in ``-ing`` named by its verb as a noun, where that noun names an agent
+    (``starring``: a star, as DBpedia's and Freebase's films name their cast); ``None`` otherwise (``including``)."""
+    if len(core) != 1 or not core[0].endswith("ing") or len(core[0]) < 6:
+        return None
+    stem = core[0][:-3]
+    for noun in (stem, stem[:-1] if stem[-1] == stem[-2] else stem, stem + "e"):
+        if kind_of(noun) == "agent":
+            return noun
+    return None
 
 
 def _roles(index: GraphIndex) -> dict[tuple[str, str], set[str]]:

@@ -113,6 +113,8 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("/location/location/containedby", "subject", (0, "location")),
         ("/location/location/containedby", "object", (1, "container")),  # Freebase's glued "containedby"
         ("__people__person__spouse_s", "object", (0, "spouse")),  # Freebase's plural "_s"
+        ("/film/film/starring", "object", (0, "star")),  # a one-word -ing relation: its verb, where an agent
+        ("featuring", "object", (0, "featuring")),  # "feature" names no agent
         ("/people/deceased_person/cause_of_death", "object", (0, "cause")),
         ("__business__employment__employer", "subject", (3, "employment")),  # a link type: named last
         ("director_of", "subject", (0, "director")),
