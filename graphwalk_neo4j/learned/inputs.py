@@ -34,7 +34,7 @@ from graphwalk_neo4j.identifiers import relation_words
 from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from graphwalk_neo4j.decide.request import DecisionContext
 
@@ -580,6 +580,36 @@ def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
     at least :data:`SAME_WORD` (wrote and written, wife and spouse). MiniLM alone puts a word's own forms no nearer
     than its field's other words (director and directed 0.57, films and directed 0.55)."""
     return same_form(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
+
+
+def asked_nouns(asked: str) -> tuple[str, ...]:
+    """The nouns of a ``which`` / ``what`` phrase (:func:`~graphwalk_neo4j.decide.answer_types.asked_about`), each
+    in the singular; none for another question word."""
+    words = asked.split()
+    if len(words) < 2 or words[0] not in ("which", "what"):
+        return ()
+    return tuple(singular(w) for w in words[1:])
+
+
+def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str, np.ndarray]) -> str:
+    """``asked`` (a ``which`` / ``what`` phrase) with each noun that is no form of a type's word but is one by
+    meaning (:func:`same_word`; the nearest where several are) written as that type's word: ``which movies`` on a
+    graph whose films are ``film`` (cosine 0.84) reads ``which film``, so the STOP rule finds the type asked for
+    and the graph's unnamed type is not read as the movies (:func:`unnamed_type_asked`). A type's word is the head
+    of its name (the last word). ``vectors`` holds the nouns (:func:`asked_nouns`) and the heads."""
+    nouns = asked_nouns(asked)
+    heads = sorted({type_text(t).split()[-1] for t in type_names if t and not is_unnamed(t)} - {UNTYPED_KIND})
+    if not nouns or not heads:
+        return asked
+    read = []
+    for noun in nouns:
+        if noun in vectors and not any(same_form(noun, h) for h in heads):
+            near = [(float(vectors[noun] @ vectors[h]), h) for h in heads if h in vectors]
+            best = max(near, default=(0.0, noun))
+            read.append(best[1] if best[0] >= SAME_WORD else noun)
+        else:
+            read.append(noun)
+    return " ".join([asked.split()[0], *read]) if read != list(nouns) else asked
 
 
 def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | None = None) -> list[float]:

@@ -53,6 +53,8 @@ from graphwalk_neo4j.learned.artifact import (
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
+    asked_by_meaning,
+    asked_nouns,
     decision_inputs,
     option_extras,
     stop_ruled_out,
@@ -407,11 +409,25 @@ class LearnedDecider(DecisionBackend):
         (:func:`~.inputs.typed_inputs`; a no-op for inputs typed already)."""
         return await self._scores(self._typed(inputs)[0])
 
-    def _typed(self, inputs: DecisionInputs) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
+    def _typed(
+        self, inputs: DecisionInputs, *, name_unnamed: bool | None = None
+    ) -> tuple[DecisionInputs, Mapping[str, Sequence[str]]]:
         """One decision's inputs typed as this model reads them, and the type links its STOP rule reads: with
-        :attr:`name_unnamed`, the graph's unnamed type named as the question asks for it
-        (:func:`~.inputs.typed_for`)."""
-        return typed_for(inputs, self.role_types, self.type_links, name_unnamed=self.name_unnamed)
+        :attr:`name_unnamed` (or ``name_unnamed`` for this decision), the graph's unnamed type named as the
+        question asks for it (:func:`~.inputs.typed_for`)."""
+        name = self.name_unnamed if name_unnamed is None else name_unnamed
+        return typed_for(inputs, self.role_types, self.type_links, name_unnamed=name)
+
+    async def _read_by_meaning(self, asked: str, inputs: DecisionInputs) -> str:
+        """What the question asks for (``asked``, :func:`~graphwalk_neo4j.decide.answer_types.asked_about`), its
+        nouns read as the graph's type words they mean (:func:`~.inputs.asked_by_meaning`: ``which movies`` where
+        films are ``film``)."""
+        nouns = asked_nouns(asked)
+        if not nouns:
+            return asked
+        names = {*self.role_types.values(), *self.type_links, *inputs.types}
+        heads = {type_text(t).split()[-1] for t in names if t}
+        return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *heads})))
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
@@ -435,11 +451,12 @@ class LearnedDecider(DecisionBackend):
     async def _probabilities(self, context: DecisionContext) -> np.ndarray:
         """:meth:`probabilities` of this model alone."""
         untyped = decision_inputs(context)
-        inputs, links = self._typed(untyped)
+        plain = asked_about(context.question, [s.name for s in context.start])
+        asked = await self._read_by_meaning(plain, untyped)
+        # a noun that is a named type's word by meaning asks for that type, not for the graph's unnamed one
+        inputs, links = self._typed(untyped, name_unnamed=self.name_unnamed and asked == plain)
         probs = softmax(await self._scores(inputs), self.temperature)
-        if self.stop_rule and stop_ruled_out(
-            inputs, asked_about(context.question, [s.name for s in context.start]), links
-        ):
+        if self.stop_rule and stop_ruled_out(inputs, asked, links):
             return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs
 

@@ -42,6 +42,8 @@ from graphwalk_neo4j.learned.inputs import (
     EXTRA,
     STOP_TOKEN,
     DecisionInputs,
+    asked_by_meaning,
+    asked_nouns,
     claims,
     content_words,
     decision_inputs,
@@ -627,6 +629,27 @@ def test_the_owner_reading_takes_a_word_one_with_the_relation_by_meaning() -> No
     assert owner_reading(inputs) == [0.0, 0.0]  # without vectors: forms by their letters only
     inputs = dataclasses.replace(inputs, question="where were 's parents born")
     assert owner_reading(inputs, vectors) == [0.0, 0.0]
+
+
+def test_a_noun_asked_for_reads_as_the_type_word_it_means() -> None:
+    """``which movies`` on a graph whose films are ``film`` (MiniLM: 0.84) asks for that type; a noun of the same
+    field only (0.6) or a form of a type's own word is left as it is, and so is a phrase with no noun."""
+    e = np.eye(4, dtype=np.float64)
+    vectors = {
+        "film": e[0],
+        "movie": 0.84 * e[0] + np.sqrt(1 - 0.84**2) * e[1],
+        "star": e[2],
+        "genre": 0.6 * e[0] + 0.8 * e[1],
+        "person": e[3],
+    }
+    assert asked_nouns("which movies") == ("movie",)
+    assert asked_nouns("who") == ()
+    types = ["film", "star", "item", "Person"]
+    assert asked_by_meaning("which movies", types, vectors) == "which film"
+    assert asked_by_meaning("what genre", types, vectors) == "what genre"  # 0.6 from film: its own field only
+    assert asked_by_meaning("which films", types, vectors) == "which films"  # a form of the type's word
+    assert asked_by_meaning("who", types, vectors) == "who"
+    assert asked_by_meaning("which movies", ["item"], vectors) == "which movies"  # the unnamed type is no word
 
 
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
