@@ -145,6 +145,21 @@ _WORD_BREAKS = re.compile(r"[\s_\-/.:]+")
 _GLUED_BY = re.compile(r"([a-z]{3,}(?:ed|en))by")  # containedby: a participle and its "by" written as one word
 
 
+def property_words(relation: str) -> str:
+    """What a relation says it is, in words: a path-like name (Freebase's ``/domain/type/property``, or its
+    ``__``-joined form) by its last segment, the property (``/film/film/directed_by`` -> ``directed by``), and by
+    the type segment before it too where the property only repeats the domain (``__film__director__film``, a
+    director's films -> ``director film``; ``/film/cinematographer/film`` -> ``cinematographer film``); any other
+    name as :func:`relation_words` reads it whole."""
+    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    if len(segments) < 2:
+        return relation_words(relation)
+    last = relation_words(segments[-1])
+    if len(segments) >= 3 and last == relation_words(segments[0]):
+        return relation_words(f"{segments[-2]}_{segments[-1]}")
+    return last
+
+
 def relation_words(relation: str) -> str:
     """A relation name read as words, the one reading every decider, prompt and profile uses.
 

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 from graphwalk_neo4j.decide.answer_types import TIME_WORDS, kind_of
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.identifiers import property_words, relation_words
 from graphwalk_neo4j.learned.options import SamplingOptions as SamplingOptions  # noqa: TC001 (re-exported)
 from graphwalk_neo4j.learned.qa import QAPair
 from graphwalk_neo4j.store.queries import ADOPTED_RELATIONS, COUNTS, RELATIONS_PAGE, RelationsPageRow
@@ -332,8 +332,7 @@ def active_verb(core: str) -> ActiveVerb | None:
 def read_relation(relation: str) -> Reading:
     """How :func:`write_question` reads ``relation`` (the graph's own words, no dictionary of relations)."""
     words = relation_words(relation)
-    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
-    core = relation_words(segments[-1]) if len(segments) > 1 else words
+    core = property_words(relation)
     parts = core.split()
     verb = len(parts) > 1 and parts[-1] in PREPOSITIONS
     head, _, rest = core.partition(" ")

@@ -30,7 +30,7 @@ from graphwalk_neo4j.decide.answer_types import (
 )
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
-from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.identifiers import property_words, relation_words
 from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
@@ -54,11 +54,9 @@ def content_words(text: str) -> tuple[str, ...]:
 
 
 def relation_name_words(token: str) -> str:
-    """The relation a move token names, in words, read by its last segment when it is path-like
-    (``/film/film/directed_by|out`` -> ``directed by``)."""
-    relation = token.rsplit("|", 1)[0]
-    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
-    return relation_words(segments[-1] if segments else relation)
+    """The relation a move token names, in words, read by its property when it is path-like
+    (``/film/film/directed_by|out`` -> ``directed by``; :func:`~graphwalk_neo4j.identifiers.property_words`)."""
+    return property_words(token.rsplit("|", 1)[0])
 
 
 def relation_core_words(token: str) -> tuple[str, ...]:

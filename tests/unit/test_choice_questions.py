@@ -3,6 +3,7 @@ answer-type question, and the request (state = the question only)."""
 
 from __future__ import annotations
 
+from graphwalk_neo4j.identifiers import property_words
 from graphwalk_neo4j.walk.choice_questions import (
     ANSWER_TYPE_KEY,
     STOP,
@@ -37,6 +38,15 @@ def test_relation_words_handles_snake_camel_upper_and_kebab() -> None:
     assert relation_words("directedBy") == "directed by"
     assert relation_words("directed-by") == "directed by"
     assert relation_words("has_imdb_rating") == "has imdb rating"
+
+
+def test_property_words_read_a_path_like_name_by_its_property_and_its_type_where_it_repeats_the_domain() -> None:
+    assert property_words("/film/film/directed_by") == "directed by"
+    assert property_words("__business__employment__employer") == "employer"
+    assert property_words("__film__director__film") == "director film"  # a director's films
+    assert property_words("/film/cinematographer/film") == "cinematographer film"
+    assert property_words("/location/location/containedby") == "contained by"
+    assert [property_words(r) for r in ("directed_by", "P57", "/film/film")] == ["directed by", "p57", "film"]
 
 
 def test_relation_words_reads_freebases_set_apart_plural_and_glued_by() -> None:
