@@ -167,12 +167,12 @@ def relation_words(relation: str) -> str:
     ``/film/film/directed_by`` and ``__film__film__directed_by`` -> ``film directed by`` (a word repeated right
     after itself is read once); a name with no word breaks (``P57``) reads as itself, lower-cased. Two of
     Freebase's spellings are read as the words they are: the plural's ``s`` set apart (``spouse_s``, ``sibling_s``:
-    ``spouses``, ``siblings``) and a participle glued to its ``by`` (``containedby``: ``contained by``).
+    ``spouse``, ``sibling``, as most names are written) and a participle glued to its ``by`` (``containedby``:
+    ``contained by``).
     """
     words: list[str] = []
     for word in _WORD_BREAKS.split(_CAMEL.sub(" ", relation).lower()):
-        if word == "s" and words:
-            words[-1] += "s"
+        if word == "s" and words:  # spouse_s: the spouse property, written as holding several
             continue
         glued = _GLUED_BY.fullmatch(word)
         for part in (glued.group(1), "by") if glued else (word,):

@@ -50,8 +50,8 @@ def test_property_words_read_a_path_like_name_by_its_property_and_its_type_where
 
 
 def test_relation_words_reads_freebases_set_apart_plural_and_glued_by() -> None:
-    assert relation_words("__people__person__spouse_s") == "people person spouses"
-    assert relation_words("/people/person/sibling_s") == "people person siblings"
+    assert relation_words("__people__person__spouse_s") == "people person spouse"
+    assert relation_words("/people/person/sibling_s") == "people person sibling"
     assert relation_words("/location/location/containedby") == "location contained by"
     assert relation_words("writtenby") == "written by"
     # words that end in "by" without a participle before it stay whole
