@@ -145,13 +145,19 @@ _WORD_BREAKS = re.compile(r"[\s_\-/.:]+")
 _GLUED_BY = re.compile(r"([a-z]{3,}(?:ed|en))by")  # containedby: a participle and its "by" written as one word
 
 
+def name_segments(relation: str) -> list[str]:
+    """The segments of a path-like relation name, Freebase's ``/domain/type/property`` or its ``__``-joined form
+    (``__film__film__directed_by`` -> ``film``, ``film``, ``directed_by``); a plain name is one segment."""
+    return [s for s in relation.replace("__", "/").split("/") if s.strip()]
+
+
 def property_words(relation: str) -> str:
     """What a relation says it is, in words: a path-like name (Freebase's ``/domain/type/property``, or its
     ``__``-joined form) by its last segment, the property (``/film/film/directed_by`` -> ``directed by``), and by
     the type segment before it too where the property only repeats the domain (``__film__director__film``, a
     director's films -> ``director film``; ``/film/cinematographer/film`` -> ``cinematographer film``); any other
     name as :func:`relation_words` reads it whole."""
-    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    segments = name_segments(relation)
     if len(segments) < 2:
         return relation_words(relation)
     last = relation_words(segments[-1])

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from graphwalk_neo4j.decide.answer_types import kind_of
 from graphwalk_neo4j.errors import QueryError
-from graphwalk_neo4j.identifiers import relation_words
+from graphwalk_neo4j.identifiers import name_segments, relation_words
 from graphwalk_neo4j.learned.graph_questions import (
     IRREGULAR_PAST,
     PARTICIPLES,
@@ -129,7 +129,7 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
     """What the nodes at one end of ``relation`` are called, by the relation's own words, with its rank (lower:
     named more directly; module docstring, 2); ``None`` when the name says nothing about that end."""
     reading = read_relation(relation)
-    segments = [s for s in relation.replace("__", "/").split("/") if s.strip()]
+    segments = name_segments(relation)
     core = reading.core.split()
     if not core:
         return None
