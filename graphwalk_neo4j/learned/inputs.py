@@ -589,14 +589,20 @@ def asked_nouns(asked: str) -> tuple[str, ...]:
     return tuple(singular(w) for w in words[1:])
 
 
+def type_heads(type_names: Iterable[str]) -> list[str]:
+    """The words of named types a question's noun can be read as (:func:`asked_by_meaning`): each type's head, the
+    last word of its name, the unnamed types (:func:`is_unnamed`) and untyped nodes left out."""
+    return sorted({type_text(t).split()[-1] for t in type_names if t and not is_unnamed(t)} - {UNTYPED_KIND})
+
+
 def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str, np.ndarray]) -> str:
     """``asked`` (a ``which`` / ``what`` phrase) with each noun that is no form of a type's word but is one by
     meaning (:func:`same_word`; the nearest where several are) written as that type's word: ``which movies`` on a
     graph whose films are ``film`` (cosine 0.84) reads ``which film``, so the STOP rule finds the type asked for
     and the graph's unnamed type is not read as the movies (:func:`unnamed_type_asked`). A type's word is the head
-    of its name (the last word). ``vectors`` holds the nouns (:func:`asked_nouns`) and the heads."""
+    of its name (:func:`type_heads`). ``vectors`` holds the nouns (:func:`asked_nouns`) and the heads."""
     nouns = asked_nouns(asked)
-    heads = sorted({type_text(t).split()[-1] for t in type_names if t and not is_unnamed(t)} - {UNTYPED_KIND})
+    heads = type_heads(type_names)
     if not nouns or not heads:
         return asked
     read = []

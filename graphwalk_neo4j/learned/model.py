@@ -58,6 +58,7 @@ from graphwalk_neo4j.learned.inputs import (
     decision_inputs,
     option_extras,
     stop_ruled_out,
+    type_heads,
     type_text,
     typed_for,
     unnamed_types,
@@ -426,8 +427,7 @@ class LearnedDecider(DecisionBackend):
         if not nouns:
             return asked
         names = {*self.role_types.values(), *self.type_links, *inputs.types}
-        heads = {type_text(t).split()[-1] for t in names if t}
-        return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *heads})))
+        return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *type_heads(names)})))
 
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
