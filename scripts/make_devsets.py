@@ -20,6 +20,8 @@ on paths of two or more hops the topic is never passed through or answered), so 
 * ``people``: a generated biographical graph (:func:`people_graph`), relations named plainly, and
   ``people_freebase``: the same graph and questions with the names Freebase gives those properties
   (``/people/person/nationality``, ``/people/deceased_person/cause_of_death``, ``__people__person__spouse_s``).
+* ``football``: a generated league graph (:func:`football_graph`) with its relations named as verb phrases
+  (``plays_for``, ``wears_number``, ``coached_by``), splits ``dev`` and ``hand``.
 * ``movies``: Neo4j's Movies example graph (``:play movies``, 38 movies, 133 people; read from its Cypher script,
   e.g. ``docker/db/import/movies.cypher`` in neo4j-examples/movies-php-client) as triples, with ``released`` and
   ``born`` years as year nodes, and split ``hand`` (1- to 3-hop questions written by hand, :data:`MOVIE_HAND`).
@@ -1029,6 +1031,142 @@ def people_graph(seed: int = 17) -> tuple[list[tuple[str, str, str]], dict[str, 
     return triples, kinds
 
 
+# ``football``: a generated league graph with its relations named as verb phrases, the way many users name them
+# (``plays_for``, ``wears_number``, ``coached_by``) rather than as nouns (``people``) or in capitals (``pole``).
+FOOTBALL_TYPES = {
+    "plays_for": ("Player", "Club"),
+    "formerly_played_for": ("Player", "Club"),
+    "plays_position": ("Player", "Position"),
+    "wears_number": ("Player", "ShirtNumber"),
+    "born_in": ("Person", "City"),
+    "represents": ("Player", "Country"),
+    "based_in": ("Club", "City"),
+    "competes_in": ("Club", "League"),
+    "coached_by": ("Club", "Coach"),
+    "in_country": ("City", "Country"),
+    "held_in": ("League", "Country"),
+}
+CLUB_FORMS = ("{} United", "{} Rovers", "FC {}", "{} Athletic", "Real {}", "{} City", "Sporting {}", "{} Wanderers")
+POSITIONS = ("goalkeeper", "defender", "midfielder", "forward")
+FOOTBALL_TEMPLATES: list[tuple[str, Path_, tuple[str, ...]]] = [
+    ("Player", (("plays_for", "out"), ("based_in", "out")),
+     ("in which city is the club of [{}] based", "where does [{}]'s team play its home games")),
+    ("Player", (("plays_for", "out"), ("coached_by", "out")),
+     ("who coaches the club that [{}] plays for", "who is the manager of [{}]'s team")),
+    ("Player", (("plays_for", "out"), ("competes_in", "out")),
+     ("which league does the club of [{}] compete in", "in what league does [{}]'s team play")),
+    ("Club", (("plays_for", "in"), ("represents", "out")),
+     ("which countries do the players of [{}] represent", "what national teams are [{}] players capped for")),
+    ("Player", (("born_in", "out"), ("in_country", "out")),
+     ("in which country was [{}] born", "what country is the birthplace of [{}] in")),
+    ("Coach", (("coached_by", "in"), ("plays_for", "in")),
+     ("who plays for the club coached by [{}]", "which players are in the team [{}] manages")),
+    ("City", (("based_in", "in"), ("plays_for", "in")),
+     ("which players play for clubs based in [{}]", "who plays for a team from [{}]")),
+    ("League", (("competes_in", "in"), ("based_in", "out")),
+     ("in which cities are the clubs of [{}] based", "where are the teams that play in [{}] from")),
+    ("Player", (("plays_for", "out"), ("plays_for", "in")),
+     ("who are the teammates of [{}]", "which players share a club with [{}]")),
+    ("Player", (("formerly_played_for", "out"), ("based_in", "out")),
+     ("in which cities are the former clubs of [{}] based", "where are the teams [{}] used to play for")),
+    ("Player", (("plays_for", "out"), ("based_in", "out"), ("in_country", "out")),
+     ("in which country is the club of [{}] based", "what country does [{}]'s team come from")),
+    ("Player", (("plays_for", "out"), ("coached_by", "out"), ("born_in", "out")),
+     ("where was the coach of [{}]'s club born", "in which city was the manager of the team of [{}] born")),
+    ("Coach", (("coached_by", "in"), ("plays_for", "in"), ("represents", "out")),
+     ("which countries do the players coached by [{}] represent",
+      "what national teams do the players of [{}]'s club play for")),
+    ("League", (("competes_in", "in"), ("coached_by", "out"), ("born_in", "out")),
+     ("where were the coaches of the clubs in [{}] born", "in which cities were the managers of [{}] teams born")),
+    ("Player", (("plays_for", "out"), ("plays_for", "in"), ("born_in", "out")),
+     ("where were the teammates of [{}] born", "in which cities were the players who share a club with [{}] born")),
+    ("Player", (("formerly_played_for", "out"), ("coached_by", "out"), ("born_in", "out")),
+     ("where were the coaches of [{}]'s former clubs born",
+      "in which cities were the managers of the teams [{}] used to play for born")),
+    ("Player", (("plays_for", "out"), ("competes_in", "out"), ("held_in", "out")),
+     ("in which country is the league of [{}]'s club played", "which country's league does the team of [{}] play in")),
+]  # fmt: skip
+FOOTBALL_HAND: list[tuple[str, Path_, str]] = [
+    ("Player", (("plays_for", "out"), ("coached_by", "out")), "who trains [{}]'s side"),
+    ("Player", (("plays_for", "out"), ("based_in", "out")), "what town is [{}]'s club from"),
+    ("Club", (("plays_for", "in"), ("plays_position", "out")), "what positions do [{}]'s players play"),
+    ("Club", (("plays_for", "in"), ("born_in", "out")), "where were the members of [{}]'s squad born"),
+    ("Player", (("plays_for", "out"), ("competes_in", "out")), "which division is [{}]'s team in"),
+    ("City", (("born_in", "in"), ("plays_for", "out")), "which clubs do footballers born in [{}] play for"),
+    ("Coach", (("coached_by", "in"), ("competes_in", "out")), "what league is the side of [{}] in"),
+    ("Player", (("plays_for", "out"), ("plays_for", "in")), "who plays alongside [{}]"),
+    ("League", (("competes_in", "in"), ("coached_by", "out")), "who manages the teams of [{}]"),
+    ("Club", (("coached_by", "out"), ("born_in", "out")), "where does the manager of [{}] come from"),
+    ("Player", (("plays_for", "out"), ("based_in", "out"), ("in_country", "out")), "what nation is [{}]'s club in"),
+    ("Player", (("plays_for", "out"), ("plays_for", "in"), ("represents", "out")),
+     "which national sides do [{}]'s club mates turn out for"),
+    ("Coach", (("coached_by", "in"), ("plays_for", "in"), ("plays_position", "out")),
+     "what positions do the players [{}] coaches play"),
+    ("Coach", (("coached_by", "in"), ("based_in", "out"), ("in_country", "out")), "in what country does [{}] work"),
+    ("Player", (("formerly_played_for", "out"), ("competes_in", "out"), ("held_in", "out")),
+     "in which countries has [{}] played league football before"),
+    ("City", (("based_in", "in"), ("plays_for", "in"), ("wears_number", "out")),
+     "which shirt numbers do players of clubs from [{}] wear"),
+    ("Club", (("plays_for", "in"), ("born_in", "out"), ("in_country", "out")),
+     "what countries were the players of [{}] born in"),
+]  # fmt: skip
+
+
+def football_graph(seed: int = 23) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """The football graph (:data:`FOOTBALL_TYPES`): a league in each country, clubs in its cities each with a coach,
+    and a squad of players per club with a position, a shirt number, a birthplace, the country they represent (mostly
+    the one they were born in) and now and then a club they played for before."""
+    rng = random.Random(seed)
+    names = iter(rng.sample([f"{f} {last}" for f in FIRST for last in LAST], len(FIRST) * len(LAST)))
+    cities: list[str] = []
+    while len(cities) < 32:
+        name = rng.choice(CITY_PARTS) + rng.choice(CITY_ENDS)
+        if name not in cities:
+            cities.append(name)
+    home = {city: COUNTRIES[i % len(COUNTRIES)] for i, city in enumerate(cities)}
+    leagues = {country: f"{country} First Division" for country in COUNTRIES}
+    triples: list[tuple[str, str, str]] = [(c, "in_country", home[c]) for c in cities]
+    triples += [(league, "held_in", country) for country, league in leagues.items()]
+    clubs: list[str] = []
+    coaches: list[str] = []
+    for city in rng.sample(cities, 24):
+        club = rng.choice(CLUB_FORMS).format(city)
+        coach = next(names)
+        clubs.append(club)
+        coaches.append(coach)
+        triples += [
+            (club, "based_in", city),
+            (club, "competes_in", leagues[home[city]]),
+            (club, "coached_by", coach),
+            (coach, "born_in", rng.choice(cities)),
+        ]
+    players: list[str] = []
+    for club in clubs:
+        numbers = rng.sample(range(1, 31), 11)
+        for k, number in enumerate(numbers):
+            player = next(names)
+            players.append(player)
+            born = rng.choice(cities)
+            triples += [
+                (player, "plays_for", club),
+                (player, "plays_position", POSITIONS[min(k, 3)] if k < 4 else rng.choice(POSITIONS[1:])),
+                (player, "wears_number", str(number)),
+                (player, "born_in", born),
+                (player, "represents", home[born] if rng.random() < 0.8 else rng.choice(COUNTRIES)),
+            ]
+            if rng.random() < 0.4:
+                triples.append((player, "formerly_played_for", rng.choice([c for c in clubs if c != club])))
+    triples = sorted(set(triples))
+    kinds = {
+        "Player": players,
+        "Coach": coaches,
+        "Club": clubs,
+        "City": cities,
+        "League": sorted(leagues.values()),
+    }
+    return triples, kinds
+
+
 def written_questions(
     triples: Sequence[tuple[str, str, str]], written: Sequence[tuple[str, Path_, str]]
 ) -> dict[int, list[Question]]:
@@ -1085,6 +1223,13 @@ def main() -> None:
         {PEOPLE_FREEBASE[r]: t for r, t in PEOPLE_TYPES.items()},
         {k: rename(v, PEOPLE_FREEBASE) for k, v in splits.items()},
     )
+
+    football, kinds = football_graph()
+    splits = {
+        "dev": template_questions(football, kinds, args.per_template, templates=FOOTBALL_TEMPLATES),
+        "hand": hand_questions(football, kinds, hand=FOOTBALL_HAND),
+    }
+    write_set(args.out / "football", football, FOOTBALL_TYPES, splits)
 
     if args.movies_cypher:
         movies = movies_graph(args.movies_cypher.read_text(encoding="utf-8"))

@@ -19,6 +19,7 @@ SETS: dict[str, dict[str, tuple[int, ...]]] = {
     "companies": {"dev": (2, 3), "hand": (2, 3)},
     "companies_freebase": {"dev": (2, 3), "hand": (2, 3)},
     "companies_wikidata": {"dev": (2, 3), "hand": (2, 3)},
+    "football": {"dev": (2, 3), "hand": (2, 3)},
     "movies": {"hand": (1, 2, 3)},
     "northwind": {"dev": (2, 3), "hand": (1, 2, 3)},
     "people": {"dev": (2, 3), "hand": (2, 3)},
