@@ -76,7 +76,8 @@ def asked_noun_phrase(question: str) -> str:
 AGENT_WORDS = frozenset(
     "person people human individual actor actress director writer author artist musician singer composer "
     "player athlete employee worker staff user customer client member character politician scientist founder "
-    "manager student teacher producer reviewer agent man woman child owner creator leader officer star "
+    "manager student teacher producer reviewer agent man woman child owner creator leader officer star coach "
+    "captain referee "
     # the people a person is related to: a family's and a household's roles, and the people met at work or school
     "spouse husband wife partner parent father mother son daughter children sibling brother sister grandparent "
     "grandfather grandmother grandchild grandson granddaughter cousin uncle aunt nephew niece relative ancestor "

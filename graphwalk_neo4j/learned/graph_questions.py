@@ -400,7 +400,7 @@ NO_ED_AFTER = frozenset("aeiouhyw")  # a modifier ending so does not take -ed (i
 
 def agent_noun(participle: str) -> str | None:
     """The one who does what a past participle says (``directed`` -> ``director``, ``founded`` -> ``founder``,
-    ``written`` -> ``writer``); ``None`` for a word that is not a regular ``-ed`` participle."""
+    ``written`` -> ``writer``, ``coached`` -> ``coach``); ``None`` for a word that is not a regular ``-ed`` participle."""
     if participle in IRREGULAR_AGENT:
         return IRREGULAR_AGENT[participle]
     if len(participle) < 5 or not participle.endswith("ed"):
@@ -408,6 +408,8 @@ def agent_noun(participle: str) -> str | None:
     stem = participle[:-2]
     if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
         stem = stem[:-1]  # starred -> star
+    if kind_of(stem) == "agent":
+        return stem  # coached -> coach: the stem already names the one who does it
     return stem + ("or" if stem.endswith("t") else "er")
 
 

@@ -53,6 +53,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     PARTICIPLES,
     UNTYPED,
     agent_noun,
+    base_form,
     plural_of,
     read_graph,
     read_relation,
@@ -73,7 +74,7 @@ MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969"
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
-ROLE_TYPES_VERSION = 4
+ROLE_TYPES_VERSION = 5
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 # A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
 # walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).
@@ -88,6 +89,7 @@ PEOPLE = "person"
 
 
 VOWELS = frozenset("aeiou")
+COPULA_FORMS = frozenset("is are was were be".split())  # is_in: no city_in's noun before the preposition
 
 
 def present_agent(base: str) -> str:
@@ -111,7 +113,7 @@ def present_agent(base: str) -> str:
 
 def _verb_form(word: str) -> bool:
     """Whether ``word`` reads as a verb form rather than a noun (``born``, ``located``, ``works``, ``living``)."""
-    if word in PARTICIPLES or word in IRREGULAR_PAST or word.endswith(("ed", "ing")):
+    if word in PARTICIPLES or word in IRREGULAR_PAST or word in COPULA_FORMS or word.endswith(("ed", "ing")):
         return True
     return word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
@@ -141,6 +143,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             return 1, present_agent(active.base)  # manages: the subject is the manager
         if active is not None and active.past and kind_of(agent := agent_noun(core[0]) or "") == "agent":
             return 1, agent  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
+        if (agent := _present_agent_noun(core)) is not None:
+            return 1, agent  # plays_for, plays_position: the subject is a player (never a "liver" of lives_in)
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
             return 2, core[0]  # city_in: the subject is a city
         if len(segments) >= 3:
@@ -161,6 +165,17 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
     if (performer := _ing_agent(core)) is not None:
         return 0, performer  # starring: the object is a star
     return 0, _head_noun(reading.noun)  # has_genre: the object is a genre
+
+
+def _present_agent_noun(core: list[str]) -> str | None:
+    """The subject of a relation of several words that opens with a present verb in ``-s`` (``plays for``,
+    ``plays position``) named by the verb's agent noun (:func:`present_agent`), where that noun names an agent
+    (``player``); ``None`` otherwise (``lives in``, ``knows sn``, ``has phone``)."""
+    head = core[0]
+    if len(core) < 2 or len(head) <= 3 or not head.endswith("s") or head.endswith(("ss", "us", "is")):
+        return None
+    agent = present_agent(base_form(head))
+    return agent if kind_of(agent) == "agent" else None
 
 
 def _ing_agent(core: list[str]) -> str | None:

@@ -51,13 +51,13 @@ def _people_and_places() -> list[tuple[str, str, str]]:
 def test_relation_ends_that_share_nodes_are_one_type_named_by_the_relations_words() -> None:
     assert infer_role_types(_index(_people_and_places())) == {
         "born_in|object": "city",  # born_in's objects are city_in's subjects: "city in" names them
-        "born_in|subject": "founder",  # born_in, works_at and founded_by's objects share the people
+        "born_in|subject": "person",  # born_in, works_at and founded_by's objects share the people, which
         "city_in|object": "item 2",  # nothing names the land (nor the firms, a larger type, named first)
         "city_in|subject": "city",
-        "founded_by|object": "founder",
+        "founded_by|object": "person",  # founded_by names founders and works_at workers: two kinds of agent
         "founded_by|subject": "item",  # the firms: founded_by's and works_at's ends, named by neither
         "works_at|object": "item",
-        "works_at|subject": "founder",
+        "works_at|subject": "person",
     }
 
 
@@ -130,7 +130,14 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("released", "subject", None),  # "releaser" names no agent
         ("studied_at", "subject", None),
         ("born_in", "subject", None),  # a participle names no one
-        ("works_at", "subject", None),
+        ("works_at", "subject", (1, "worker")),  # a present verb before a preposition: its agent, where one
+        ("plays_for", "subject", (1, "player")),
+        ("plays_position", "subject", (1, "player")),  # a present verb before its object's noun
+        ("plays_position", "object", (0, "position")),
+        ("lives_in", "subject", None),  # "liver" names no agent
+        ("KNOWS_SN", "subject", None),
+        ("coached_by", "object", (1, "coach")),  # the participle's stem already names the agent
+        ("is_in", "subject", None),  # a copula is no noun before the preposition (city_in's city)
         ("works_at", "object", None),
         ("directed_by", "subject", None),
         ("has_genre", "subject", None),
@@ -143,8 +150,8 @@ def test_untyped_nodes_take_the_type_of_the_role_they_have_most() -> None:
     role_types = infer_role_types(index)
     fill_node_types(index, role_types)
     assert [index.types[n] for n in ("p0", "p3", "c0", "land", "f0")] == [
-        "founder",
-        "founder",
+        "person",
+        "person",
         "city",
         "item 2",
         "item",
@@ -202,10 +209,10 @@ def test_stop_stands_on_the_type_the_moves_with_most_targets_leave_from() -> Non
 def test_the_types_one_move_apart_from_role_types_and_from_the_graphs_own() -> None:
     index = _index(_people_and_places())
     assert type_links(index, infer_role_types(index)) == {
-        "city": ["founder", "item 2"],
-        "founder": ["city", "item"],
-        "item": ["founder"],
+        "city": ["item 2", "person"],
+        "item": ["person"],
         "item 2": ["city"],
+        "person": ["city", "item"],
     }
     # a graph with its own types: each relation links the types most of its ends' nodes have, so one odd node
     # (a firm typed City) links nothing
