@@ -554,10 +554,17 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
     return out
 
 
+# What English adds to a three-letter stem to make its other forms (act: acts, acted, acting, actor, actress).
+SHORT_STEM_ENDINGS = frozenset({"", "s", "ed", "er", "ers", "or", "ors", "ing", "ress"})
+
+
 def same_stem(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` share a stem: a common start of at least 4 letters and half the shorter word
-    (director and directed, writers and written, parent and parents; not release and related)."""
+    (director and directed, writers and written, parent and parents; not release and related), or a stem of 3
+    letters that both are with one of :data:`SHORT_STEM_ENDINGS` (acted and actors; not act and actual)."""
     k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    if k == 3:
+        return a[3:] in SHORT_STEM_ENDINGS and b[3:] in SHORT_STEM_ENDINGS
     return a == b or (k >= 4 and k >= 0.5 * min(len(a), len(b)))
 
 

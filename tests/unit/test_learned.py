@@ -709,7 +709,8 @@ def test_a_word_after_co_names_its_relation_twice() -> None:
 
 
 def test_forms_of_one_word_are_the_same_word() -> None:
-    """A common stem of 4 letters and half the shorter word, or a cosine of at least SAME_WORD."""
+    """A common stem of 4 letters and half the shorter word (or 3 with an agent's or a verb's ending), or a cosine
+    of at least SAME_WORD."""
     words = ("director", "directed", "writers", "written", "stars", "starred", "release", "related", "films")
     apart = dict(zip(words, np.eye(len(words)), strict=True))  # every cosine 0: only the spelling can join two
     assert same_stem("director", "directed")  # direct: 6 letters
@@ -717,6 +718,16 @@ def test_forms_of_one_word_are_the_same_word() -> None:
     assert same_word("writers", "written", apart)  # writ: 4 letters, half of writers or more
     assert same_word("stars", "starred", apart)  # star: 4 letters, 0.8 of stars
     assert not same_word("release", "related", apart)  # rel: 3 letters
+    # a stem of 3 letters, when both words are it with an ending English adds to a verb or its agent
+    assert [same_stem("acted", w) for w in ("actors", "actor", "acting", "actress", "act", "actual", "action")] == [
+        True,
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     assert not same_word("films", "directed", apart)
     near = {"films": np.asarray([1.0, 0.0]), "directed": np.asarray([0.8, 0.6])}
     assert same_word("films", "directed", near)  # cosine 0.8
