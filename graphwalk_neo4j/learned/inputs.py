@@ -558,23 +558,30 @@ def option_extras(qvec: np.ndarray, vectors: Mapping[str, np.ndarray], inputs: D
 SHORT_STEM_ENDINGS = frozenset({"", "s", "ed", "er", "ers", "or", "ors", "ing", "ress"})
 
 
+def _common_start(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
 def same_stem(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` share a stem: a common start of at least 4 letters and half the shorter word
-    (director and directed, writers and written, parent and parents; not release and related), or a stem of 3
-    letters that both are with one of :data:`SHORT_STEM_ENDINGS` (acted and actors; not act and actual)."""
-    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    if k == 3:
-        return a[3:] in SHORT_STEM_ENDINGS and b[3:] in SHORT_STEM_ENDINGS
+    (director and directed, writers and written, parent and parents; not release and related)."""
+    k = _common_start(a, b)
     return a == b or (k >= 4 and k >= 0.5 * min(len(a), len(b)))
+
+
+def short_stem(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one stem of 3 letters, each with one of :data:`SHORT_STEM_ENDINGS` (acted and
+    actors; not act and actual). Whole words only: inside a longer word three letters are chance (purc-hased)."""
+    return _common_start(a, b) == 3 and a[3:] in SHORT_STEM_ENDINGS and b[3:] in SHORT_STEM_ENDINGS
 
 
 @functools.lru_cache(maxsize=262144)  # the same word pairs recur in every decision of a walk or a training set
 def same_form(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are forms of one word by their letters: they share a stem (:func:`same_stem`), or
-    the longer is a compound whose last part shares the shorter's stem (``screenwriter`` and ``written``: its
-    head ``writer``; ``birthplace`` and ``place``). English puts a compound's head last; the part before it is
-    at least 3 letters and the head at least 5."""
-    if same_stem(a, b):
+    """Whether ``a`` and ``b`` are forms of one word by their letters: they share a stem (:func:`same_stem`,
+    :func:`short_stem`), or the longer is a compound whose last part shares the shorter's stem (``screenwriter``
+    and ``written``: its head ``writer``; ``birthplace`` and ``place``). English puts a compound's head last; the
+    part before it is at least 3 letters and the head at least 5."""
+    if same_stem(a, b) or short_stem(a, b):
         return True
     long, short = (a, b) if len(a) >= len(b) else (b, a)
     return any(same_stem(long[i:], short) for i in range(3, len(long) - 4))
