@@ -400,7 +400,8 @@ NO_ED_AFTER = frozenset("aeiouhyw")  # a modifier ending so does not take -ed (i
 
 def agent_noun(participle: str) -> str | None:
     """The one who does what a past participle says (``directed`` -> ``director``, ``founded`` -> ``founder``,
-    ``written`` -> ``writer``, ``coached`` -> ``coach``); ``None`` for a word that is not a regular ``-ed`` participle."""
+    ``written`` -> ``writer``, ``coached`` -> ``coach``); ``None`` for a word that is not a regular ``-ed``
+    participle."""
     if participle in IRREGULAR_AGENT:
         return IRREGULAR_AGENT[participle]
     if len(participle) < 5 or not participle.endswith("ed"):

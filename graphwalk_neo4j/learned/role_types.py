@@ -143,8 +143,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             return 1, present_agent(active.base)  # manages: the subject is the manager
         if active is not None and active.past and kind_of(agent := agent_noun(core[0]) or "") == "agent":
             return 1, agent  # DIRECTED, ACTED_IN: the subject is the director, the actor (never a "releaser")
-        if (agent := _present_agent_noun(core)) is not None:
-            return 1, agent  # plays_for, plays_position: the subject is a player (never a "liver" of lives_in)
+        if (player := _present_agent_noun(core)) is not None:
+            return 1, player  # plays_for, plays_position: the subject is a player (never a "liver" of lives_in)
         if reading.verb and active is None and len(core) == 2 and not _verb_form(core[0]):
             return 2, core[0]  # city_in: the subject is a city
         if len(segments) >= 3:

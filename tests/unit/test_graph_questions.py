@@ -155,7 +155,9 @@ def test_other_forms_of_a_relations_words() -> None:
 
 
 def test_english_forms_by_rule_and_table() -> None:
-    assert [agent_noun(w) for w in ("directed", "founded", "created", "managed", "written", "coached", "born", "in")] == [
+    assert [
+        agent_noun(w) for w in ("directed", "founded", "created", "managed", "written", "coached", "born", "in")
+    ] == [
         "director",
         "founder",
         "creator",
