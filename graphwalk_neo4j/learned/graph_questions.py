@@ -290,6 +290,12 @@ PARTICIPLES = frozenset({"born", "known", "given", "shown", "seen", "taken", "wr
 PASSIVE_ONLY = frozenset({"by"})  # -ed then ``by`` is a passive (directed by), never an active past
 
 
+def present_third_person(word: str) -> bool:
+    """Whether ``word`` may be a present third-person verb by its spelling: a word of four letters or more in
+    ``-s`` that is no ``-ss``, ``-us`` or ``-is`` (``works``, ``plays``; not ``class``, ``status``, ``basis``)."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 def base_form(verb: str) -> str:
     """A present third-person verb's base form (``works`` -> ``work``, ``studies`` -> ``study``, ``watches``
     -> ``watch``, ``manages`` -> ``manage``)."""
@@ -317,7 +323,7 @@ def active_verb(core: str) -> ActiveVerb | None:
     if phrase is None:
         return None
     rest = phrase.partition(" ")[2]
-    if len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is")):
+    if present_third_person(head):
         if len(parts) == 1 and kind_of(base_form(head)) == "agent":
             return None  # the plural of a word for people (parents, friends, members) is a noun, not a verb
         return ActiveVerb(phrase, f"{base_form(head)} {rest}".strip(), past=False, only=len(parts) > 1)

@@ -55,6 +55,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     agent_noun,
     base_form,
     plural_of,
+    present_third_person,
     read_graph,
     read_relation,
 )
@@ -171,10 +172,9 @@ def _present_agent_noun(core: list[str]) -> str | None:
     """The subject of a relation of several words that opens with a present verb in ``-s`` (``plays for``,
     ``plays position``) named by the verb's agent noun (:func:`present_agent`), where that noun names an agent
     (``player``); ``None`` otherwise (``lives in``, ``knows sn``, ``has phone``)."""
-    head = core[0]
-    if len(core) < 2 or len(head) <= 3 or not head.endswith("s") or head.endswith(("ss", "us", "is")):
+    if len(core) < 2 or not present_third_person(core[0]):
         return None
-    agent = present_agent(base_form(head))
+    agent = present_agent(base_form(core[0]))
     return agent if kind_of(agent) == "agent" else None
 
 
