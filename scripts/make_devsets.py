@@ -257,14 +257,26 @@ def _path(steps: Path_, names: dict[str, str] | None = None) -> tuple[PathStep, 
     return tuple(PathStep((names or {}).get(r, r), d) for r, d in steps)  # type: ignore[arg-type]
 
 
-def company_graph(seed: int = 7) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
-    """The companies graph: triples with the plain relation names, and the entities of each type."""
-    rng = random.Random(seed)
+def city_names(rng: random.Random, count: int) -> list[str]:
+    """``count`` distinct made-up city names (a prefix of :data:`CITY_PARTS` and an ending of :data:`CITY_ENDS`),
+    drawn in order from ``rng``."""
     cities: list[str] = []
-    while len(cities) < 36:
+    while len(cities) < count:
         name = rng.choice(CITY_PARTS) + rng.choice(CITY_ENDS)
         if name not in cities:
             cities.append(name)
+    return cities
+
+
+def person_names(rng: random.Random) -> list[str]:
+    """Every first name of :data:`FIRST` with every surname of :data:`LAST`, shuffled by ``rng``."""
+    return rng.sample([f"{f} {last}" for f in FIRST for last in LAST], len(FIRST) * len(LAST))
+
+
+def company_graph(seed: int = 7) -> tuple[list[tuple[str, str, str]], dict[str, list[str]]]:
+    """The companies graph: triples with the plain relation names, and the entities of each type."""
+    rng = random.Random(seed)
+    cities = city_names(rng, 36)
     people = rng.sample([f"{f} {last}" for f in FIRST for last in LAST], 420)
     companies = rng.sample([f"{h} {t}" for h in COMPANY_HEAD for t in COMPANY_TAIL], 70)
     universities = [f"University of {c}" for c in rng.sample(cities, 12)] + [
@@ -971,12 +983,8 @@ def people_graph(seed: int = 17) -> tuple[list[tuple[str, str, str]], dict[str, 
     the dead with where they died and mostly of what. ``children`` and ``parents`` are both stored, as a general
     knowledge base stores them."""
     rng = random.Random(seed)
-    names = iter(rng.sample([f"{f} {last}" for f in FIRST for last in LAST], len(FIRST) * len(LAST)))
-    cities: list[str] = []
-    while len(cities) < 30:
-        name = rng.choice(CITY_PARTS) + rng.choice(CITY_ENDS)
-        if name not in cities:
-            cities.append(name)
+    names = iter(person_names(rng))
+    cities = city_names(rng, 30)
     universities = [f"University of {c}" for c in rng.sample(cities, 10)]
     home = {city: rng.choice(COUNTRIES) for city in cities}
     triples: list[tuple[str, str, str]] = [(c, "located_in", home[c]) for c in cities]
@@ -1117,12 +1125,8 @@ def football_graph(seed: int = 23) -> tuple[list[tuple[str, str, str]], dict[str
     and a squad of players per club with a position, a shirt number, a birthplace, the country they represent (mostly
     the one they were born in) and now and then a club they played for before."""
     rng = random.Random(seed)
-    names = iter(rng.sample([f"{f} {last}" for f in FIRST for last in LAST], len(FIRST) * len(LAST)))
-    cities: list[str] = []
-    while len(cities) < 32:
-        name = rng.choice(CITY_PARTS) + rng.choice(CITY_ENDS)
-        if name not in cities:
-            cities.append(name)
+    names = iter(person_names(rng))
+    cities = city_names(rng, 32)
     home = {city: COUNTRIES[i % len(COUNTRIES)] for i, city in enumerate(cities)}
     leagues = {country: f"{country} First Division" for country in COUNTRIES}
     triples: list[tuple[str, str, str]] = [(c, "in_country", home[c]) for c in cities]
@@ -1149,7 +1153,7 @@ def football_graph(seed: int = 23) -> tuple[list[tuple[str, str, str]], dict[str
             born = rng.choice(cities)
             triples += [
                 (player, "plays_for", club),
-                (player, "plays_position", POSITIONS[min(k, 3)] if k < 4 else rng.choice(POSITIONS[1:])),
+                (player, "plays_position", POSITIONS[k] if k < len(POSITIONS) else rng.choice(POSITIONS[1:])),
                 (player, "wears_number", str(number)),
                 (player, "born_in", born),
                 (player, "represents", home[born] if rng.random() < 0.8 else rng.choice(COUNTRIES)),
