@@ -376,10 +376,38 @@ STAND_IN_NOUNS = tuple(
 )
 
 
-def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
+def _kind(index: GraphIndex, nodes: Sequence[str]) -> str | None:
+    """The type most of ``nodes`` have (of their first 20), ``None`` for untyped nodes."""
     found = Counter(index.types.get(n) for n in nodes[:20])
-    kind = next((t for t, _ in found.most_common() if t), None)
+    return next((t for t, _ in found.most_common() if t), None)
+
+
+def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
+    kind = _kind(index, nodes)
     return relation_words(kind) if kind else "thing"
+
+
+def kind_moves(index: GraphIndex) -> dict[tuple[str, str], Move]:
+    """Per pair of types ``(left, reached)``, the one move that carries more than :data:`OWN_KIND_MAJORITY` of the
+    graph's links from nodes of the first type to nodes of the second (the type of untyped nodes, and a type
+    to itself, left out): the move English means by the reached type's noun alone, ``[X]'s club`` for the club a
+    player plays for where the graph links players to clubs mostly so (formerly_played_for less often)."""
+    counts: dict[tuple[str, str], Counter[Move]] = {}
+    for node, moves in index.adjacent.items():
+        left = index.types.get(node)
+        if not left:
+            continue
+        for move, targets in moves.items():
+            for target in targets:
+                reached = index.types.get(target)
+                if reached and reached != left:
+                    counts.setdefault((left, reached), Counter())[move] += 1
+    out = {}
+    for pair, found in sorted(counts.items()):
+        move, n = found.most_common(1)[0]
+        if n > OWN_KIND_MAJORITY * found.total():
+            out[pair] = move
+    return out
 
 
 # Other forms of a relation's words, by general English morphology (no list of relations): the agent noun of a
@@ -476,6 +504,11 @@ CO_ACT = ("the {ys} who co-{v} {cms} with {x}", "{ys} that co-{v} {cms} with {x}
 ASK_CO_ACT = ("{w} co-{v} {cms} with {x}", "{w} co-{v} with {x}", "{w} are the co-{cas} of {x}")
 CO_SHARE = 0.25  # how often an in-then-out pair that has a co- reading is read so
 SHARE_SHARE = 0.5  # how often a move and its inverse are read as one phrase
+# An inner hop named by the kind of thing it reaches alone, the move the graph mostly takes between the two kinds
+# (:func:`kind_moves`): ``the coach of [X]'s club`` names no relation for the club, ``plays_for``.
+OWN_KIND = ("the {y} of {x}", "{x}'s {y}", "the {ys} of {x}", "{x}'s {ys}")
+OWN_KIND_SHARE = 0.25  # how often an inner hop that is its kinds' main move is read so
+OWN_KIND_MAJORITY = 2 / 3
 # A noun whose head is an agent noun reads as the act (``starred actors`` -> ``acted in``) now and then.
 ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
 ACT_INVERSE = ("the {ys} {x} {v} in", "{ys} that {x} {v}")
@@ -632,11 +665,16 @@ def _pattern_words(
 
 
 def write_question(
-    index: GraphIndex, path: SampledPath, rng: random.Random, stand_ins: Mapping[str, str] | None = None
+    index: GraphIndex,
+    path: SampledPath,
+    rng: random.Random,
+    stand_ins: Mapping[str, str] | None = None,
+    main_moves: Mapping[tuple[str, str], Move] | None = None,
 ) -> tuple[str, str]:
     """``(raw question with [topic], the same without brackets)`` for ``path`` (module docstring, 3); with
     ``stand_ins`` (the graph's unnamed types, each to a noun), such a type is called by its noun (module
-    docstring, 4)."""
+    docstring, 4); with ``main_moves`` (:func:`kind_moves`) an inner hop that is the main move between its two
+    kinds is now and then named by the kind it reaches alone (:data:`OWN_KIND`)."""
 
     def type_word(nodes: Sequence[str]) -> str:
         word = _type_word(index, nodes)
@@ -666,6 +704,12 @@ def write_question(
             nodes, k = beyond, k + 2
             continue
         last = k == hops - 1
+        left, got = _kind(index, nodes), _kind(index, reached)
+        if not last and main_moves and left and got and main_moves.get((left, got)) == move:
+            if rng.random() < OWN_KIND_SHARE:
+                phrase = rng.choice(OWN_KIND if k == 0 else OWN_KIND[::2]).format(x=phrase, y=y, ys=plural_of(y))
+                nodes, here, k = reached, y, k + 1
+                continue
         patterns, extra = _pattern_words(reading, read_as, y, here, last and not plain, rng)
         w = question_word(kind_of(y), y, plural_of(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
@@ -748,6 +792,7 @@ def graph_pairs(
     :func:`stand_in_nouns`, drawn apart from the wording's draws (so the rest of the question is as it was
     without)."""
     nouns = stand_in_nouns(t for t in set(index.types.values()) if t and t not in unnamed)
+    main_moves = kind_moves(index)
     pairs = []
     for k, path in enumerate(sample_paths(index, options, progress)):
         rng = _seeded(options.seed, k)
@@ -755,7 +800,7 @@ def graph_pairs(
         stand_ins: dict[str, str] = {}
         for kind in unnamed[: len(nouns)]:
             stand_ins[kind] = draw.choice([n for n in nouns if n not in stand_ins.values()])
-        raw, text = write_question(index, path, rng, stand_ins)
+        raw, text = write_question(index, path, rng, stand_ins, main_moves)
         answers = tuple(dict.fromkeys(index.names[a] for a in path.answers))
         pairs.append(
             QAPair(

@@ -21,6 +21,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     agent_noun,
     base_form,
     graph_pairs,
+    kind_moves,
     participle,
     plural_of,
     question_word,
@@ -498,3 +499,23 @@ def test_writing_questions_reports_progress() -> None:
     pairs = graph_pairs(hub_graph(), SamplingOptions(questions=210, seed=1), heard)
     assert len(pairs) == 210
     assert heard.reports == [("write questions", 100, 210), ("write questions", 200, 210)]
+
+
+def test_an_inner_hop_that_is_the_main_move_between_two_kinds_is_named_by_the_kind_it_reaches() -> None:
+    g = index()
+    # movies reach people by two relations, neither above two thirds of the links (3 of 5 directed_by): no main
+    # move; a genre or a year is reached one way only
+    assert kind_moves(g) == {
+        ("Genre", "Movie"): ("has_genre", "in"),
+        ("Movie", "Genre"): ("has_genre", "out"),
+        ("Movie", "Year"): ("/film/film/release_year", "out"),
+        ("Year", "Movie"): ("/film/film/release_year", "in"),
+    }
+    path = SampledPath("thriller", (("has_genre", "in"), ("directed_by", "out")), ("nolan",))
+    main = kind_moves(g)
+    # a quarter of such hops (a draw below 0.25) are read by the kind alone; the last hop never is
+    assert write_question(g, path, First(0.1), None, main)[0] == "name the director of the movie of [Thriller]"  # type: ignore[arg-type]
+    assert write_question(g, path, First(0.1))[0] == "name the director of the movies whose genre is [Thriller]"  # type: ignore[arg-type]
+    assert write_question(g, path, First(0.5), None, main) == write_question(g, path, First(0.5))  # type: ignore[arg-type]
+    one = SampledPath("memento", (("has_genre", "out"),), ("thriller",))
+    assert write_question(g, one, First(0.1), None, main) == write_question(g, one, First(0.1))  # type: ignore[arg-type]
