@@ -283,6 +283,8 @@ class ActiveVerb:
     base: str | None
     past: bool
     only: bool  # the one reading (a present verb before a preposition, one past word); else now and then
+    # the words after the verb phrase: its object's noun (``plays in club``: club, ``studied at university``)
+    object: str | None = None
 
 
 IRREGULAR_PAST = frozenset({"wrote", "sang", "made", "built", "taught", "led", "won", "held", "sold", "bought"})
@@ -323,13 +325,14 @@ def active_verb(core: str) -> ActiveVerb | None:
     if phrase is None:
         return None
     rest = phrase.partition(" ")[2]
+    after = " ".join(parts[len(phrase.split()) :]) or None
     if present_third_person(head):
         if len(parts) == 1 and kind_of(base_form(head)) == "agent":
             return None  # the plural of a word for people (parents, friends, members) is a noun, not a verb
-        return ActiveVerb(phrase, f"{base_form(head)} {rest}".strip(), past=False, only=len(parts) > 1)
+        return ActiveVerb(phrase, f"{base_form(head)} {rest}".strip(), past=False, only=len(parts) > 1, object=after)
     past = head in IRREGULAR_PAST or (len(head) > 4 and head.endswith("ed"))
     if past and (len(parts) == 1 or parts[1] not in PASSIVE_ONLY):
-        return ActiveVerb(phrase, None, past=True, only=len(parts) == 1)  # one past word is no noun
+        return ActiveVerb(phrase, None, past=True, only=len(parts) == 1, object=after)  # one past word is no noun
     if head in PARTICIPLES and len(parts) == 1:
         return ActiveVerb(phrase, None, past=True, only=True)
     return None

@@ -75,7 +75,7 @@ MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969"
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
-ROLE_TYPES_VERSION = 5
+ROLE_TYPES_VERSION = 6
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 # A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
 # walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).
@@ -161,6 +161,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             found = agent_noun(core[0])
             return (1, found) if found else None  # directed_by: the object is the director
         return None
+    if reading.active is not None and reading.active.object:
+        return 0, _head_noun(reading.active.object)  # plays_in_club, studied_at_university: a club, a university
     if reading.active is not None or reading.of_noun:
         return None
     if (performer := _ing_agent(core)) is not None:

@@ -198,7 +198,7 @@ def test_relations_read_as_verbs_or_nouns_from_their_own_words() -> None:
 
 def test_a_verb_form_first_reads_in_the_active_voice() -> None:
     assert active_verb("works at") == ActiveVerb("works at", "work at", past=False, only=True)
-    assert active_verb("plays in club") == ActiveVerb("plays in", "play in", past=False, only=True)
+    assert active_verb("plays in club") == ActiveVerb("plays in", "play in", past=False, only=True, object="club")
     assert active_verb("studies at") == ActiveVerb("studies at", "study at", past=False, only=True)
     # one word in -s may be a verb or a plural noun: one reading among the others
     assert active_verb("manages") == ActiveVerb("manages", "manage", past=False, only=False)

@@ -139,6 +139,9 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("coached_by", "object", (1, "coach")),  # the participle's stem already names the agent
         ("is_in", "subject", None),  # a copula is no noun before the preposition (city_in's city)
         ("works_at", "object", None),
+        ("plays_in_club", "object", (0, "club")),  # the words after an active verb phrase name its object
+        ("plays_for_country", "object", (0, "country")),
+        ("studied_at_university", "object", (0, "university")),
         ("directed_by", "subject", None),
         ("has_genre", "subject", None),
     ]
