@@ -26,8 +26,10 @@
    the neighbour (``the films that share directors with [X]``, the agent noun of ``directed``; ``the people
    that share films with [X] as starred actors``), a noun whose head is an agent noun as its act (``starred
    actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
-   released``), and the question word at the end (``[X] was directed by who``). The patterns are written
-   here, not taken from any benchmark's questions. The topic is written ``[like this]``.
+   released``), the question word at the end (``[X] was directed by who``), and an inner hop named by the kind
+   of thing it reaches alone where it is the graph's main move between the two kinds (:func:`kind_moves`:
+   ``the coach of [X]'s club`` for the club a player ``plays_for``). The patterns are written here, not taken
+   from any benchmark's questions. The topic is written ``[like this]``.
 4. **The types no relation names.** A graph loaded without types has its types inferred from its relations
    (:mod:`.role_types`); a kind of node no relation names is ``item`` (MetaQA's films, a company graph's
    countries; ``item 2``, ... where there are several). A user never asks "which items": they ask for films or
@@ -708,11 +710,11 @@ def write_question(
             continue
         last = k == hops - 1
         left, got = _kind(index, nodes), _kind(index, reached)
-        if not last and main_moves and left and got and main_moves.get((left, got)) == move:
-            if rng.random() < OWN_KIND_SHARE:
-                phrase = rng.choice(OWN_KIND if k == 0 else OWN_KIND[::2]).format(x=phrase, y=y, ys=plural_of(y))
-                nodes, here, k = reached, y, k + 1
-                continue
+        main = not last and main_moves and left and got and main_moves.get((left, got)) == move
+        if main and rng.random() < OWN_KIND_SHARE:  # drawn only for such a hop: other questions stay as they were
+            phrase = rng.choice(OWN_KIND if k == 0 else OWN_KIND[::2]).format(x=phrase, y=y, ys=plural_of(y))
+            nodes, here, k = reached, y, k + 1
+            continue
         patterns, extra = _pattern_words(reading, read_as, y, here, last and not plain, rng)
         w = question_word(kind_of(y), y, plural_of(y), rng) if last and not plain else ""
         if k > 0:  # "'s" after a whole phrase reads as belonging to its last word
