@@ -393,10 +393,10 @@ def _type_word(index: GraphIndex, nodes: Sequence[str]) -> str:
 
 
 def kind_moves(index: GraphIndex) -> dict[tuple[str, str], Move]:
-    """Per pair of types ``(left, reached)``, the one move that carries more than :data:`OWN_KIND_MAJORITY` of the
-    graph's links from nodes of the first type to nodes of the second (the type of untyped nodes, and a type
-    to itself, left out): the move English means by the reached type's noun alone, ``[X]'s club`` for the club a
-    player plays for where the graph links players to clubs mostly so (formerly_played_for less often)."""
+    """Per pair of types ``(left, reached)``, the move that carries at least :data:`OWN_KIND_LEAD` times the links
+    of any other from nodes of the first type to nodes of the second (untyped nodes, and a type to itself, left
+    out): the move English means by the reached type's noun alone, ``[X]'s club`` for the club a player plays for
+    where the graph links players to clubs mostly so (``plays_for`` 264 links, ``formerly_played_for`` 108)."""
     counts: dict[tuple[str, str], Counter[Move]] = {}
     for node, moves in index.adjacent.items():
         left = index.types.get(node)
@@ -409,9 +409,9 @@ def kind_moves(index: GraphIndex) -> dict[tuple[str, str], Move]:
                     counts.setdefault((left, reached), Counter())[move] += 1
     out = {}
     for pair, found in sorted(counts.items()):
-        move, n = found.most_common(1)[0]
-        if n > OWN_KIND_MAJORITY * found.total():
-            out[pair] = move
+        top = found.most_common(2)
+        if len(top) == 1 or top[0][1] >= OWN_KIND_LEAD * top[1][1]:
+            out[pair] = top[0][0]
     return out
 
 
@@ -513,7 +513,7 @@ SHARE_SHARE = 0.5  # how often a move and its inverse are read as one phrase
 # (:func:`kind_moves`): ``the coach of [X]'s club`` names no relation for the club, ``plays_for``.
 OWN_KIND = ("the {y} of {x}", "{x}'s {y}", "the {ys} of {x}", "{x}'s {ys}")
 OWN_KIND_SHARE = 0.25  # how often an inner hop that is its kinds' main move is read so
-OWN_KIND_MAJORITY = 2 / 3
+OWN_KIND_LEAD = 2  # the main move between two kinds has at least twice the links of the next
 # A noun whose head is an agent noun reads as the act (``starred actors`` -> ``acted in``) now and then.
 ACT_FORWARD = ("the {ys} who {v} in {x}", "the {ys} that {v} {x}")
 ACT_INVERSE = ("the {ys} {x} {v} in", "{ys} that {x} {v}")

@@ -503,14 +503,18 @@ def test_writing_questions_reports_progress() -> None:
 
 def test_an_inner_hop_that_is_the_main_move_between_two_kinds_is_named_by_the_kind_it_reaches() -> None:
     g = index()
-    # movies reach people by two relations, neither above two thirds of the links (3 of 5 directed_by): no main
-    # move; a genre or a year is reached one way only
+    # movies reach people by two relations, neither with twice the other's links (3 directed_by, 2 starred): no
+    # main move; a genre or a year is reached one way only
     assert kind_moves(g) == {
         ("Genre", "Movie"): ("has_genre", "in"),
         ("Movie", "Genre"): ("has_genre", "out"),
         ("Movie", "Year"): ("/film/film/release_year", "out"),
         ("Year", "Movie"): ("/film/film/release_year", "in"),
     }
+    co = index()
+    co.add("titanic", "directed_by", "nolan")  # 4 directed_by links to 2 starred_actors: twice, the main move
+    assert kind_moves(co)[("Movie", "Person")] == ("directed_by", "out")
+    assert kind_moves(co)[("Person", "Movie")] == ("directed_by", "in")
     path = SampledPath("thriller", (("has_genre", "in"), ("directed_by", "out")), ("nolan",))
     main = kind_moves(g)
     # a quarter of such hops (a draw below 0.25) are read by the kind alone; the last hop never is
