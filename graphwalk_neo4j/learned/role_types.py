@@ -22,7 +22,8 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
    of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the past (Neo4j's
    ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
-   gives no "releaser"), the subject of a ``<noun> <preposition>``
+   gives no "releaser"), the object of a verb phrase followed by more words their head noun (``plays_in_club``:
+   club, ``studied_at_university``: university), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
    a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
