@@ -709,8 +709,10 @@ def write_question(
             nodes, k = beyond, k + 2
             continue
         last = k == hops - 1
-        left, got = _kind(index, nodes), _kind(index, reached)
-        main = not last and main_moves and left and got and main_moves.get((left, got)) == move
+        main = False
+        if not last and main_moves:  # the kinds looked up only where a hop may be named by one
+            left, got = _kind(index, nodes), _kind(index, reached)
+            main = left is not None and got is not None and main_moves.get((left, got)) == move
         if main and rng.random() < OWN_KIND_SHARE:  # drawn only for such a hop: other questions stay as they were
             phrase = rng.choice(OWN_KIND if k == 0 else OWN_KIND[::2]).format(x=phrase, y=y, ys=plural_of(y))
             nodes, here, k = reached, y, k + 1
