@@ -106,6 +106,14 @@ def eval_group() -> None:
     help="A learned decider's directory: ask only the questions it held out (its test split).",
 )
 @click.option(
+    "--type-map",
+    default=None,
+    metavar="PATH|none|metaqa",
+    help="Types for kb.txt's relations when the graph is loaded: a JSON file {relation: [subject type, object "
+    "type]}, none (the graph stays untyped) or metaqa (MetaQA's). Default: types.json beside kb.txt, else "
+    "MetaQA's. A graph that already holds kb.txt under another map is refused, never retyped.",
+)
+@click.option(
     "--vector-k",
     type=click.IntRange(1, 20),
     default=None,
@@ -143,6 +151,7 @@ def metaqa(
     graph: str,
     trace: bool,
     heldout: str | None,
+    type_map: str | None,
     vector_k: int | None,
     llm_model: str | None,
     results_dir: str,
@@ -185,6 +194,7 @@ def metaqa(
         results_dir=results_dir,
         cache_dir=cache_dir,
         heldout=heldout,
+        type_map=type_map,
     )
 
     from graphwalk_neo4j.eval.report import SummaryRow, rich_table

@@ -41,6 +41,7 @@ class MetaQAOptions(BaseModel):
     results_dir: str = "results"
     cache_dir: str = ".cache/graphwalk/eval"
     heldout: str | None = None
+    type_map: str | None = None  # none | metaqa | a JSON file; default types.json beside kb.txt, else MetaQA's
 
 
 class RunSpec(BaseModel):
@@ -58,6 +59,7 @@ class RunSpec(BaseModel):
     concurrency: int = 4
     trace: bool = False
     heldout: str | None = None  # a learned decider's directory: only its held-out test questions
+    type_map: str | None = None  # as asked (--type-map); the map used is in results.json's preparation
 
 
 class QuestionRecord(BaseModel):

@@ -33,8 +33,15 @@ from graphwalk_neo4j.eval.records import CEILING, MetaQAOptions, QuestionRecord,
 from graphwalk_neo4j.eval.report import build_results, environment, render_markdown
 from graphwalk_neo4j.eval.systems import build_systems
 from graphwalk_neo4j.graph.embeddings import embed_graph
+from graphwalk_neo4j.graph.ledger import document_id, document_key, get_document
 from graphwalk_neo4j.graph.profile import load_profile
-from graphwalk_neo4j.ingest.structured import ingest_file, read_type_map
+from graphwalk_neo4j.ingest.structured import (
+    TypeMap,
+    ingest_file,
+    manifest_type_map_key,
+    read_type_map,
+    type_map_key,
+)
 from graphwalk_neo4j.learned.artifact import read_artifact_config
 from graphwalk_neo4j.learned.qa import split_of
 from graphwalk_neo4j.progress import QUIET, Progress, Relabelled
@@ -223,19 +230,59 @@ def kb_file(data_dir: str | Path) -> Path:
     return path
 
 
-def kb_type_map(data_dir: Path) -> dict[str, tuple[str | None, str | None]]:
-    """``types.json`` of a question set's folder (``{relation: [subject type, object type]}``), else MetaQA's."""
-    path = data_dir / "types.json"
-    return read_type_map(path) if path.is_file() else metaqa_type_map()
+TYPE_MAP_WORDS = ("none", "metaqa")  # --type-map's words; anything else is a JSON file
+
+
+def kb_type_map(data_dir: Path, choice: str | None = None) -> tuple[str, TypeMap]:
+    """The type map a run loads ``kb.txt`` with, and its name for messages: ``choice`` (``--type-map``) is
+    ``none`` (no types: a graph-only model infers its own), ``metaqa`` (MetaQA's) or a JSON file
+    ``{relation: [subject type, object type]}``; without one, ``types.json`` beside ``kb.txt``, else MetaQA's."""
+    if choice == "none":
+        return "none", {}
+    if choice == "metaqa":
+        return "metaqa", metaqa_type_map()
+    path = Path(choice) if choice is not None else data_dir / "types.json"
+    if choice is not None or path.is_file():
+        return str(path), read_type_map(path)
+    return "metaqa", metaqa_type_map()
+
+
+async def check_loaded_type_map(store: GraphStore, graph: str, kb: Path, chosen: tuple[str, TypeMap]) -> None:
+    """Refuse to load ``kb`` into a graph that already holds it under another type map: ingest would retract
+    and reload it, silently retyping a graph the user may have loaded untyped on purpose. The message names the
+    map it was loaded with when it is one of ``--type-map``'s words or the folder's ``types.json``."""
+    existing = await get_document(store, document_key(graph, "files", document_id(kb, kb.parent)))
+    if not existing or not existing.get("complete") or not existing.get("manifest"):
+        return
+    loaded = manifest_type_map_key(existing["manifest"])
+    name, type_map = chosen
+    if loaded == type_map_key(type_map):
+        return
+    beside = kb.parent / "types.json"
+    known = [(word, kb_type_map(kb.parent, word)[1]) for word in TYPE_MAP_WORDS]
+    if beside.is_file():
+        known.append((str(beside), read_type_map(beside)))
+    was = next((word for word, other in known if type_map_key(other) == loaded), None)
+    walk_as_loaded = f"pass --type-map {was}" if was else "pass the --type-map it was loaded with"
+    raise ConfigError(
+        f"graph {graph!r} already holds {kb} loaded with another type map than {name}, and this run would "
+        f"retype it: to walk it as loaded {walk_as_loaded}; to load it with {name}, use a fresh --graph "
+        f"(or `gw-neo4j drop-graph {graph}` first)"
+    )
 
 
 async def prepare_graph(
-    store: GraphStore, data_dir: str | Path, graph: str, embedder: Embedder, progress: Progress = QUIET
+    store: GraphStore,
+    data_dir: str | Path,
+    graph: str,
+    embedder: Embedder,
+    progress: Progress = QUIET,
+    type_map: str | None = None,
 ) -> dict[str, Any]:
-    """Load ``kb.txt`` through the normal ingest path with the type map (``types.json`` beside it when there is
-    one, as in the dev sets, else MetaQA's; skipped when the ledger already holds this exact file and map), then
-    embed entities whose vector is missing or stale. An adopted graph (the
-    KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
+    """Load ``kb.txt`` through the normal ingest path with the type map (:func:`kb_type_map`; skipped when the
+    ledger already holds this exact file and map, refused when it holds it under another map), then embed
+    entities whose vector is missing or stale. An adopted graph (the KB in a user's own schema,
+    ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
     await apply_schema(store)
     profile = await load_profile(store, graph)
     if profile.adopted:
@@ -244,19 +291,21 @@ async def prepare_graph(
         return {"adopted": True, "embed": embedded.as_dict()}
     progress.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     kb = kb_file(data_dir)
+    chosen = kb_type_map(kb.parent, type_map)
+    await check_loaded_type_map(store, graph, kb, chosen)
     loaded = await ingest_file(
         store,
         kb,
         graph=graph,
-        type_map=kb_type_map(kb.parent),
+        type_map=chosen[1],
         root=kb.parent,  # doc id: kb.txt
         progress=Relabelled(progress, "ingest"),
     )
-    progress.stage(f"ingest: {loaded.status} ({loaded.rows} rows)")
+    progress.stage(f"ingest: {loaded.status} ({loaded.rows} rows, type map {chosen[0]})")
     embedded = await embed_graph(store, embedder, graph, progress=progress)
     if embedded.embedded:
         progress.stage(f"embedded {embedded.embedded} entities")
-    return {"ingest": loaded.as_dict(), "embed": embedded.as_dict()}
+    return {"ingest": loaded.as_dict(), "type_map": chosen[0], "embed": embedded.as_dict()}
 
 
 def run_spec(options: MetaQAOptions) -> RunSpec:
@@ -272,6 +321,9 @@ def run_spec(options: MetaQAOptions) -> RunSpec:
         concurrency=options.concurrency,
         trace=options.trace,
         heldout=str(Path(options.heldout).resolve()) if options.heldout else None,
+        type_map=options.type_map
+        if options.type_map in (None, *TYPE_MAP_WORDS)
+        else str(Path(options.type_map).resolve()),
     )
 
 
@@ -293,7 +345,9 @@ async def run_metaqa(
     questions = select_questions(options.data_dir, options.split, options.hops, options.n, options.seed, keep)
     progress.stage(f"{len(questions)} questions ({options.split}, hops {options.hops}, seed {options.seed})")
     embedder = make_embedder(settings)
-    preparation = await prepare_graph(store, options.data_dir, options.graph, embedder, progress)
+    preparation = await prepare_graph(
+        store, options.data_dir, options.graph, embedder, progress, type_map=options.type_map
+    )
     systems, closers = await build_systems(store, settings, options, embedder, progress)
     await embedder.embed(["warm-up"])  # load the model now, so the first question's latency does not pay for it
     try:

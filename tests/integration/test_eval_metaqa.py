@@ -185,3 +185,62 @@ async def _drop(settings: Settings, graph: str) -> None:
         await drop_graph(store, graph)
     finally:
         await store.close()
+
+
+def test_a_graph_loaded_under_one_type_map_is_refused_under_another_never_retyped(
+    neo4j_settings: Settings, graph_name: str, tmp_path: Path
+) -> None:
+    """``eval metaqa`` on a graph that holds ``kb.txt`` under another type map stops with one line naming the map
+    it was loaded with, before anything is written: ingest would otherwise retract and reload it typed."""
+    kb = DATA / "kb.txt"
+    own_map = tmp_path / "own.json"
+    own_map.write_text(json.dumps({"directed_by": ["Film", "Director"]}), encoding="utf-8")
+    base = ["--graph", graph_name, "--n", "1", "--hops", "1", "--run-id"]
+    try:
+        untyped = invoke(neo4j_settings, tmp_path, *base, "u1", "--type-map", "none")
+        results = json.loads((tmp_path / "results" / "u1" / "results.json").read_text())
+        assert results["preparation"]["type_map"] == "none"
+        assert results["preparation"]["ingest"]["status"] == "loaded"
+        assert untyped["summary"]
+        types_before = asyncio.run(_entity_types(neo4j_settings, graph_name))
+        assert "Movie" not in types_before
+
+        def refused_line(*args: str) -> str:
+            result = CliRunner().invoke(
+                main,
+                ["eval", "metaqa", "--data", str(DATA), *base, "x", "--results-dir", str(tmp_path / "results"), *args],
+                env={"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "minilm"},
+            )
+            assert result.exit_code == 2, result.output
+            lines = result.output.strip().splitlines()  # progress stages, then the one error line
+            assert [line for line in lines if line.startswith("error:")] == lines[-1:], result.output
+            return lines[-1]
+
+        assert refused_line() == (
+            f"error: graph {graph_name!r} already holds {kb} loaded with another type map than metaqa, and this "
+            "run would retype it: to walk it as loaded pass --type-map none; to load it with metaqa, use a fresh "
+            f"--graph (or `gw-neo4j drop-graph {graph_name}` first)"
+        )
+        assert f"than {own_map}," in refused_line("--type-map", str(own_map))
+        assert asyncio.run(_entity_types(neo4j_settings, graph_name)) == types_before  # nothing retyped
+        assert not (tmp_path / "results" / "x").exists()
+
+        again = invoke(neo4j_settings, tmp_path, *base, "u2", "--type-map", "none")
+        assert again["summary"]
+        results = json.loads((tmp_path / "results" / "u2" / "results.json").read_text())
+        assert results["preparation"]["ingest"]["status"] == "unchanged"
+
+        asyncio.run(_drop(neo4j_settings, graph_name))
+        invoke(neo4j_settings, tmp_path, *base, "o1", "--type-map", str(own_map))
+        assert "pass the --type-map it was loaded with;" in refused_line("--type-map", "none")
+    finally:
+        asyncio.run(_drop(neo4j_settings, graph_name))
+
+
+async def _entity_types(settings: Settings, graph: str) -> set[str]:
+    store = GraphStore(settings)
+    await store.connect()
+    try:
+        return {r["type"] for r in await store.read("graph/entity_types", graph=graph)}
+    finally:
+        await store.close()

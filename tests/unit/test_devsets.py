@@ -5,6 +5,7 @@ type map beside each KB is the one eval uses."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from graphwalk_neo4j.eval.metaqa import PathStep, build_adjacency, follow_path, 
 from graphwalk_neo4j.eval.runner import kb_type_map
 from graphwalk_neo4j.ingest.parsers import parse_file
 from graphwalk_neo4j.resources import data_file, metaqa_type_map
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DEVSETS = data_file("devsets")
 SETS: dict[str, dict[str, tuple[int, ...]]] = {
@@ -39,7 +43,7 @@ def test_every_question_is_answered_by_its_gold_path_over_its_own_graph(name: st
     assert report.ok
     triples = [(r.subject, r.relation, r.object) for batch in batches for r in batch]
     relations = {r for _, r, _ in triples}
-    assert set(kb_type_map(folder)) == relations  # every relation typed, nothing else
+    assert set(kb_type_map(folder)[1]) == relations  # every relation typed, nothing else
     adjacency = build_adjacency(triples)
     asked = 0
     for split, hops in SETS[name].items():
@@ -100,7 +104,18 @@ def test_a_written_out_path_round_trips_and_a_bad_one_is_refused() -> None:
 
 
 def test_a_folder_without_types_json_gets_the_metaqa_map() -> None:
-    assert kb_type_map(DEVSETS) == metaqa_type_map()
+    assert kb_type_map(DEVSETS) == ("metaqa", metaqa_type_map())
+
+
+def test_type_map_asked_for_by_name_or_file_wins_over_the_folder(tmp_path: Path) -> None:
+    folder = DEVSETS / "people"
+    assert kb_type_map(folder, "none") == ("none", {})
+    assert kb_type_map(folder, "metaqa") == ("metaqa", metaqa_type_map())
+    own = tmp_path / "own.json"
+    own.write_text('{"knows": ["Person", null]}', encoding="utf-8")
+    assert kb_type_map(folder, str(own)) == (str(own), {"knows": ("Person", None)})
+    with pytest.raises(InputError, match="cannot read the type map"):
+        kb_type_map(folder, str(tmp_path / "missing.json"))
 
 
 @pytest.mark.parametrize(

@@ -55,8 +55,10 @@ from graphwalk_neo4j.ingest.structured.plan import (
     check_type_map,
     content_hash_of,
     file_hash,
+    manifest_type_map_key,
     plan_file,
     read_type_map,
+    type_map_key,
 )
 from graphwalk_neo4j.progress import QUIET, Progress
 
@@ -80,8 +82,10 @@ __all__ = [
     "file_hash",
     "ingest_file",
     "ingest_files",
+    "manifest_type_map_key",
     "plan_file",
     "read_type_map",
+    "type_map_key",
 ]
 
 

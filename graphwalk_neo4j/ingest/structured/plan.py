@@ -151,6 +151,17 @@ def check_type_map(type_map: TypeMap | None, where: str | Path | None = None) ->
             raise InputError(f"type map entry {relation!r}: {exc}", path=where) from None
 
 
+def type_map_key(type_map: TypeMap | None) -> str:
+    """The text that stands for a type map in a document's hash and manifest: no map and ``{}`` are the same."""
+    return repr(sorted((type_map or {}).items()))
+
+
+def manifest_type_map_key(manifest: str) -> str:
+    """The :func:`type_map_key` a stored manifest was written with (its last field; ``repr`` escapes the
+    separator inside names)."""
+    return manifest.rsplit("\x1f", 1)[-1]
+
+
 def read_type_map(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
     """A JSON file ``{relation: [subject_type, object_type]}`` giving labels to untyped data (MetaQA, the dev sets),
     checked whole before anything is written; a bad file or label raises :class:`InputError` naming the file."""
@@ -190,7 +201,7 @@ async def plan_file(
         data = await asyncio.to_thread(p.read_bytes)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", path=p) from None
-    type_extra = repr(sorted((type_map or {}).items()))
+    type_extra = type_map_key(type_map)
     digest = content_hash_of(data, f"{fmt}|{on_error}|{type_extra}")
     doc_id = document_id(p, root)
     key = document_key(graph, source, doc_id)
