@@ -110,8 +110,9 @@ def eval_group() -> None:
     default=None,
     metavar="PATH|none|metaqa",
     help="Types for kb.txt's relations when the graph is loaded: a JSON file {relation: [subject type, object "
-    "type]}, none (the graph stays untyped) or metaqa (MetaQA's). Default: types.json beside kb.txt, else "
-    "MetaQA's. A graph that already holds kb.txt under another map is refused, never retyped.",
+    "type]}, none (the graph stays untyped) or metaqa (MetaQA's). Default: types.json beside kb.txt; else the "
+    "map a graph that already holds kb.txt was loaded with; else MetaQA's. A run never retypes a graph: a map "
+    "that differs from the one it holds kb.txt under is refused.",
 )
 @click.option(
     "--vector-k",

@@ -247,23 +247,27 @@ def kb_type_map(data_dir: Path, choice: str | None = None) -> tuple[str, TypeMap
     return "metaqa", metaqa_type_map()
 
 
-async def check_loaded_type_map(store: GraphStore, graph: str, kb: Path, chosen: tuple[str, TypeMap]) -> None:
-    """Refuse to load ``kb`` into a graph that already holds it under another type map: ingest would retract
-    and reload it, silently retyping a graph the user may have loaded untyped on purpose. The message names the
-    map it was loaded with when it is one of ``--type-map``'s words or the folder's ``types.json``."""
+async def choose_type_map(store: GraphStore, graph: str, kb: Path, choice: str | None) -> tuple[str, TypeMap]:
+    """The type map this run loads ``kb`` with (:func:`kb_type_map`), never one that would retype the graph:
+    ingest retracts and reloads a document under another map, so a graph loaded untyped on purpose would be typed
+    by an evaluation. Asked for a map (``--type-map``, or the folder's ``types.json``) that differs from the one
+    ``graph`` holds ``kb`` under, the run is refused with one line naming the map it was loaded with where that is
+    one of ``--type-map``'s words or the folder's ``types.json``; asked for none, a graph that holds ``kb`` is
+    walked under the map it was loaded with."""
     existing = await get_document(store, document_key(graph, "files", document_id(kb, kb.parent)))
-    if not existing or not existing.get("complete") or not existing.get("manifest"):
-        return
-    loaded = manifest_type_map_key(existing["manifest"])
-    name, type_map = chosen
-    if loaded == type_map_key(type_map):
-        return
+    complete = existing is not None and existing.get("complete") and existing.get("manifest")
+    loaded = manifest_type_map_key(existing["manifest"]) if existing is not None and complete else None
     beside = kb.parent / "types.json"
     known = [(word, kb_type_map(kb.parent, word)[1]) for word in TYPE_MAP_WORDS]
     if beside.is_file():
         known.append((str(beside), read_type_map(beside)))
-    was = next((word for word, other in known if type_map_key(other) == loaded), None)
-    walk_as_loaded = f"pass --type-map {was}" if was else "pass the --type-map it was loaded with"
+    was = next(((name, other) for name, other in known if type_map_key(other) == loaded), None)
+    if choice is None and not beside.is_file() and was is not None:
+        return was
+    name, type_map = kb_type_map(kb.parent, choice)
+    if loaded is None or loaded == type_map_key(type_map):
+        return name, type_map
+    walk_as_loaded = f"pass --type-map {was[0]}" if was else "pass the --type-map it was loaded with"
     raise ConfigError(
         f"graph {graph!r} already holds {kb} loaded with another type map than {name}, and this run would "
         f"retype it: to walk it as loaded {walk_as_loaded}; to load it with {name}, use a fresh --graph "
@@ -279,8 +283,8 @@ async def prepare_graph(
     progress: Progress = QUIET,
     type_map: str | None = None,
 ) -> dict[str, Any]:
-    """Load ``kb.txt`` through the normal ingest path with the type map (:func:`kb_type_map`; skipped when the
-    ledger already holds this exact file and map, refused when it holds it under another map), then embed
+    """Load ``kb.txt`` through the normal ingest path with the type map (:func:`choose_type_map`; skipped when
+    the ledger already holds this exact file and map), then embed
     entities whose vector is missing or stale. An adopted graph (the KB in a user's own schema,
     ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
     await apply_schema(store)
@@ -291,8 +295,7 @@ async def prepare_graph(
         return {"adopted": True, "embed": embedded.as_dict()}
     progress.stage(f"checking graph {graph!r} against {kb_file(data_dir)}")
     kb = kb_file(data_dir)
-    chosen = kb_type_map(kb.parent, type_map)
-    await check_loaded_type_map(store, graph, kb, chosen)
+    chosen = await choose_type_map(store, graph, kb, type_map)
     loaded = await ingest_file(
         store,
         kb,

@@ -187,36 +187,40 @@ async def _drop(settings: Settings, graph: str) -> None:
         await store.close()
 
 
-def test_a_graph_loaded_under_one_type_map_is_refused_under_another_never_retyped(
+def test_a_graph_loaded_under_one_type_map_is_walked_so_and_never_retyped(
     neo4j_settings: Settings, graph_name: str, tmp_path: Path
 ) -> None:
-    """``eval metaqa`` on a graph that holds ``kb.txt`` under another type map stops with one line naming the map
-    it was loaded with, before anything is written: ingest would otherwise retract and reload it typed."""
+    """``eval metaqa`` on a graph that holds ``kb.txt`` under a type map walks it under that map when asked for
+    none, and stops with one line naming it, before anything is written, when asked for another (ingest would
+    otherwise retract and reload the graph typed)."""
     kb = DATA / "kb.txt"
     own_map = tmp_path / "own.json"
     own_map.write_text(json.dumps({"directed_by": ["Film", "Director"]}), encoding="utf-8")
     base = ["--graph", graph_name, "--n", "1", "--hops", "1", "--run-id"]
+
+    def preparation(run_id: str) -> dict[str, Any]:
+        prepared: dict[str, Any] = json.loads((tmp_path / "results" / run_id / "results.json").read_text())
+        return prepared["preparation"]
+
+    def refused_line(*args: str) -> str:
+        result = CliRunner().invoke(
+            main,
+            ["eval", "metaqa", "--data", str(DATA), *base, "x", "--results-dir", str(tmp_path / "results"), *args],
+            env={"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "minilm"},
+        )
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()  # progress stages, then the one error line
+        assert [line for line in lines if line.startswith("error:")] == lines[-1:], result.output
+        return lines[-1]
+
     try:
-        untyped = invoke(neo4j_settings, tmp_path, *base, "u1", "--type-map", "none")
-        results = json.loads((tmp_path / "results" / "u1" / "results.json").read_text())
-        assert results["preparation"]["type_map"] == "none"
-        assert results["preparation"]["ingest"]["status"] == "loaded"
-        assert untyped["summary"]
+        assert invoke(neo4j_settings, tmp_path, *base, "u1", "--type-map", "none")["summary"]
+        assert preparation("u1")["type_map"] == "none"
+        assert preparation("u1")["ingest"]["status"] == "loaded"
         types_before = asyncio.run(_entity_types(neo4j_settings, graph_name))
         assert "Movie" not in types_before
 
-        def refused_line(*args: str) -> str:
-            result = CliRunner().invoke(
-                main,
-                ["eval", "metaqa", "--data", str(DATA), *base, "x", "--results-dir", str(tmp_path / "results"), *args],
-                env={"GW_NEO4J_URI": neo4j_settings.uri, "GW_NEO4J_EMBEDDER": "minilm"},
-            )
-            assert result.exit_code == 2, result.output
-            lines = result.output.strip().splitlines()  # progress stages, then the one error line
-            assert [line for line in lines if line.startswith("error:")] == lines[-1:], result.output
-            return lines[-1]
-
-        assert refused_line() == (
+        assert refused_line("--type-map", "metaqa") == (
             f"error: graph {graph_name!r} already holds {kb} loaded with another type map than metaqa, and this "
             "run would retype it: to walk it as loaded pass --type-map none; to load it with metaqa, use a fresh "
             f"--graph (or `gw-neo4j drop-graph {graph_name}` first)"
@@ -225,14 +229,16 @@ def test_a_graph_loaded_under_one_type_map_is_refused_under_another_never_retype
         assert asyncio.run(_entity_types(neo4j_settings, graph_name)) == types_before  # nothing retyped
         assert not (tmp_path / "results" / "x").exists()
 
-        again = invoke(neo4j_settings, tmp_path, *base, "u2", "--type-map", "none")
-        assert again["summary"]
-        results = json.loads((tmp_path / "results" / "u2" / "results.json").read_text())
-        assert results["preparation"]["ingest"]["status"] == "unchanged"
+        # asked for no map (and no types.json beside kb.txt): walked as loaded, not typed with MetaQA's
+        assert invoke(neo4j_settings, tmp_path, *base, "u2")["summary"]
+        assert preparation("u2")["type_map"] == "none"
+        assert preparation("u2")["ingest"]["status"] == "unchanged"
+        assert asyncio.run(_entity_types(neo4j_settings, graph_name)) == types_before
 
         asyncio.run(_drop(neo4j_settings, graph_name))
         invoke(neo4j_settings, tmp_path, *base, "o1", "--type-map", str(own_map))
         assert "pass the --type-map it was loaded with;" in refused_line("--type-map", "none")
+        assert "than metaqa, and" in refused_line()  # a map no word names: MetaQA's by default, refused
     finally:
         asyncio.run(_drop(neo4j_settings, graph_name))
 
