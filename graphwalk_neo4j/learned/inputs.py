@@ -619,15 +619,16 @@ def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str
     heads = type_heads(type_names)
     if not nouns or not heads:
         return asked
+    words = asked.split()
     read = []
-    for noun in nouns:
+    for word, noun in zip(words[1:], nouns, strict=True):
         if noun in vectors and not any(same_form(noun, h) for h in heads):
             near = [(float(vectors[noun] @ vectors[h]), h) for h in heads if h in vectors]
             best = max(near, default=(0.0, noun))
-            read.append(best[1] if best[0] >= SAME_WORD else noun)
+            read.append(best[1] if best[0] >= SAME_WORD else word)
         else:
-            read.append(noun)
-    return " ".join([asked.split()[0], *read]) if read != list(nouns) else asked
+            read.append(word)  # as asked: a plural stays one (answer_type_verdicts reads it)
+    return " ".join([words[0], *read])
 
 
 def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | None = None) -> list[float]:
