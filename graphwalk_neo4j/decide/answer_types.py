@@ -205,12 +205,12 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
             verdicts = tuple(_organisation(t) for t in types)  # no type carries the noun: any organisation
         if any(verdicts):
             head = verdicts
-        elif head is not None or _plural(word):
+        elif head is not None or reads_as_plural(word):
             break
     return head
 
 
-def _plural(word: str) -> bool:
+def reads_as_plural(word: str) -> bool:
     """Whether ``word`` reads as an English plural by its ending (``words``, ``cities``), not as one of the words
     that end in ``s`` in the singular (``famous``, ``class``, ``this``, ``genus``)."""
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
