@@ -187,7 +187,10 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
       countries``; ``which european countries``; ``what film genre``: genre; ``which companies employ people``:
       companies, the run ending at ``employ``); a noun that names an organisation (:data:`ORGANISATION_WORDS`)
       and no type, any organisation type (``which companies`` on a graph whose firms are ``employer``);
-    * ``what`` alone, and a noun no type carries (``which words``): ``None``."""
+    * ``what`` alone, and a noun no type carries (``which words``): ``None``; so too a phrase whose first plural
+      names no type, since an English plural is a noun and the words before the type's word are then no
+      modifiers of it (``which words describe movie``: ``words``, the movie being what they describe; ``which
+      european countries`` still reads ``countries``, an adjective taking no plural)."""
     words = asked.split()
     if not words or not types:
         return None
@@ -202,9 +205,15 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
             verdicts = tuple(_organisation(t) for t in types)  # no type carries the noun: any organisation
         if any(verdicts):
             head = verdicts
-        elif head is not None:
+        elif head is not None or reads_as_plural(word):
             break
     return head
+
+
+def reads_as_plural(word: str) -> bool:
+    """Whether ``word`` reads as an English plural by its ending (``words``, ``cities``), not as one of the words
+    that end in ``s`` in the singular (``famous``, ``class``, ``this``, ``genus``)."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def names_replaced(question: str, names: Sequence[str], by: str) -> str:

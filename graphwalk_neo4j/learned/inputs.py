@@ -27,6 +27,7 @@ from graphwalk_neo4j.decide.answer_types import (
     asked_phrase,
     asks_for,
     names_replaced,
+    reads_as_plural,
 )
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
@@ -313,12 +314,13 @@ def sole_unnamed(role_types: Mapping[str, str]) -> str | None:
 
 def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
     """``(the graph's one unnamed type, the noun the question asks for)`` when the question asks ``which`` /
-    ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its last word in the
-    singular) that names none of the graph's named types, and exactly one of the graph's types is unnamed
-    (:data:`UNNAMED_TYPE`): what the question asks for is then that type, the one the graph could not name. MetaQA
-    loaded as it comes calls its films ``item``, since every relation names what a film has, not what it is;
-    "what films did [X] direct" names no type of the graph's, so its films read as ``film``. ``None`` otherwise
-    (a question word, a named type, a generic noun anywhere in the phrase, no unnamed type or several)."""
+    ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its head in the singular:
+    the first word that reads as a plural, else the last; "which films share": film) that names none of the
+    graph's named types, and exactly one of the graph's types is unnamed (:data:`UNNAMED_TYPE`): what the
+    question asks for is then that type, the one the graph could not name. MetaQA loaded as it comes calls its
+    films ``item``, since every relation names what a film has, not what it is; "what films did [X] direct" names
+    no type of the graph's, so its films read as ``film``. ``None`` otherwise (a question word, a named type, a
+    generic noun anywhere in the phrase, no unnamed type or several)."""
     unnamed = sole_unnamed(role_types)
     if unnamed is None:
         return None
@@ -328,7 +330,8 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     named = sorted(type_text(n) for n in set(role_types.values()) - {unnamed})
     if answer_type_verdicts(" ".join(words), named) is not None:
         return None
-    return unnamed, singular(words[-1])
+    head = next((w for w in words[1:] if reads_as_plural(w)), words[-1])  # "which films share": films
+    return unnamed, singular(head)
 
 
 def named_as_asked(
@@ -619,15 +622,16 @@ def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str
     heads = type_heads(type_names)
     if not nouns or not heads:
         return asked
+    words = asked.split()
     read = []
-    for noun in nouns:
+    for word, noun in zip(words[1:], nouns, strict=True):
         if noun in vectors and not any(same_form(noun, h) for h in heads):
             near = [(float(vectors[noun] @ vectors[h]), h) for h in heads if h in vectors]
             best = max(near, default=(0.0, noun))
-            read.append(best[1] if best[0] >= SAME_WORD else noun)
+            read.append(best[1] if best[0] >= SAME_WORD else word)
         else:
-            read.append(noun)
-    return " ".join([asked.split()[0], *read]) if read != list(nouns) else asked
+            read.append(word)  # as asked: a plural stays one (answer_type_verdicts reads it)
+    return " ".join([words[0], *read])
 
 
 def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | None = None) -> list[float]:

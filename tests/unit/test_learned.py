@@ -650,6 +650,8 @@ def test_a_noun_asked_for_reads_as_the_type_word_it_means() -> None:
     assert asked_by_meaning("which films", types, vectors) == "which films"  # a form of the type's word
     assert asked_by_meaning("who", types, vectors) == "who"
     assert asked_by_meaning("which movies", ["item"], vectors) == "which movies"  # the unnamed type is no word
+    # the words not read as a type's stay as asked, plurals too (the STOP rule reads a plural as a head)
+    assert asked_by_meaning("which stars describe movies", types, vectors) == "which stars describe film"
 
 
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
@@ -912,6 +914,10 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     assert asks_for("which movies", "movie") is False  # the trained column's reading (movy), kept as trained
     # a noun no type carries, what alone, no question word
     assert answer_type_verdicts("which words", ["movie", "tag"]) is None
+    # a plural that names no type is the phrase's head: what follows is no modifier of the type's word
+    assert answer_type_verdicts("which words describe movie", ["movie", "tag"]) is None
+    assert answer_type_verdicts("what terms describe famous movies", ["movie", "tag"]) is None
+    assert answer_type_verdicts("which famous movies", ["movie", "tag"]) == (True, False)  # famous: no plural
     # where: a place or an organisation, never a person; nothing when the graph has neither
     assert answer_type_verdicts("where", types) == (True, True, True, False)
     assert answer_type_verdicts("where", ["movie", "person", "year"]) is None

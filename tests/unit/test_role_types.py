@@ -243,6 +243,8 @@ def test_the_one_unnamed_type_is_what_a_question_asks_for_when_it_names_no_other
     assert unnamed_type_asked("what films did direct", FILMS) == ("item", "film")
     assert unnamed_type_asked("directed which movies", FILMS) == ("item", "movie")
     assert unnamed_type_asked("which cities", FILMS) == ("item", "city")
+    assert unnamed_type_asked("which films share", FILMS) == ("item", "film")  # the plural is the head
+    assert unnamed_type_asked("which film share", FILMS) == ("item", "share")  # none: the last word
     assert unnamed_type_asked("which person directed", FILMS) is None  # a named type
     assert unnamed_type_asked("which directors made", FILMS) is None  # an agent: the people
     assert unnamed_type_asked("what year was it released", FILMS) is None
