@@ -190,7 +190,8 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
     * ``what`` alone, and a noun no type carries (``which words``): ``None``; so too a phrase whose first plural
       names no type, since an English plural is a noun and the words before the type's word are then no
       modifiers of it (``which words describe movie``: ``words``, the movie being what they describe; ``which
-      european countries`` still reads ``countries``, an adjective taking no plural)."""
+      european countries`` still reads ``countries``, an adjective taking no plural); a possessive ends the
+      phrase, its owner being what is asked (``which country's league``: a country)."""
     words = asked.split()
     if not words or not types:
         return None
@@ -199,13 +200,17 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
         verdicts = tuple(kind_of(t) == kind or (kind != "time" and _organisation(t)) for t in types)
         return verdicts if any(verdicts) else None
     head: tuple[bool, ...] | None = None
-    for word in words[1:]:
+    for token in words[1:]:
+        possessive = token.endswith(("'s", "\u2019s"))
+        word = token[:-2] if possessive else token
         verdicts = tuple(bool(asks_for(f"{words[0]} {word}", t, _noun_forms)) for t in types)
         if not any(verdicts) and _organisation(" ".join(_noun_forms(word))):
             verdicts = tuple(_organisation(t) for t in types)  # no type carries the noun: any organisation
         if any(verdicts):
             head = verdicts
         elif head is not None or reads_as_plural(word):
+            break
+        if possessive:  # the owner is what is asked: "which country's league": a country
             break
     return head
 

@@ -918,6 +918,10 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     assert answer_type_verdicts("which words describe movie", ["movie", "tag"]) is None
     assert answer_type_verdicts("what terms describe famous movies", ["movie", "tag"]) is None
     assert answer_type_verdicts("which famous movies", ["movie", "tag"]) == (True, False)  # famous: no plural
+    # a possessive ends the phrase: its owner is what is asked
+    assert answer_type_verdicts("which country's league", ["country", "league"]) == (True, False)
+    assert answer_type_verdicts("which club\u2019s coach", ["club", "person"]) == (True, False)
+    assert answer_type_verdicts("which team's coach", ["country", "person"]) is None
     # where: a place or an organisation, never a person; nothing when the graph has neither
     assert answer_type_verdicts("where", types) == (True, True, True, False)
     assert answer_type_verdicts("where", ["movie", "person", "year"]) is None
