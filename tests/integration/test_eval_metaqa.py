@@ -199,8 +199,9 @@ def test_a_graph_loaded_under_one_type_map_is_walked_so_and_never_retyped(
     base = ["--graph", graph_name, "--n", "1", "--hops", "1", "--run-id"]
 
     def preparation(run_id: str) -> dict[str, Any]:
-        prepared: dict[str, Any] = json.loads((tmp_path / "results" / run_id / "results.json").read_text())
-        return prepared["preparation"]
+        results: dict[str, Any] = json.loads((tmp_path / "results" / run_id / "results.json").read_text())
+        prepared: dict[str, Any] = results["preparation"]
+        return prepared
 
     def refused_line(*args: str) -> str:
         result = CliRunner().invoke(
