@@ -41,7 +41,7 @@ class MetaQAOptions(BaseModel):
     results_dir: str = "results"
     cache_dir: str = ".cache/graphwalk/eval"
     heldout: str | None = None
-    type_map: str | None = None  # none | metaqa | a JSON file; default types.json beside kb.txt, else MetaQA's
+    type_map: str | None = None  # none | metaqa | a JSON file; default: runner.choose_type_map
 
 
 class RunSpec(BaseModel):

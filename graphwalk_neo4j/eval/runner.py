@@ -284,9 +284,9 @@ async def prepare_graph(
     type_map: str | None = None,
 ) -> dict[str, Any]:
     """Load ``kb.txt`` through the normal ingest path with the type map (:func:`choose_type_map`; skipped when
-    the ledger already holds this exact file and map), then embed
-    entities whose vector is missing or stale. An adopted graph (the KB in a user's own schema,
-    ``gw-neo4j adopt``) is walked as it is: only its embeddings are brought up to date."""
+    the ledger already holds this exact file and map), then embed entities whose vector is missing or stale. An
+    adopted graph (the KB in a user's own schema, ``gw-neo4j adopt``) is walked as it is: only its embeddings
+    are brought up to date."""
     await apply_schema(store)
     profile = await load_profile(store, graph)
     if profile.adopted:
