@@ -215,10 +215,29 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
     return head
 
 
+# Nouns whose plural ends in -ies from a singular in -ie, not -y (``movies``: movie, not "movy").
+IE_NOUNS = frozenset("movie cookie zombie rookie pie tie lie hippie calorie prairie selfie brownie goalie".split())
+
+
+def singular(word: str) -> str:
+    """An English noun's singular by its ending (``cities``: city, ``boxes``: box, ``films``: film), itself when
+    it reads as no plural (``genus``, ``class``); ``spouses``, ``causes``, ``houses`` are of nouns in -se."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
+    if word.endswith(("ouses", "auses")):
+        return word[:-1]
+    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
 def reads_as_plural(word: str) -> bool:
-    """Whether ``word`` reads as an English plural by its ending (``words``, ``cities``), not as one of the words
-    that end in ``s`` in the singular (``famous``, ``class``, ``this``, ``genus``)."""
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    """Whether ``word`` reads as an English plural by its ending (``words``, ``cities``): :func:`singular` makes
+    something else of it, where the words that end in ``s`` in the singular (``famous``, ``class``, ``this``,
+    ``genus``) stay as they are."""
+    return len(word) > 3 and singular(word) != word
 
 
 def names_replaced(question: str, names: Sequence[str], by: str) -> str:

@@ -28,6 +28,7 @@ from graphwalk_neo4j.decide.answer_types import (
     asks_for,
     names_replaced,
     reads_as_plural,
+    singular,
 )
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
@@ -265,24 +266,6 @@ def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str 
     """The inferred type (:mod:`.role_types`) of the nodes a move ``token`` reaches or leaves from."""
     relation, _, direction = token.rpartition("|")
     return role_types.get(role_key(relation, direction, reached))
-
-
-# Nouns whose plural ends in -ies from a singular in -ie, not -y (``movies``: movie, not "movy").
-IE_NOUNS = frozenset("movie cookie zombie rookie pie tie lie hippie calorie prairie selfie brownie goalie".split())
-
-
-def singular(word: str) -> str:
-    """An English noun's singular by its ending (``cities``: city, ``boxes``: box, ``films``: film), itself when
-    it reads as no plural (``genus``, ``class``); ``spouses``, ``causes``, ``houses`` are of nouns in -se."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-1] if word[:-1] in IE_NOUNS else word[:-3] + "y"
-    if word.endswith(("ouses", "auses")):
-        return word[:-1]
-    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 2``, ... when there are several)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.answer_types import kind_of
+from graphwalk_neo4j.decide.answer_types import kind_of, singular
 from graphwalk_neo4j.errors import QueryError
 from graphwalk_neo4j.identifiers import name_segments, relation_words
 from graphwalk_neo4j.learned.graph_questions import (
@@ -60,7 +60,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     read_graph,
     read_relation,
 )
-from graphwalk_neo4j.learned.inputs import UNNAMED_TYPE, role_key, singular
+from graphwalk_neo4j.learned.inputs import UNNAMED_TYPE, role_key
 from graphwalk_neo4j.store.queries import COUNTS, GET_ROLE_TYPES, PUT_ROLE_TYPES
 
 if TYPE_CHECKING:
