@@ -156,9 +156,15 @@ def type_map_key(type_map: TypeMap | None) -> str:
     return repr(sorted((type_map or {}).items()))
 
 
+def manifest_of(settings: str, on_error: str, type_map: TypeMap | None) -> str:
+    """What a document's stored segments were cut and read under: the segment settings, the error policy and,
+    last, the :func:`type_map_key` (:func:`manifest_type_map_key` reads it back)."""
+    return f"{settings}{on_error}\x1f{type_map_key(type_map)}"
+
+
 def manifest_type_map_key(manifest: str) -> str:
-    """The :func:`type_map_key` a stored manifest was written with (its last field; ``repr`` escapes the
-    separator inside names)."""
+    """The :func:`type_map_key` a stored manifest (:func:`manifest_of`) was written with: its last field (``repr``
+    escapes the separator inside names)."""
     return manifest.rsplit("\x1f", 1)[-1]
 
 
@@ -232,7 +238,7 @@ async def plan_file(
     plan.fmt = chosen
     plan.sep = triple_separator(data) if chosen == "triples" else None
     settings = seg.salt(chosen, plan.sep)
-    plan.manifest = f"{settings}{on_error}\x1f{type_extra}"
+    plan.manifest = manifest_of(settings, on_error, type_map)
     plan.segments = seg.split(data, chosen, settings)
     if existing and existing["content_hash"] == digest and existing["complete"]:
         plan.mode = "unchanged" if existing.get("segments") is not None else "manifest"
