@@ -475,6 +475,23 @@ class _Walk:
                 )
         return legal
 
+    def _goes_back(self, beam: Beam, option: Option) -> bool:
+        """Whether ``option`` makes a move ``beam`` already made, the same relation the same way, and lands on the
+        frontier that move reached, whole (a capped one is not all its move reached; an unresolved option's
+        targets are a sample): such a walk comes back to an answer set it had hops before (``born_in``, the
+        people born there, where they were born: the first city again). Another relation may land on an earlier
+        frontier and be the answer: the director of [X] also wrote the films he directed."""
+        if not option.resolved:
+            return False
+        reached = frozenset(t.id for t in option.targets)
+        return any(
+            (step.relation, step.direction) == (option.relation, option.direction)
+            and not step.truncated
+            and reached == frozenset(n.id for n in step.nodes)
+            for step in beam.steps
+            if not step.is_stop
+        )
+
     def _plan_depth(
         self, active: list[int], keys: Mapping[int, str], expansions: Mapping[str, Expansion]
     ) -> list[Plan]:
@@ -568,7 +585,12 @@ class _Walk:
         if cfg.strategy == "sample":
             sample = plan.beam.sample if plan.beam.sample is not None else 0
             only = draw(plan.used, self.rngs[sample])
-        return decision_candidates(plan.beam, plan.key, plan.labelled, plan.dist, plan.confidence, cfg, only=only)
+        candidates = decision_candidates(plan.beam, plan.key, plan.labelled, plan.dist, plan.confidence, cfg, only=only)
+        if only is not None or not cfg.exclude_visited:
+            return candidates
+        # with exclude_visited, a greedy or beam walk never takes a move back onto a frontier it stood on; the move
+        # is still offered, so the decider's probabilities over the others are what it said
+        return [c for c in candidates if c.option is None or not self._goes_back(plan.beam, c.option)]
 
     def _advance(self, plans: list[Plan], depth: int, call: CallInfo | None) -> tuple[DepthRecord, list[Answer] | None]:
         """Score every candidate, keep the survivors, build the depth record (in the CPU pool; :meth:`_write`

@@ -21,6 +21,8 @@ from tests.helpers import FILM_EDGES, FILM_NODES, json_object
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from graphwalk_neo4j.walk.result import WalkResult
+
 L = math.log
 
 NOLAN = NodeRef(id="nolan", name="Christopher Nolan", type="person", summary="director", properties={"born": 1970})
@@ -128,6 +130,35 @@ async def test_relation_beam_answers_a_node_two_paths_share_once_from_the_best_p
     result = await walker.run("q", [BY_ID["q1"]])
     assert [(a.node_id, a.score, a.votes) for a in result.answers] == [("x", L(0.7) / 2, 1), ("y", L(0.7) / 2, 1)]
     assert [[n.id for n in p.end] for p in result.paths] == [["x", "y"], ["y", "z"]]
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "beam"])
+async def test_a_relation_walk_does_not_make_a_move_again_onto_the_frontier_it_reached(strategy: str) -> None:
+    # ana and bo were born in the city bo works in. Under exclude_scope="start" only ana is excluded, so from bo
+    # --born_in--> reaches the city again, by the move the walk made first: offered, never taken. --works_in-->
+    # lands on the same city by another relation, which may be the answer (who works where [X] was born)
+    people = [NodeRef(id=i, name=n, type="person") for i, n in (("ana", "Ana"), ("bo", "Bo"))]
+    nodes = [*people, NodeRef(id="city", name="Oslo", type="city"), NodeRef(id="town", name="Moss", type="town")]
+    edges = [("ana", "born_in", "city"), ("bo", "born_in", "city"), ("bo", "works_in", "city")]
+    edges += [("bo", "lives_in", "town")]
+    there = {"--born_in-->": 0.5, "--works_in-->": 0.3, "--lives_in-->": 0.05, "STOP": 0.15}
+    script = {"1 node: Oslo (city)": {"<--born_in--": 0.9, "<--works_in--": 0.0, "STOP": 0.1}}
+    script |= {"1 node: Bo (person)": there, "2 nodes: Ana (person), Bo (person)": there}
+    script |= {"1 node: Moss (town)": {"STOP": 1.0}}
+
+    async def walk(config: WalkConfig) -> tuple[WalkResult, list[list[str | None]]]:
+        walker = WalkEngine(InMemoryExpander(nodes, edges), ScriptedBackend(script), RecordingTraceSink(), config)
+        result = await walker.run("q", [people[0]])
+        return result, [[s.relation for s in p.steps if not s.is_stop] for p in result.paths]
+
+    config = WalkConfig(hop_mode="relation", strategy=strategy, beam_width=2, exclude_scope="start", max_depth=4)
+    result, hops = await walk(config)
+    assert ["born_in", "born_in", "born_in"] not in hops
+    if strategy == "greedy":  # works_in at 0.3, then the way back to bo (<--born_in-- again) refused: STOP
+        assert (hops, [a.node_id for a in result.answers]) == ([["born_in", "born_in", "works_in"]], ["city"])
+    # exclude_visited off: the walk makes the move again
+    _, unruled = await walk(config.with_overrides(exclude_visited=False))
+    assert ["born_in", "born_in", "born_in"] in [h[:3] for h in unruled]
 
 
 async def test_relation_frontier_cap_limits_answers_and_is_traced() -> None:
