@@ -36,7 +36,7 @@ from graphwalk_neo4j.identifiers import property_words, relation_words
 from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from graphwalk_neo4j.decide.request import DecisionContext
 
@@ -578,6 +578,38 @@ def same_word(a: str, b: str, vectors: Mapping[str, np.ndarray]) -> bool:
     at least :data:`SAME_WORD` (wrote and written, wife and spouse). MiniLM alone puts a word's own forms no nearer
     than its field's other words (director and directed 0.57, films and directed 0.55)."""
     return same_form(a, b) or float(vectors[a] @ vectors[b]) >= SAME_WORD
+
+
+def _topic_noun_pattern(name: str) -> re.Pattern[str]:
+    """A word right before ``name`` (bracketed or not), with the article before it: ``the movie [X]``."""
+    return re.compile(
+        rf"(?:\b(?:the|a|an)\s+)?\b([a-z][a-z'-]*)\s+(?=\[?{re.escape(name.strip())}\]?(?!\w))", re.IGNORECASE
+    )
+
+
+def nouns_before_topic(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The words standing right before a start entity's name in ``question`` (lower case, each once): where one
+    names the topic's type (``describe movie [X]``), :func:`without_topic_nouns` takes it out."""
+    found = (m.group(1).lower() for name in names if name.strip() for m in _topic_noun_pattern(name).finditer(question))
+    return tuple(dict.fromkeys(w for w in found if w not in FUNCTION_WORDS))
+
+
+def without_topic_nouns(question: str, names: Sequence[str], names_topic_type: Callable[[str], bool]) -> str:
+    """``question`` without the noun (and its article) that stands right before a start entity's name and names
+    that entity's own type (``names_topic_type``): ``which words describe movie [X]`` reads ``which words describe
+    [X]``. The noun says what the topic is, as the name does, not a hop nor the answer's kind; a question written
+    from a graph never has it (:mod:`.graph_questions` writes the topic alone), and left in, it drew walks on to
+    the topic's kind (the films that share the tags of [X], not its tags). Other words before a name stay
+    (``the films starring [X]``)."""
+
+    def drop(match: re.Match[str]) -> str:
+        word = match.group(1).lower()
+        return "" if word not in FUNCTION_WORDS and names_topic_type(word) else match.group(0)
+
+    for name in names:
+        if name.strip():
+            question = _topic_noun_pattern(name).sub(drop, question)
+    return question
 
 
 def asked_nouns(asked: str) -> tuple[str, ...]:

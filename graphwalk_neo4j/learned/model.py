@@ -56,12 +56,15 @@ from graphwalk_neo4j.learned.inputs import (
     asked_by_meaning,
     asked_nouns,
     decision_inputs,
+    nouns_before_topic,
     option_extras,
+    same_word,
     stop_ruled_out,
     type_heads,
     type_text,
     typed_for,
     unnamed_types,
+    without_topic_nouns,
 )
 from graphwalk_neo4j.learned.linker import MentionLinker
 from graphwalk_neo4j.learned.role_types import graph_role_types
@@ -429,6 +432,22 @@ class LearnedDecider(DecisionBackend):
         names = {*self.role_types.values(), *self.type_links, *inputs.types}
         return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *type_heads(names)})))
 
+    async def _without_topic_nouns(self, context: DecisionContext) -> DecisionContext:
+        """``context`` with the noun that names a start entity's own type taken from before its name
+        (:func:`~.inputs.without_topic_nouns`: ``describe movie [X]``, ``the film [X]`` on a graph whose films are
+        ``Movie``); the noun is the type's head in another form by its letters or by meaning (:func:`~.inputs.
+        same_word`)."""
+        names = [s.name for s in context.start]
+        heads = type_heads(s.type or "" for s in context.start)
+        nouns = nouns_before_topic(context.question, names)
+        if not heads or not nouns:
+            return context
+        vectors = await self.vectors(sorted({*nouns, *heads}))
+        question = without_topic_nouns(
+            context.question, names, lambda word: any(same_word(word, head, vectors) for head in heads)
+        )
+        return context if question == context.question else context.model_copy(update={"question": question})
+
     async def _scores(self, inputs: DecisionInputs) -> np.ndarray:
         """:meth:`scores` of inputs typed already."""
         vecs = await self.vectors(list(inputs.texts()))
@@ -450,6 +469,7 @@ class LearnedDecider(DecisionBackend):
 
     async def _probabilities(self, context: DecisionContext) -> np.ndarray:
         """:meth:`probabilities` of this model alone."""
+        context = await self._without_topic_nouns(context)
         untyped = decision_inputs(context)
         plain = asked_about(context.question, [s.name for s in context.start])
         asked = await self._read_by_meaning(plain, untyped)

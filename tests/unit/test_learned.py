@@ -50,6 +50,7 @@ from graphwalk_neo4j.learned.inputs import (
     masked_question,
     named_again,
     nearness,
+    nouns_before_topic,
     option_extras,
     owner_reading,
     possessives,
@@ -59,6 +60,7 @@ from graphwalk_neo4j.learned.inputs import (
     same_word,
     stop_ruled_out,
     type_text,
+    without_topic_nouns,
 )
 from graphwalk_neo4j.learned.model import (
     LearnedDecider,
@@ -72,7 +74,7 @@ from graphwalk_neo4j.learned.model import (
     text_vectors,
 )
 from graphwalk_neo4j.walk.ports import Option
-from tests.tate_decision import TATE, YEARS, tate_decision
+from tests.tate_decision import QUESTION, TATE, YEARS, tate_decision
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -120,6 +122,29 @@ def test_masked_question_is_case_insensitive_and_whole_word() -> None:
     assert question.context is not None
     ctx = question.context.model_copy(update={"question": "did SHARON TATE act with sharon tateson [Sharon Tate]"})
     assert masked_question(ctx) == "did act with sharon tateson"
+
+
+def test_the_noun_naming_the_topics_own_type_is_taken_from_before_its_name() -> None:
+    films = {"movie", "film"}.__contains__  # what the decider's same_word says of a Movie's head
+    name = ["Cabin in the Sky"]
+    assert nouns_before_topic("which words describe movie [Cabin in the Sky]", name) == ("movie",)
+    assert nouns_before_topic("the films starring [X] and the film [X]", ["X"]) == ("starring", "film")
+    assert nouns_before_topic("who directed [X]", ["X"]) == ("directed",)
+    assert nouns_before_topic("[X] was directed by who", ["X"]) == ()  # nothing before it
+    assert nouns_before_topic("what is in [X]", ["X"]) == ()  # a function word is no noun
+    cases = {
+        "which words describe movie [Cabin in the Sky]": "which words describe [Cabin in the Sky]",
+        "describe the Film Cabin in the Sky in a few words": "describe Cabin in the Sky in a few words",
+        "what are the films that share actors with the movie [Cabin in the Sky]": (
+            "what are the films that share actors with [Cabin in the Sky]"
+        ),
+        # another word before the name stays, and so does the noun before another name
+        "the films starring [Cabin in the Sky]": "the films starring [Cabin in the Sky]",
+        "the movie [Cabin]": "the movie [Cabin]",
+    }
+    assert {q: without_topic_nouns(q, name, films) for q in cases} == cases
+    # every start entity's name: "the movies [A] and [B]" keeps "and"
+    assert without_topic_nouns("compare movie [A] and film [B]", ["A", "B"], films) == "compare [A] and [B]"
 
 
 def _text(inputs: DecisionInputs, q_dim: int) -> dict[str, np.ndarray]:
@@ -292,6 +317,16 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
     moves = [label for label in q.context.labels if label != stop]
     share = sum(kept.probabilities[m] for m in moves)
     assert [ruled.probabilities[m] for m in moves] == pytest.approx([kept.probabilities[m] / share for m in moves])
+    # a noun naming the topic's own type before its name ("the person [Sharon Tate]") is read as the name is
+    named = q.model_copy(
+        update={
+            "context": q.context.model_copy(
+                update={"question": QUESTION.replace("Sharon Tate", "the person Sharon Tate")}
+            )
+        }
+    )
+    as_named = (await decider.decide(DecisionRequest(state={"query": "x"}, questions=[named]))).results["b0"]
+    assert as_named.probabilities == kept.probabilities
 
 
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
