@@ -118,7 +118,12 @@ class WalkConfig(BaseModel):
         default="relation", description="relation: a move reaches all its targets; entity: one node per move."
     )
     direction: Direction = Field(default="both", description="Which way relationships may be followed.")
-    exclude_visited: bool = Field(default=True, description="Later hops skip nodes per exclude_scope.")
+    # the second half: by the move that reached that frontier, made again, or by undoing the one that left it
+    # (engine._goes_back); sampled walks follow their draw
+    exclude_visited: bool = Field(
+        default=True,
+        description="Later hops skip nodes per exclude_scope; no greedy or beam move only returns to a frontier.",
+    )
     # (MetaQA's rule: "movies whose directors also directed [X]" excludes X, but a director who also wrote the
     # films is still their writer)
     exclude_scope: Literal["visited", "start"] = Field(

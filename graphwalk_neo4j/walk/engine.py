@@ -476,21 +476,21 @@ class _Walk:
         return legal
 
     def _goes_back(self, beam: Beam, option: Option) -> bool:
-        """Whether ``option`` makes a move ``beam`` already made, the same relation the same way, and lands on the
-        frontier that move reached, whole (a capped one is not all its move reached; an unresolved option's
-        targets are a sample): such a walk comes back to an answer set it had hops before (``born_in``, the
-        people born there, where they were born: the first city again). Another relation may land on an earlier
-        frontier and be the answer: the director of [X] also wrote the films he directed."""
+        """Whether ``option`` only brings ``beam`` back to a frontier it stood on, whole (a capped one is not all its
+        move reached; an unresolved option's targets are a sample): by the move that reached it, made again
+        (``born_in``, the people born there, ``born_in``: the first city again), or by undoing the move that left
+        it (suppliers, ``SUPPLIES`` their products, the suppliers of those: the same suppliers). Another relation
+        may land on an earlier frontier and be the answer: the director of [X] also wrote the films he directed."""
         if not option.resolved:
             return False
         reached = frozenset(t.id for t in option.targets)
-        return any(
-            (step.relation, step.direction) == (option.relation, option.direction)
-            and not step.truncated
-            and reached == frozenset(n.id for n in step.nodes)
-            for step in beam.steps
-            if not step.is_stop
-        )
+        for step in beam.steps:
+            if step.is_stop or step.truncated or step.relation != option.relation:
+                continue
+            again = step.direction == option.direction and reached == frozenset(n.id for n in step.nodes)
+            if again or (step.direction != option.direction and reached == frozenset(step.from_ids)):
+                return True
+        return False
 
     def _plan_depth(
         self, active: list[int], keys: Mapping[int, str], expansions: Mapping[str, Expansion]

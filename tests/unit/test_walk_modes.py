@@ -161,6 +161,26 @@ async def test_a_relation_walk_does_not_make_a_move_again_onto_the_frontier_it_r
     assert ["born_in", "born_in", "born_in"] in [h[:3] for h in unruled]
 
 
+async def test_a_relation_walk_does_not_undo_a_move_back_onto_the_frontier_it_left() -> None:
+    # the suppliers from a country, the products they supply, and back along SUPPLIES to the same suppliers: an
+    # undo, offered, never taken; the products' category is the next best
+    nodes = [NodeRef(id="au", name="Australia", type="country"), NodeRef(id="s", name="Pavlova", type="supplier")]
+    nodes += [NodeRef(id="p", name="Filo Mix", type="product"), NodeRef(id="c", name="Grains", type="category")]
+    edges = [("s", "country", "au"), ("s", "SUPPLIES", "p"), ("p", "PART_OF", "c")]
+    script = {"1 node: Pavlova (supplier)": {"--SUPPLIES-->": 1.0, "STOP": 0.0}}
+    script |= {"1 node: Filo Mix (product)": {"<--SUPPLIES--": 0.6, "--PART_OF-->": 0.3, "STOP": 0.1}}
+    script |= {"1 node: Grains (category)": {"STOP": 1.0}}
+    walker = WalkEngine(
+        InMemoryExpander(nodes, edges),
+        ScriptedBackend(script),
+        RecordingTraceSink(),
+        WalkConfig(hop_mode="relation", exclude_scope="start"),
+    )
+    result = await walker.run("q", [nodes[0]])
+    assert [s.relation for s in result.paths[0].steps if not s.is_stop] == ["country", "SUPPLIES", "PART_OF"]
+    assert [a.node_id for a in result.answers] == ["c"]
+
+
 async def test_relation_frontier_cap_limits_answers_and_is_traced() -> None:
     script = {"1 node: Memento (film)": {"--release_year-->": 1.0}}
     walker, _, _, sink = engine(script, WalkConfig(hop_mode="relation", max_frontier=1))
