@@ -151,7 +151,9 @@ async def test_a_relation_walk_does_not_make_a_move_again_onto_the_frontier_it_r
         result = await walker.run("q", [people[0]])
         return result, [[s.relation for s in p.steps if not s.is_stop] for p in result.paths]
 
-    config = WalkConfig(hop_mode="relation", strategy=strategy, beam_width=2, exclude_scope="start", max_depth=4)
+    config = WalkConfig.model_validate(
+        {"hop_mode": "relation", "strategy": strategy, "beam_width": 2, "exclude_scope": "start", "max_depth": 4}
+    )
     result, hops = await walk(config)
     assert ["born_in", "born_in", "born_in"] not in hops
     if strategy == "greedy":  # works_in at 0.3, then the way back to bo (<--born_in-- again) refused: STOP
