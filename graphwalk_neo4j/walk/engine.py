@@ -481,16 +481,16 @@ class _Walk:
         (``born_in``, the people born there, ``born_in``: the first city again), or by undoing the move that left
         it (suppliers, ``SUPPLIES`` their products, the suppliers of those: the same suppliers). Another relation
         may land on an earlier frontier and be the answer: the director of [X] also wrote the films he directed."""
-        if not option.resolved:
+        same = [s for s in beam.steps if not s.is_stop and not s.truncated and s.relation == option.relation]
+        if not option.resolved or not same:
             return False
-        reached = frozenset(t.id for t in option.targets)
-        for step in beam.steps:
-            if step.is_stop or step.truncated or step.relation != option.relation:
-                continue
-            again = step.direction == option.direction and reached == frozenset(n.id for n in step.nodes)
-            if again or (step.direction != option.direction and reached == frozenset(step.from_ids)):
-                return True
-        return False
+        reached = frozenset(t.id for t in option.targets)  # read only for a move along a relation taken before
+        return any(
+            reached == frozenset(n.id for n in step.nodes)  # the move made again
+            if step.direction == option.direction
+            else reached == frozenset(step.from_ids)  # the move undone
+            for step in same
+        )
 
     def _plan_depth(
         self, active: list[int], keys: Mapping[int, str], expansions: Mapping[str, Expansion]
