@@ -19,9 +19,10 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    is its head noun (``has_genre``: genre, ``release_year``: year, ``place_of_birth``: place, ``starred_actors``:
    actor; a one-word ``-ing`` relation its verb as a noun where that names an agent, ``starring``: star), the
    subject of a ``<noun> of`` relation that noun (``director_of``: director), the object of a
-   ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder), the subject
-   of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the past (Neo4j's
-   ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
+   ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder; not where
+   the verb only places one thing by another, :data:`RELATIVE_VERBS`: ``contained_by`` names no "container"),
+   the subject of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the
+   past (Neo4j's ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
    gives no "releaser"), the object of a verb phrase followed by more words their head noun (``plays_in_club``:
    club, ``studied_at_university``: university), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
@@ -76,7 +77,7 @@ MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969"
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
-ROLE_TYPES_VERSION = 6
+ROLE_TYPES_VERSION = 7
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 # A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
 # walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).
@@ -92,6 +93,10 @@ PEOPLE = "person"
 
 VOWELS = frozenset("aeiou")
 COPULA_FORMS = frozenset("is are was were be".split())  # is_in: no city_in's noun before the preposition
+# Verbs that say where a thing stands to another of its kind, not what someone did: the object of ``<verb>ed_by``
+# is then no agent (a city ``contained_by`` a country, a film ``followed_by`` its sequel), so no "container" or
+# "follower" names it
+RELATIVE_VERBS = frozenset("contain include border surround cover follow precede succeed replace".split())
 
 
 def present_agent(base: str) -> str:
@@ -158,10 +163,10 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             return (0 if domain in (kind, plural_of(kind)) else 3), kind
         return None
     if reading.verb:
-        if core[-1] == "by" and len(core) == 2:
+        if core[-1] == "by" and len(core) == 2 and not _relative(core[0]):
             found = agent_noun(core[0])
             return (1, found) if found else None  # directed_by: the object is the director
-        return None
+        return None  # contained_by: no "container"; another role names what contains a place, or none does
     if reading.active is not None and reading.active.object:
         return 0, _head_noun(reading.active.object)  # plays_in_club, studied_at_university: a club, a university
     if reading.active is not None or reading.of_noun:
@@ -169,6 +174,12 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
     if (performer := _ing_agent(core)) is not None:
         return 0, performer  # starring: the object is a star
     return 0, _head_noun(reading.noun)  # has_genre: the object is a genre
+
+
+def _relative(participle: str) -> bool:
+    """Whether a past participle is one of :data:`RELATIVE_VERBS` (``contained``, ``replaced``, ``succeeded``)."""
+    stem = participle[:-2] if participle.endswith("ed") else participle
+    return stem in RELATIVE_VERBS or stem + "e" in RELATIVE_VERBS
 
 
 def _present_agent_noun(core: list[str]) -> str | None:
