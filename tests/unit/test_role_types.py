@@ -61,6 +61,21 @@ def test_relation_ends_that_share_nodes_are_one_type_named_by_the_relations_word
     }
 
 
+def test_what_contains_a_place_is_named_by_another_end_or_by_none() -> None:
+    """Freebase's ``containedby``: its objects are no "container"; countries nothing else names are the graph's
+    one unnamed type, and where people's ``nationality`` shares them, they are nationalities."""
+    triples = []
+    for i in range(6):
+        triples += [(f"p{i}", "/people/person/place_of_birth", f"c{i % 3}")]
+    for i in range(3):
+        triples.append((f"c{i}", "/location/location/containedby", f"land{i % 3}"))
+    alone = infer_role_types(_index(triples))
+    assert alone["/location/location/containedby|object"] == "item"
+    assert alone["/location/location/containedby|subject"] == "location"  # and place_of_birth's objects
+    shared = triples + [(f"p{i}", "/people/person/nationality", f"land{i % 3}") for i in range(6)]
+    assert infer_role_types(_index(shared))["/location/location/containedby|object"] == "nationality"
+
+
 def test_a_type_whose_roles_name_two_kinds_of_agent_is_people() -> None:
     """Directors who also write: directed_by's and written_by's objects share their nodes and name them
     director and writer; the type is ``person``, what both are."""
