@@ -25,7 +25,8 @@
    now and then: a move followed by its own inverse as one phrase about what shares
    the neighbour (``the films that share directors with [X]``, the agent noun of ``directed``; ``the people
    that share films with [X] as starred actors``), a noun whose head is an agent noun as its act (``starred
-   actors``: ``who acted in [X]``), a time attribute with a modifier as when (``release year``: ``when was [X]
+   actors``: ``who acted in [X]``), an active verb's doer by its agent noun (``plays_for`` going in: ``the
+   players of [X]``, :func:`subject_agent`), a time attribute with a modifier as when (``release year``: ``when was [X]
    released``), the question word at the end (``[X] was directed by who``), and an inner hop named by the kind
    of thing it reaches alone where it is the graph's main move between the two kinds (:func:`kind_moves`:
    ``the coach of [X]'s club`` for the club a player ``plays_for``). The patterns are written here, not taken
@@ -52,7 +53,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.answer_types import TIME_WORDS, kind_of
+from graphwalk_neo4j.decide.answer_types import ORGANISATION_WORDS, TIME_WORDS, kind_of
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import property_words, relation_words
@@ -453,6 +454,39 @@ def agent_noun(participle: str) -> str | None:
     return stem + ("or" if stem.endswith("t") else "er")
 
 
+VOWELS = frozenset("aeiou")
+
+
+def present_agent(base: str) -> str:
+    """The agent noun of a verb's base form by English spelling: ``manage`` -> ``manager``, ``supply`` ->
+    ``supplier``, ``ship`` -> ``shipper`` (one syllable ending consonant-vowel-consonant doubles its last
+    letter), ``play`` -> ``player``, ``work`` -> ``worker``."""
+    if base.endswith("e"):
+        return base + "r"
+    if len(base) > 2 and base[-1] == "y" and base[-2] not in VOWELS:
+        return base[:-1] + "ier"
+    if (
+        len(base) >= 3
+        and base[-1] not in VOWELS | set("wxy")
+        and base[-2] in VOWELS
+        and base[-3] not in VOWELS
+        and sum(c in VOWELS for c in base) == 1
+    ):
+        return base + base[-1] + "er"
+    return base + "er"
+
+
+def subject_agent(active: ActiveVerb) -> str | None:
+    """Who does what an active verb says, by its agent noun (``plays for``: player, ``supplies``: supplier,
+    ``directed``: director, ``acted in``: actor, ``wrote``: writer), where that noun names a person or an
+    organisation; ``None`` otherwise (``lives in`` names no "liver", ``released`` no "releaser")."""
+    head = active.phrase.split()[0]
+    noun = agent_noun(head) if active.past else present_agent(base_form(head))
+    if noun and (kind_of(noun) == "agent" or noun in ORGANISATION_WORDS):
+        return noun
+    return None
+
+
 def act_forms(agent: str) -> tuple[str, str] | None:
     """What an agent noun's one did, as past tense and past participle (``actors`` -> ``acted``, ``founder``
     -> ``founded``, ``writers`` -> ``wrote`` / ``written``); ``None`` for a word that does not end like one."""
@@ -625,6 +659,10 @@ def _pattern_words(
         reading = replace(reading, verb=True, active=None)
         active = None
     if active and (active.only or rng.random() < OTHER_FORMS):
+        doer = subject_agent(active) if direction == "in" else None
+        if doer and doer not in (y, source) and rng.random() < OTHER_FORMS:
+            # the one who does it, by the verb's agent noun: the player of [club], the suppliers of [product]
+            return (ASK_NOUN_FORWARD if last else NOUN_FORWARD), {"n": doer}
         words = {"v": active.phrase, "vb": active.base or active.phrase}
         forward = direction == "out"
         if active.past:

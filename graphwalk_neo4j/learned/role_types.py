@@ -57,6 +57,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     agent_noun,
     base_form,
     plural_of,
+    present_agent,
     present_third_person,
     read_graph,
     read_relation,
@@ -91,31 +92,11 @@ UNNAMED = UNNAMED_TYPE
 PEOPLE = "person"
 
 
-VOWELS = frozenset("aeiou")
 COPULA_FORMS = frozenset("is are was were be".split())  # is_in: no city_in's noun before the preposition
 # Verbs that say where a thing stands to another of its kind, not what someone did: the object of ``<verb>ed_by``
 # is then no agent (a city ``contained_by`` a country, a film ``followed_by`` its sequel), so no "container" or
 # "follower" names it
 RELATIVE_VERBS = frozenset("contain include border surround cover follow precede succeed replace".split())
-
-
-def present_agent(base: str) -> str:
-    """The agent noun of a verb's base form by English spelling: ``manage`` -> ``manager``, ``supply`` ->
-    ``supplier``, ``ship`` -> ``shipper`` (one syllable ending consonant-vowel-consonant doubles its last
-    letter), ``play`` -> ``player``, ``work`` -> ``worker``."""
-    if base.endswith("e"):
-        return base + "r"
-    if len(base) > 2 and base[-1] == "y" and base[-2] not in VOWELS:
-        return base[:-1] + "ier"
-    if (
-        len(base) >= 3
-        and base[-1] not in VOWELS | set("wxy")
-        and base[-2] in VOWELS
-        and base[-3] not in VOWELS
-        and sum(c in VOWELS for c in base) == 1
-    ):
-        return base + base[-1] + "er"
-    return base + "er"
 
 
 def _verb_form(word: str) -> bool:

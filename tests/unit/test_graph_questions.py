@@ -26,6 +26,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     plural_of,
     question_word,
     read_relation,
+    subject_agent,
     sample_paths,
     stand_in_nouns,
     write_question,
@@ -249,6 +250,41 @@ def test_active_readings_in_written_questions() -> None:
     }
     assert "who works at [Acme]" in inverse
     assert "which people work at [Acme]" in inverse
+    # the doer by the verb's agent noun: a worker of [Acme], never "the works at of [Acme]"
+    assert "who is the worker of [Acme]" in inverse
+    assert not any("works at of" in q for q in inverse)
+
+
+def test_the_doer_of_an_active_verb_is_named_by_its_agent_noun() -> None:
+    cases = {
+        "plays for": "player",
+        "supplies": "supplier",  # an organisation
+        "manages": "manager",
+        "directed": "director",
+        "acted in": "actor",
+        "wrote": "writer",
+        "starred in": "star",
+        "lives in": None,  # no "liver"
+        "released": None,  # no "releaser"
+        "knows": None,
+    }
+    assert {core: subject_agent(active_verb(core)) for core in cases} == cases  # type: ignore[arg-type]
+    index = GraphIndex()
+    for player, club in (("Ann", "Rovers"), ("Bob", "Rovers"), ("Cy", "United")):
+        index.names.update({player: player, club: club})
+        index.types.update({player: "Person", club: "Club"})
+        index.add(player, "plays_for", club)
+    inverse = {
+        write_question(index, SampledPath("Rovers", (("plays_for", "in"),), ("Ann", "Bob")), random.Random(s))[0]
+        for s in range(60)
+    }
+    assert {"who is the player of [Rovers]", "who are [Rovers]'s player"} <= inverse
+    assert "who plays for [Rovers]" in inverse  # the verb's own reading stays
+    forward = {
+        write_question(index, SampledPath("Ann", (("plays_for", "out"),), ("Rovers",)), random.Random(s))[0]
+        for s in range(60)
+    }
+    assert not any("player" in q for q in forward)  # going out reaches the club, not the one who plays
 
 
 def test_a_noun_of_name_reads_as_that_noun_the_other_way_round() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from graphwalk_neo4j.decide.answer_types import kind_of
-from graphwalk_neo4j.learned.graph_questions import GraphIndex
+from graphwalk_neo4j.learned.graph_questions import GraphIndex, present_agent
 from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
@@ -19,7 +19,6 @@ from graphwalk_neo4j.learned.inputs import (
 from graphwalk_neo4j.learned.role_types import (
     fill_node_types,
     infer_role_types,
-    present_agent,
     role_name,
     type_links,
     untyped,
