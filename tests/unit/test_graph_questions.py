@@ -26,9 +26,9 @@ from graphwalk_neo4j.learned.graph_questions import (
     plural_of,
     question_word,
     read_relation,
-    subject_agent,
     sample_paths,
     stand_in_nouns,
+    subject_agent,
     write_question,
 )
 
