@@ -26,8 +26,8 @@
    the neighbour (``the films that share directors with [X]``, the agent noun of ``directed``; ``the people
    that share films with [X] as starred actors``), a noun whose head is an agent noun as its act (``starred
    actors``: ``who acted in [X]``), an active verb's doer by its agent noun (``plays_for`` going in: ``the
-   players of [X]``, :func:`subject_agent`), a time attribute with a modifier as when (``release year``: ``when was [X]
-   released``), the question word at the end (``[X] was directed by who``), and an inner hop named by the kind
+   player of [X]``, :func:`subject_agent`), a time attribute with a modifier as when (``release year``: ``when
+   was [X] released``), the question word at the end (``[X] was directed by who``), and an inner hop named by the kind
    of thing it reaches alone where it is the graph's main move between the two kinds (:func:`kind_moves`:
    ``the coach of [X]'s club`` for the club a player ``plays_for``). The patterns are written here, not taken
    from any benchmark's questions. The topic is written ``[like this]``.

@@ -22,9 +22,9 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    ``<participle> by`` relation its agent noun (``directed_by``: director, ``founded_by``: founder; not where
    the verb only places one thing by another, :data:`RELATIVE_VERBS`: ``contained_by`` names no "container"),
    the subject of a one-word present verb its agent noun (``manages``: manager), the subject of a verb in the
-   past (Neo4j's ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor; ``released``
-   gives no "releaser"), the object of a verb phrase followed by more words their head noun (``plays_in_club``:
-   club, ``studied_at_university``: university), the subject of a ``<noun> <preposition>``
+   past (Neo4j's ``DIRECTED``, ``ACTED_IN``) its agent noun when that noun names an agent (director, actor;
+   ``released`` gives no "releaser"), the object of a verb phrase followed by more words their head noun
+   (``plays_in_club``: club, ``studied_at_university``: university), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
    a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
@@ -144,10 +144,11 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             return (0 if domain in (kind, plural_of(kind)) else 3), kind
         return None
     if reading.verb:
+        # contained_by names no "container": another role names what contains a place, or none does
         if core[-1] == "by" and len(core) == 2 and not _relative(core[0]):
             found = agent_noun(core[0])
             return (1, found) if found else None  # directed_by: the object is the director
-        return None  # contained_by: no "container"; another role names what contains a place, or none does
+        return None
     if reading.active is not None and reading.active.object:
         return 0, _head_noun(reading.active.object)  # plays_in_club, studied_at_university: a club, a university
     if reading.active is not None or reading.of_noun:
