@@ -649,10 +649,20 @@ def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str
     return " ".join([words[0], *read])
 
 
+def _before_of(words: Sequence[str], end: int) -> bool:
+    """Whether the words from ``end`` on are ``of``, or one more noun and ``of``: the relation's words are then
+    the owned noun of ``the <relation> of``, or its modifier in a compound whose head follows (``the parent
+    company of [X]``: ``parent`` owned by [X], as in ``[X]'s parent company``)."""
+    if end < len(words) and words[end] == "of":
+        return True
+    return end + 1 < len(words) and words[end] not in FUNCTION_WORDS and words[end + 1] == "of"
+
+
 def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | None = None) -> list[float]:
     """Column 24 of :func:`option_extras`: per option, 1 when the question names its relation as owned by
-    what the move leaves from (``the <relation> of ...``, ``...'s <relation>``; the words by :func:`same_form`,
-    so ``the director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
+    what the move leaves from (``the <relation> of ...``, ``...'s <relation>``, and the relation as the modifier of
+    a compound, ``the parent company of ...``, :func:`_before_of`; the words by :func:`same_form`, so ``the
+    director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
     A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X].
     Each such naming is spent by a hop the path has taken along the relation in that direction, as a word is
     by the hop that took it: in ``who wrote the films directed by the director of [X]`` the walk takes
@@ -679,7 +689,7 @@ def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | No
         owned = (
             sum(
                 all(names(w, c) for w, c in zip(words[i : i + k], core, strict=True))
-                and ((i + k < len(words) and words[i + k] == "of") or (i > 0 and marks[i - 1]))
+                and (_before_of(words, i + k) or (i > 0 and marks[i - 1]))
                 for i in range(len(words) - k + 1)
             )
             if k

@@ -605,8 +605,9 @@ def owner_of(question: str, path: tuple[str, ...], *tokens: str) -> list[float]:
 
 
 def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> None:
-    """Column 24: ``the R of`` and ``'s R`` name R as owned by what the move leaves from: out (1), not in (-1);
-    a name ending in ``of`` runs the other way; a relation named otherwise, or not at all, and STOP are 0."""
+    """Column 24: ``the R of``, ``the R N of`` (R the modifier of a compound) and ``'s R`` name R as owned by what
+    the move leaves from: out (1), not in (-1); a name ending in ``of`` runs the other way; a relation named
+    otherwise, or not at all, and STOP are 0."""
 
     assert owner_of(
         "what is the nationality of the parents of 's spouse", (), "parents|out", "parents|in", "spouse|in"
@@ -636,6 +637,11 @@ def test_the_owner_reading_says_which_way_a_relation_named_as_owned_runs() -> No
     ]
     # named, but not as owned: no reading
     assert owner_of("the movies directed by", (), "directed_by|out", "directed_by|in") == [0.0, 0.0]
+    # the modifier of a compound the name owns, as after a possessive: "the parent company of [X]"
+    assert owner_of("where is the parent company of headquartered", (), "parent|out", "parent|in") == [1.0, -1.0]
+    assert owner_of("where is 's parent company headquartered", (), "parent|out", "parent|in") == [1.0, -1.0]
+    # a function word between is no compound
+    assert owner_of("who directed the movies of", (), "directed_by|out", "directed_by|in") == [0.0, 0.0]
 
 
 def test_a_hop_taken_spends_the_owner_reading() -> None:
