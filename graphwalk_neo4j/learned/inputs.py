@@ -649,6 +649,33 @@ def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str
     return " ".join([words[0], *read])
 
 
+# A noun this near a named type's word by meaning may be asking for that type (``nation`` and ``country``: 0.77), so
+# :func:`asked_unnamed` does not read it as one the graph could not name (``city`` and ``country``: 0.54).
+NEAR_TYPE = 0.7
+
+
+def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, np.ndarray]) -> str:
+    """``asked`` (a ``which`` / ``what`` phrase, read by meaning already: :func:`asked_by_meaning`) read as asking
+    for the graph's unnamed types (``which item``) when its nouns name none of its named types, by their words
+    (:func:`~graphwalk_neo4j.decide.answer_types.answer_type_verdicts`) or near them by meaning (:data:`NEAR_TYPE`),
+    and some of ``type_names`` are unnamed (:func:`is_unnamed`): a graph that calls its countries ``country`` and
+    leaves its cities unnamed answers "in which city is the club of [X] based" among the unnamed, never with
+    countries, however near ``city`` is to ``country``. Read by the STOP rule (:func:`stop_ruled_out`) only;
+    ``asked`` as it is otherwise (another question word, a generic noun, no unnamed type). ``vectors`` holds the
+    nouns (:func:`asked_nouns`) and the named types' heads (:func:`type_heads`)."""
+    nouns = asked_nouns(asked)
+    names = set(type_names)
+    if not nouns or GENERIC_NOUNS.intersection(nouns) or not any(is_unnamed(t) for t in names):
+        return asked
+    named = sorted({type_text(t) for t in names if t and not is_unnamed(t) and t != UNTYPED_KIND})
+    if answer_type_verdicts(asked, named) is not None:
+        return asked
+    heads = [h for h in type_heads(names) if h in vectors]
+    if any(float(vectors[n] @ vectors[h]) >= NEAR_TYPE for n in nouns if n in vectors for h in heads):
+        return asked
+    return f"{asked.split()[0]} {UNNAMED_TYPE}"
+
+
 def _before_of(words: Sequence[str], end: int) -> bool:
     """Whether the words from ``end`` on are ``of``, or one more noun and ``of``: the relation's words are then
     the owned noun of ``the <relation> of``, or its modifier in a compound whose head follows (``the parent

@@ -55,6 +55,7 @@ from graphwalk_neo4j.learned.inputs import (
     DecisionInputs,
     asked_by_meaning,
     asked_nouns,
+    asked_unnamed,
     decision_inputs,
     nouns_before_topic,
     option_extras,
@@ -432,6 +433,16 @@ class LearnedDecider(DecisionBackend):
         names = {*self.role_types.values(), *self.type_links, *inputs.types}
         return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *type_heads(names)})))
 
+    async def _asked_of_stop_rule(self, asked: str, inputs: DecisionInputs, links: Mapping[str, Sequence[str]]) -> str:
+        """``asked`` as the STOP rule reads it (:func:`~.inputs.asked_unnamed`): a noun that names none of the
+        graph's named types asks for its unnamed ones. The types are those the decision is typed with (``inputs``,
+        ``links``): a graph's one unnamed type named as asked already is named."""
+        nouns = asked_nouns(asked)
+        if not nouns:
+            return asked
+        names = {*links, *(t for linked in links.values() for t in linked), *inputs.types}
+        return asked_unnamed(asked, names, await self.vectors(sorted({*nouns, *type_heads(names)})))
+
     async def _without_topic_nouns(self, context: DecisionContext) -> DecisionContext:
         """``context`` with the noun that names a start entity's own type taken from before its name
         (:func:`~.inputs.without_topic_nouns`: ``describe movie [X]``, ``the film [X]`` on a graph whose films are
@@ -476,7 +487,7 @@ class LearnedDecider(DecisionBackend):
         # a noun that is a named type's word by meaning asks for that type, not for the graph's unnamed one
         inputs, links = self._typed(untyped, name_unnamed=self.name_unnamed and asked == plain)
         probs = softmax(await self._scores(inputs), self.temperature)
-        if self.stop_rule and stop_ruled_out(inputs, asked, links):
+        if self.stop_rule and stop_ruled_out(inputs, await self._asked_of_stop_rule(asked, inputs, links), links):
             return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs
 

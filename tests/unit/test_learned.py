@@ -44,6 +44,7 @@ from graphwalk_neo4j.learned.inputs import (
     DecisionInputs,
     asked_by_meaning,
     asked_nouns,
+    asked_unnamed,
     claims,
     content_words,
     decision_inputs,
@@ -693,6 +694,40 @@ def test_a_noun_asked_for_reads_as_the_type_word_it_means() -> None:
     assert asked_by_meaning("which movies", ["item"], vectors) == "which movies"  # the unnamed type is no word
     # the words not read as a type's stay as asked, plurals too (the STOP rule reads a plural as a head)
     assert asked_by_meaning("which stars describe movies", types, vectors) == "which stars describe film"
+
+
+def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
+    """A football graph that names its countries ``country`` and leaves its cities and clubs unnamed: "in which
+    city" asks for an unnamed type (``city`` is 0.54 from ``country`` by MiniLM, no synonym), so the STOP rule
+    reads it as ``which item`` and refuses to stop on countries while a move reaches cities. A noun near a named
+    type's word (``nation``, 0.77 from ``country``), a named type's own word, a generic noun, another question
+    word, and a graph with no unnamed type leave the phrase as it is."""
+    e = np.eye(4, dtype=np.float64)
+    vectors = {
+        "country": e[0],
+        "city": 0.54 * e[0] + np.sqrt(1 - 0.54**2) * e[1],
+        "nation": 0.77 * e[0] + np.sqrt(1 - 0.77**2) * e[2],
+        "position": e[3],
+        "kind": e[2],
+    }
+    types = ["country", "item", "item 2", "position", "person"]
+    assert asked_unnamed("which city", types, vectors) == "which item"
+    assert asked_unnamed("which nation", types, vectors) == "which nation"  # near a named type by meaning
+    assert asked_unnamed("which countries", types, vectors) == "which countries"  # a named type's own word
+    assert asked_unnamed("what kind", types, vectors) == "what kind"  # a generic noun asks for no type
+    assert asked_unnamed("where", types, vectors) == "where"
+    assert asked_unnamed("which city", ["country", "position", "person"], vectors) == "which city"
+    # read so, the STOP rule refuses STOP on the countries while a move reaches the unnamed cities
+    at_country = DecisionInputs(
+        question="in which city is the club of based",
+        path=("plays_for|out", "based_in|out", "in_country|out"),
+        tokens=("in_country|in", STOP_TOKEN),
+        types=("item 2", "country"),
+        counts=(4, 1),
+        moves=("in country (in)", "the answer is these 1 country"),
+    )
+    assert stop_ruled_out(at_country, asked_unnamed("which city", types, vectors))
+    assert not stop_ruled_out(at_country, "which city")
 
 
 def test_a_relation_the_question_names_again_is_offered_again() -> None:
