@@ -661,12 +661,17 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     and some of ``type_names`` are unnamed (:func:`is_unnamed`): a graph that calls its countries ``country`` and
     leaves its cities unnamed answers "in which city is the club of [X] based" among the unnamed, never with
     countries, however near ``city`` is to ``country``. Read by the STOP rule (:func:`stop_ruled_out`) only;
-    ``asked`` as it is otherwise (another question word, a generic noun, no unnamed type). ``vectors`` holds the
+    ``asked`` as it is otherwise (another question word, a generic noun, no unnamed type, and a head noun with a
+    modifier before it: "what national teams" asks for countries, which neither word says). ``vectors`` holds the
     nouns (:func:`asked_nouns`) and the named types' heads (:func:`type_heads`)."""
     nouns = asked_nouns(asked)
     names = set(type_names)
     if not nouns or GENERIC_NOUNS.intersection(nouns) or not any(is_unnamed(t) for t in names):
         return asked
+    words = asked.split()[1:]
+    head = next((i for i, w in enumerate(words) if reads_as_plural(w)), len(words) - 1)
+    if any(w not in FUNCTION_WORDS for w in words[:head]):
+        return asked  # a head with a modifier of its own: "what national teams" may be what a type's word is not
     named = sorted({type_text(t) for t in names if t and not is_unnamed(t) and t != UNTYPED_KIND})
     if answer_type_verdicts(asked, named) is not None:
         return asked

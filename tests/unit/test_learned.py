@@ -701,7 +701,7 @@ def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
     city" asks for an unnamed type (``city`` is 0.54 from ``country`` by MiniLM, no synonym), so the STOP rule
     reads it as ``which item`` and refuses to stop on countries while a move reaches cities. A noun near a named
     type's word (``nation``, 0.77 from ``country``), a named type's own word, a generic noun, another question
-    word, and a graph with no unnamed type leave the phrase as it is."""
+    word, a head noun with a modifier of its own, and a graph with no unnamed type leave the phrase as it is."""
     e = np.eye(4, dtype=np.float64)
     vectors = {
         "country": e[0],
@@ -716,6 +716,10 @@ def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
     assert asked_unnamed("which countries", types, vectors) == "which countries"  # a named type's own word
     assert asked_unnamed("what kind", types, vectors) == "what kind"  # a generic noun asks for no type
     assert asked_unnamed("where", types, vectors) == "where"
+    # a head with a modifier of its own says a kind its words may not: "national teams" are countries
+    assert asked_unnamed("what national teams", types, vectors) == "what national teams"
+    assert asked_unnamed("which city clubs", types, vectors) == "which city clubs"
+    assert asked_unnamed("which cities host", types, vectors) == "which item"  # words after the head: no modifier
     assert asked_unnamed("which city", ["country", "position", "person"], vectors) == "which city"
     # read so, the STOP rule refuses STOP on the countries while a move reaches the unnamed cities
     at_country = DecisionInputs(
