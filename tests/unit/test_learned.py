@@ -330,6 +330,34 @@ async def test_fit_writes_a_calibrated_artifact_that_loads_and_decides(tmp_path:
     assert as_named.probabilities == kept.probabilities
 
 
+async def test_a_graph_without_types_refuses_stop_on_a_named_type_when_the_asked_noun_is_unnamed(
+    tmp_path: Path,
+) -> None:
+    """The decision at the films asked "... released in which years", on a graph loaded without types: its films
+    are typed ``film`` by their relations' words. Where the years are a type no relation names (``item``), the
+    noun names none of the named types and reads as asking for the unnamed one, so STOP on the films is refused
+    (:func:`~graphwalk_neo4j.learned.inputs.asked_unnamed`); where the graph names the years ``vintage``, a
+    named type the question does not name, nothing is ruled out, as before."""
+    embedder = FakeEmbedder(64)
+    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "art", options=FitOptions(epochs=3, hidden=16))
+    decider = LearnedDecider.load(tmp_path / "art", embedder)
+    q = tate_question()
+    assert q.context is not None
+    untyped_options = tuple(o.model_copy(update={"source_type": None, "target_type": None}) for o in q.context.options)
+    context = q.context.model_copy(update={"current_type": None, "options": untyped_options})
+    question = q.model_copy(update={"context": context})
+    stop = context.labels[-1]
+    ends = {"release_year|subject": "film", "starred_actors|subject": "film", "starred_actors|object": "person"}
+
+    async def stop_probability(years: str) -> float:
+        decider.role_types = {**ends, "release_year|object": years}
+        result = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[question]))
+        return result.results["b0"].probabilities[stop]
+
+    assert await stop_probability("item") == 0.0
+    assert await stop_probability("vintage") > 0.0
+
+
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     embedder = FakeEmbedder(64)
     opts = FitOptions(epochs=6, hidden=16, patience=100)
