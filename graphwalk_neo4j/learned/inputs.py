@@ -295,6 +295,12 @@ def sole_unnamed(role_types: Mapping[str, str]) -> str | None:
     return unnamed[0] if len(unnamed) == 1 else None
 
 
+def head_index(nouns: Sequence[str]) -> int:
+    """Where the head stands among the words after a ``which`` / ``what``: the first that reads as a plural, else
+    the last (``which films share``: films; ``which national team``: team)."""
+    return next((i for i, w in enumerate(nouns) if reads_as_plural(w)), len(nouns) - 1)
+
+
 def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[str, str] | None:
     """``(the graph's one unnamed type, the noun the question asks for)`` when the question asks ``which`` /
     ``what`` of a noun (:func:`~graphwalk_neo4j.decide.answer_types.asked_noun_phrase`, its head in the singular:
@@ -313,8 +319,7 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     named = sorted(type_text(n) for n in set(role_types.values()) - {unnamed})
     if answer_type_verdicts(" ".join(words), named) is not None:
         return None
-    head = next((w for w in words[1:] if reads_as_plural(w)), words[-1])  # "which films share": films
-    return unnamed, singular(head)
+    return unnamed, singular(words[1 + head_index(words[1:])])
 
 
 def named_as_asked(
@@ -668,9 +673,8 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     names = set(type_names)
     if not nouns or GENERIC_NOUNS.intersection(nouns) or not any(is_unnamed(t) for t in names):
         return asked
-    words = asked.split()[1:]
-    head = next((i for i, w in enumerate(words) if reads_as_plural(w)), len(words) - 1)
-    if any(w not in FUNCTION_WORDS for w in words[:head]):
+    first, *words = asked.split()
+    if any(w not in FUNCTION_WORDS for w in words[: head_index(words)]):
         return asked  # a head with a modifier of its own: "what national teams" may be what a type's word is not
     named = sorted({type_text(t) for t in names if t and not is_unnamed(t) and t != UNTYPED_KIND})
     if answer_type_verdicts(asked, named) is not None:
@@ -678,7 +682,7 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     heads = [h for h in type_heads(names) if h in vectors]
     if any(float(vectors[n] @ vectors[h]) >= NEAR_TYPE for n in nouns if n in vectors for h in heads):
         return asked
-    return f"{asked.split()[0]} {UNNAMED_TYPE}"
+    return f"{first} {UNNAMED_TYPE}"
 
 
 def _before_of(words: Sequence[str], end: int) -> bool:
