@@ -26,6 +26,7 @@ from graphwalk_neo4j.decide.answer_types import (
     asked_noun_phrase,
     asked_phrase,
     asks_for,
+    kind_of,
     names_replaced,
     reads_as_plural,
     singular,
@@ -269,6 +270,7 @@ def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str 
 
 
 UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 2``, ... when there are several)
+PLACE_TYPE = "place"  # what role_types calls the objects of ``born_in``, ``based_in``, ... that nothing else names
 # Nouns that ask for no type: "what kind of ...", "which one"; and the nouns for what is said about a thing, not for
 # a kind of thing ("which words describe [X]", "what topics is [X] about": its tags or keywords, whatever the graph
 # calls them, never the films the graph leaves unnamed).
@@ -667,7 +669,9 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     leaves its cities unnamed answers "in which city is the club of [X] based" among the unnamed, never with
     countries, however near ``city`` is to ``country``. Read by the STOP rule (:func:`stop_ruled_out`) only;
     ``asked`` as it is otherwise (another question word, a generic noun, no unnamed type, and a head noun with a
-    modifier before it: "what national teams" asks for countries, which neither word says). ``vectors`` holds the
+    modifier before it: "what national teams" asks for countries, which neither word says; a place noun on a graph
+    with a type named :data:`PLACE_TYPE`, which may be that type: ``role_types`` names so the cities things are
+    born or based in, when no relation names them by a noun). ``vectors`` holds the
     nouns (:func:`asked_nouns`) and the named types' heads (:func:`type_heads`)."""
     nouns = asked_nouns(asked)
     names = set(type_names)
@@ -679,6 +683,8 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     named = sorted({type_text(t) for t in names if t and not is_unnamed(t) and t != UNTYPED_KIND})
     if answer_type_verdicts(asked, named) is not None:
         return asked
+    if PLACE_TYPE in named and kind_of(" ".join(nouns)) == "place":
+        return asked  # a city, a town: the graph's places may be what it is, named only as where things are
     heads = [h for h in type_heads(names) if h in vectors]
     if any(float(vectors[n] @ vectors[h]) >= NEAR_TYPE for n in nouns if n in vectors for h in heads):
         return asked

@@ -27,7 +27,9 @@ from such a graph alone, it answered 0.37 / 0.20 of the `companies` dev graph's 
    (``plays_in_club``: club, ``studied_at_university``: university), the subject of a ``<noun> <preposition>``
    name whose first word is no verb that noun (``city_in``: city), and the subject of a Freebase-style
    ``/people/person/place_of_birth`` its type segment (person; as directly as a noun when the type stands under
-   a domain of its own name, ``people/person``, ``location/location``, else last). Candidates rank in that
+   a domain of its own name, ``people/person``, ``location/location``, else last), and, last of all, the object
+   of a verb of being somewhere before ``in`` or ``at`` a ``place`` (``born_in``, ``based_in``, ``OCCURRED_AT``;
+   not where most of its nodes are numbers, the years of ``born_in`` 1970). Candidates rank in that
    order of how directly they name the nodes (:func:`role_name` returns the rank), then by how many nodes their
    role has; a type whose roles name two kinds of agent (``director`` and ``writer``) is a ``person``. A type
    no role names is an ``item`` (``item 2``, ... when there are several): the relations' words around it would
@@ -62,7 +64,7 @@ from graphwalk_neo4j.learned.graph_questions import (
     read_graph,
     read_relation,
 )
-from graphwalk_neo4j.learned.inputs import UNNAMED_TYPE, role_key
+from graphwalk_neo4j.learned.inputs import PLACE_TYPE, UNNAMED_TYPE, role_key
 from graphwalk_neo4j.store.queries import COUNTS, GET_ROLE_TYPES, PUT_ROLE_TYPES
 
 if TYPE_CHECKING:
@@ -78,7 +80,7 @@ MIN_SHARED = 3  # nodes, so that a handful of coincidences (a film called "1969"
 TYPED_SHARE = 0.5  # a graph whose nodes have a type this often keeps its own types
 # The inference's version in a walked graph's stored reading (graph_role_types): raised when infer_role_types or
 # type_links would give a graph other types, so readings stored by older code are inferred again.
-ROLE_TYPES_VERSION = 7
+ROLE_TYPES_VERSION = 8
 TYPED_SAMPLE = 1_000  # entities whose types tell a walked graph with types from one without (graph_role_types)
 # A walked graph's types are inferred from the relationships of at most this many of its nodes (uid order), so a
 # walk on a large graph loaded without types does not hold all of it in memory once (MetaQA: 43k, read whole).
@@ -97,6 +99,15 @@ COPULA_FORMS = frozenset("is are was were be".split())  # is_in: no city_in's no
 # is then no agent (a city ``contained_by`` a country, a film ``followed_by`` its sequel), so no "container" or
 # "follower" names it
 RELATIVE_VERBS = frozenset("contain include border surround cover follow precede succeed replace".split())
+# Verbs that say where a thing is, was or happened: the object of ``<verb> in`` / ``<verb> at`` is a place (``born_in``,
+# ``based_in``, ``OCCURRED_AT``), named so only where no other role names it (rank 4) and its nodes are not numbers
+# (``born_in`` 1970 is a time). A place is what ``where`` asks for, in the graph's questions and in walks.
+LOCATIVE_VERBS = frozenset(
+    "base locate situate headquarter live reside die bury occur happen hold host station sit stand".split()
+)
+LOCATIVE_IRREGULAR = frozenset({"born", "held", "sat", "stood"})
+LOCATIVE_PREPOSITIONS = frozenset({"in", "at"})
+PLACE = PLACE_TYPE
 
 
 def _verb_form(word: str) -> bool:
@@ -148,6 +159,8 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
         if core[-1] == "by" and len(core) == 2 and not _relative(core[0]):
             found = agent_noun(core[0])
             return (1, found) if found else None  # directed_by: the object is the director
+        if core[-1] in LOCATIVE_PREPOSITIONS and 2 <= len(core) <= 3 and _locative(core[-2]):
+            return 4, PLACE  # born_in, based_in, OCCURRED_AT: the object is where
         return None
     if reading.active is not None and reading.active.object:
         return 0, _head_noun(reading.active.object)  # plays_in_club, studied_at_university: a club, a university
@@ -162,6 +175,29 @@ def _relative(participle: str) -> bool:
     """Whether a past participle is one of :data:`RELATIVE_VERBS` (``contained``, ``replaced``, ``succeeded``)."""
     stem = participle[:-2] if participle.endswith("ed") else participle
     return stem in RELATIVE_VERBS or stem + "e" in RELATIVE_VERBS
+
+
+def _locative(word: str) -> bool:
+    """Whether ``word`` is a form of one of :data:`LOCATIVE_VERBS` (``born``, ``based``, ``lives``, ``occurred``,
+    ``buried``, ``living``)."""
+    if word in LOCATIVE_IRREGULAR:
+        return True
+    stems = {word}
+    if word.endswith("ied"):
+        stems.add(word[:-3] + "y")  # buried: bury
+    if word.endswith("ed"):
+        stems |= {word[:-1], word[:-2], word[:-3]}  # based: base, hosted: host, occurred: occur
+    if word.endswith("ing"):
+        stems |= {word[:-3], word[:-3] + "e"}  # living: live
+    if word.endswith("s"):
+        stems.add(base_form(word))  # lives: live
+    return bool(stems & LOCATIVE_VERBS)
+
+
+def _numbers(index: GraphIndex, nodes: set[str]) -> bool:
+    """Whether most of ``nodes`` are named by a number (years: ``born_in`` 1970 names no place)."""
+    numeric = sum(1 for node in nodes if (index.names.get(node) or node).strip().isdigit())
+    return 2 * numeric > len(nodes)
 
 
 def _present_agent_noun(core: list[str]) -> str | None:
@@ -232,7 +268,11 @@ def infer_role_types(index: GraphIndex) -> dict[str, str]:
     names: dict[tuple[str, str], str] = {}
     taken: Counter[str] = Counter()
     for members in sorted(groups.values(), key=lambda m: (-sum(len(roles[k]) for k in m), m)):
-        candidates = [(found, -len(roles[k]), k) for k in members if (found := role_name(*k))]
+        candidates = [
+            (found, -len(roles[k]), k)
+            for k in members
+            if (found := role_name(*k)) and not (found[1] == PLACE and _numbers(index, roles[k]))
+        ]
         if len({found[1] for found, _, _ in candidates if kind_of(found[1]) == "agent"}) >= 2:
             name = PEOPLE  # directors who are also writers: what they share is being people
         elif candidates:

@@ -749,6 +749,10 @@ def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
     assert asked_unnamed("which city clubs", types, vectors) == "which city clubs"
     assert asked_unnamed("which cities host", types, vectors) == "which item"  # words after the head: no modifier
     assert asked_unnamed("which city", ["country", "position", "person"], vectors) == "which city"
+    # a graph that calls its cities ``place`` (where players are born, clubs based): a city may be one of them
+    assert asked_unnamed("which city", ["country", "place", "item", "person"], vectors) == "which city"
+    assert asked_unnamed("which cities", ["country", "place", "item", "person"], vectors) == "which cities"
+    assert asked_unnamed("which position", ["country", "place", "item"], vectors) == "which item"  # no place noun
     # read so, the STOP rule refuses STOP on the countries while a move reaches the unnamed cities
     at_country = DecisionInputs(
         question="in which city is the club of based",

@@ -161,8 +161,41 @@ def test_what_a_relation_says_its_ends_are() -> None:
         ("studied_at_university", "object", (0, "university")),
         ("directed_by", "subject", None),
         ("has_genre", "subject", None),
+        ("born_in", "object", (4, "place")),  # a verb of being somewhere: where, named last
+        ("based_in", "object", (4, "place")),
+        ("OCCURRED_AT", "object", (4, "place")),
+        ("lives_in", "object", (4, "place")),
+        ("was_born_in", "object", (4, "place")),
+        ("held_in", "object", (4, "place")),
+        ("competes_in", "object", None),  # competing is done in a league, not a place
+        ("plays_in", "object", None),
+        ("studied_at", "object", None),
     ]
     assert [role_name(relation, end) for relation, end, _ in cases] == [want for _, _, want in cases]
+
+
+def test_where_things_are_born_or_based_is_a_place_unless_another_role_names_it_or_it_is_a_number() -> None:
+    """A football graph as it comes: players born in cities, clubs based in them, the cities in countries. No
+    relation names the cities by a noun, so ``born_in`` and ``based_in`` name them ``place``; the countries keep
+    ``in_country``'s noun (rank 0 beats the place's 4), and years a player was born in are no place."""
+    triples = []
+    for i in range(6):
+        triples += [(f"p{i}", "born_in", f"c{i % 3}"), (f"p{i}", "plays_for", f"club{i % 3}")]
+    for i in range(3):
+        triples += [(f"c{i}", "in_country", f"k{i % 2}"), (f"club{i}", "based_in", f"c{(i + 1) % 3}")]
+    assert infer_role_types(_index(triples)) == {
+        "based_in|object": "place",
+        "based_in|subject": "item",  # the clubs: plays_for names no club
+        "born_in|object": "place",
+        "born_in|subject": "player",
+        "in_country|object": "country",
+        "in_country|subject": "place",
+        "plays_for|object": "item",
+        "plays_for|subject": "player",
+    }
+    years = [(f"p{i}", "born_in", str(1970 + i % 3)) for i in range(6)]
+    years += [(f"p{i}", "plays_for", f"club{i % 3}") for i in range(6)]
+    assert infer_role_types(_index(years))["born_in|object"] == "item"  # born in 1970: a time, not a place
 
 
 def test_untyped_nodes_take_the_type_of_the_role_they_have_most() -> None:
