@@ -46,3 +46,18 @@ def tate_decision(options: Sequence[Option], key: str = "b0") -> ChoiceQuestion:
         question=QUESTION,
     )
     return question
+
+
+def first_decision(options: Sequence[Option], question: str, key: str = "b0") -> ChoiceQuestion:
+    """The question at Sharon Tate herself, before any hop, offering ``options`` and STOP."""
+    built, _ = build_question(
+        key,
+        current=[TATE],
+        start=[TATE],
+        steps=[],
+        options=list(options),
+        stop_allowed=True,
+        config=WalkConfig(hop_mode="relation"),
+        question=question,
+    )
+    return built

@@ -285,11 +285,17 @@ def stop_ruled_out(
 def without_stop(probs: np.ndarray, is_stop: Sequence[bool]) -> np.ndarray:
     """``probs`` with STOP's share given to the moves in proportion (STOP 0); unchanged when every option is
     STOP."""
-    kept = ~np.asarray(is_stop, dtype=bool)
+    return without_options(probs, is_stop)
+
+
+def without_options(probs: np.ndarray, removed: Sequence[bool]) -> np.ndarray:
+    """``probs`` with the ``removed`` options' share given to the others in proportion (those 0); unchanged when
+    every option is removed."""
+    kept = ~np.asarray(removed, dtype=bool)
     if not kept.any():
         return probs
     total = float(probs[kept].sum())
-    if total <= 0:  # everything was on STOP: the moves share alike
+    if total <= 0:  # everything was on the removed: the others share alike
         return np.asarray(kept / kept.sum(), dtype=np.float64)
     return np.asarray(np.where(kept, probs, 0.0) / total)
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.answer_types import (
     FUNCTION_WORDS,
+    QUESTION_WORDS,
     WORD_PATTERN,
     answer_type_verdicts,
     asked_noun_phrase,
@@ -34,6 +35,7 @@ from graphwalk_neo4j.decide.answer_types import (
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import property_words, relation_words
+from graphwalk_neo4j.learned.graph_questions import IRREGULAR_PAST, PARTICIPLES
 from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
@@ -689,6 +691,72 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     if any(float(vectors[n] @ vectors[h]) >= NEAR_TYPE for n in nouns if n in vectors for h in heads):
         return asked
     return f"{first} {UNNAMED_TYPE}"
+
+
+BE_FORMS = frozenset("is are was were".split())
+TOPIC_WORD = "gwtopic"  # what :func:`predicate_of_another` reads the start entities' names as
+# Words that may open a question before its verb ``be``: "where was", "in which city were", "what country is".
+OPENING_WORDS = frozenset({*QUESTION_WORDS, "in", "at", "from", "on"})
+RELATION_PREPOSITIONS = frozenset("in at from on by for to with into".split())
+WHERE_PREPOSITIONS = frozenset({"in", "at", "from", "on"})  # "where was [X] born": born in
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """What :func:`predicate_of_another` reads: the participle, and the prepositions the question puts to it
+    (after it, before its question word, or those ``where`` stands for)."""
+
+    participle: str
+    prepositions: frozenset[str]
+
+    def names(self, token: str) -> bool:
+        """Whether the move ``token`` is the participle's relation: one of its content words a form of the
+        participle (``born`` and ``born_in``), and its closing preposition, if any, one the question puts to it
+        ("in which country is the league of [X]'s club played" names no ``plays_for``)."""
+        words = relation_name_words(token).lower().split()
+        if not any(same_form(self.participle, w) for w in content_words(" ".join(words))):
+            return False
+        return not words or words[-1] not in RELATION_PREPOSITIONS or words[-1] in self.prepositions
+
+
+def _participle(word: str) -> bool:
+    return word.endswith("ed") or word in PARTICIPLES or word in IRREGULAR_PAST
+
+
+def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | None:
+    """The participle a ``be`` question ends in when the subject it is said of is reached from the topic, not the
+    topic itself: "where was the coach of [X]'s club born" says ``born`` of the coach, "where were the teammates of
+    [X] born" of the teammates, "in which cities were the managers of the teams [X] used to play for born" of the
+    managers. ``None`` where the topic is the subject ("where was [X] born", "when was the film [X] released": a
+    noun before the name says what it is, not whose), the question opens otherwise, or ends in no participle.
+
+    The subject is the words between ``be`` and the participle; it is said of another when the topic stands in it
+    behind a preposition (``of``, ``by``, "the players who share a club with [X]"), before a possessive, or before
+    more words of the phrase. Read by
+    :meth:`~graphwalk_neo4j.learned.model.LearnedDecider` at the walk's first decision: a move that the participle
+    names (:meth:`Predicate.names`: ``born_in`` by ``born``) is not the topic's, so the walk does not take it
+    first."""
+    text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
+    words, marks = possessives(WORD_PATTERN.findall(text))
+    be = next((i for i, w in enumerate(words) if w in BE_FORMS), None)
+    if be is None or be == 0 or words[0] not in OPENING_WORDS or TOPIC_WORD not in words[be + 1 :]:
+        return None
+    content = [i for i in range(be + 1, len(words)) if words[i] not in FUNCTION_WORDS]
+    if not content or not _participle(words[content[-1]]) or words[content[-1]] == TOPIC_WORD:
+        return None
+    end = content[-1]
+    subject = words[be + 1 : end]
+    if TOPIC_WORD not in subject:
+        return None
+    topic = be + 1 + subject.index(TOPIC_WORD)
+    behind = (RELATION_PREPOSITIONS | {"of"}) & set(words[be + 1 : topic])
+    more = any(w not in FUNCTION_WORDS for w in words[topic + 1 : end])
+    if not (behind or marks[topic] or more):
+        return None
+    put = {w for w in (*words[end + 1 :], words[0]) if w in RELATION_PREPOSITIONS}
+    if "where" in words[:be]:
+        put |= WHERE_PREPOSITIONS
+    return Predicate(words[end], frozenset(put))
 
 
 def _before_of(words: Sequence[str], end: int) -> bool:

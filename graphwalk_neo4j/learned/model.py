@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.answer_types import asked_about, without_stop
+from graphwalk_neo4j.decide.answer_types import asked_about, without_options, without_stop
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
@@ -59,6 +59,7 @@ from graphwalk_neo4j.learned.inputs import (
     decision_inputs,
     nouns_before_topic,
     option_extras,
+    predicate_of_another,
     same_word,
     stop_ruled_out,
     type_heads,
@@ -488,7 +489,13 @@ class LearnedDecider(DecisionBackend):
         inputs, links = self._typed(untyped, name_unnamed=self.name_unnamed and asked == plain)
         probs = softmax(await self._scores(inputs), self.temperature)
         if self.stop_rule and stop_ruled_out(inputs, await self._asked_of_stop_rule(asked, inputs, links), links):
-            return without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
+            probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
+        if not inputs.path and (said := predicate_of_another(context.question, [s.name for s in context.start])):
+            # "where was the coach of [X]'s club born": the coach was born, not [X]; born_in is no first move
+            named = [token != STOP_TOKEN and said.names(token) for token in inputs.tokens]
+            moves = [token != STOP_TOKEN for token in inputs.tokens]
+            if any(named) and sum(moves) > sum(named):
+                probs = without_options(probs, named)
         return probs
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:

@@ -55,6 +55,7 @@ from graphwalk_neo4j.learned.inputs import (
     option_extras,
     owner_reading,
     possessives,
+    predicate_of_another,
     relation_core_words,
     same_form,
     same_stem,
@@ -75,7 +76,7 @@ from graphwalk_neo4j.learned.model import (
     text_vectors,
 )
 from graphwalk_neo4j.walk.ports import Option
-from tests.tate_decision import QUESTION, TATE, YEARS, tate_decision
+from tests.tate_decision import QUESTION, TATE, YEARS, first_decision, tate_decision
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -356,6 +357,68 @@ async def test_a_graph_without_types_refuses_stop_on_a_named_type_when_the_asked
 
     assert await stop_probability("item") == 0.0
     assert await stop_probability("vintage") > 0.0
+
+
+def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
+    """A ``be`` question whose participle is said of a subject that holds the topic behind ``of`` / ``by``, before a
+    possessive or before more words: the participle; the topic itself as the subject, a noun before the name that
+    says what it is, another opening or no participle at the end: ``None``."""
+    cases = {
+        "where was the coach of [Elif Abara]'s club born": "born",
+        "where were the teammates of [Elif Abara] born": "born",
+        "in which cities were the managers of the teams [Elif Abara] used to play for born": "born",
+        "what countries were the players of [Elif Abara] born in": "born",
+        "in which cities were the players who share a club with [Elif Abara] born": "born",
+        "where was [Elif Abara]'s father born": "born",
+        "when were the movies directed by [Elif Abara] released": "released",
+        "where was [Elif Abara] born": None,
+        "when was the film [Elif Abara] released": None,
+        "which country's league does the team of [Elif Abara] play in": None,  # no be, no participle
+        "what genres are the films directed by [Elif Abara] in": None,  # the topic ends it
+        "the films directed by [Elif Abara] were released in which years": None,  # opens with its subject
+        "who is [Elif Abara] married to": None,
+    }
+    read = {q: predicate_of_another(q, ["Elif Abara"]) for q in cases}
+    assert {q: p.participle if p else None for q, p in read.items()} == cases
+    # the move it names: a form of the participle, closing with a preposition the question puts to it
+    born = read["where was the coach of [Elif Abara]'s club born"]
+    assert born is not None
+    assert born.names("born_in|out")
+    assert not born.names("based_in|out")
+    played = predicate_of_another("in which country is the league of [Elif Abara]'s club played", ["Elif Abara"])
+    assert played is not None
+    assert played.prepositions == {"in"}
+    assert not played.names("plays_for|out")  # the league is played in a country; [X] plays for the club
+    assert played.names("plays_position|out")
+    directed = read["when were the movies directed by [Elif Abara] released"]
+    assert directed is not None
+    assert directed.names("release_year|out")
+
+
+async def test_the_learned_decider_does_not_take_first_the_move_a_participle_says_of_another(
+    tmp_path: Path,
+) -> None:
+    """At the topic, "where were the co-stars of Sharon Tate born" says ``born`` of her co-stars: ``born_in`` is
+    not her move, and the first decision gives it nothing (the rest renormalised); "where was Sharon Tate born"
+    leaves it to the network."""
+    embedder = FakeEmbedder(64)
+    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "art", options=FitOptions(epochs=3, hidden=16))
+    decider = LearnedDecider.load(tmp_path / "art", embedder)
+    options = [
+        Option(relation="born_in", direction="out", targets=(YEARS[0],)),
+        Option(relation="starred_actors", direction="in", targets=(TATE,)),
+    ]
+
+    async def probabilities(question: str) -> list[float]:
+        q = first_decision(options, question)
+        result = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[q]))
+        assert q.context is not None
+        return [result.results["b0"].probabilities[label] for label in q.context.labels]
+
+    born, starred, stop = await probabilities("where were the co-stars of Sharon Tate born")
+    assert born == 0.0
+    assert starred + stop == pytest.approx(1.0)
+    assert (await probabilities("where was Sharon Tate born"))[0] > 0.0
 
 
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
