@@ -694,6 +694,7 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
 
 
 BE_FORMS = frozenset("is are was were".split())
+DO_FORMS = frozenset("do does did".split())  # "where did the spouse of [X] study": a verb in its base form ends it
 TOPIC_WORD = "gwtopic"  # what :func:`predicate_of_another` reads the start entities' names as
 # Words that may open a question before its verb ``be``: "where was", "in which city were", "what country is".
 OPENING_WORDS = frozenset({*QUESTION_WORDS, "in", "at", "from", "on"})
@@ -708,13 +709,19 @@ class Predicate:
 
     participle: str
     prepositions: frozenset[str]
+    subject: tuple[str, ...] = ()  # the subject's content words, the topic's name left out
 
     def names(self, token: str) -> bool:
         """Whether the move ``token`` is the participle's relation: one of its content words a form of the
-        participle (``born`` and ``born_in``), and its closing preposition, if any, one the question puts to it
-        ("in which country is the league of [X]'s club played" names no ``plays_for``)."""
+        participle (``born`` and ``born_in``), its closing preposition, if any, one the question puts to it
+        ("in which country is the league of [X]'s club played" names no ``plays_for``), and none of its words one
+        the subject says too ("what else did the actors of [X] star in": ``starred_actors`` reaches the actors
+        from [X] before it leads back)."""
         words = relation_name_words(token).lower().split()
-        if not any(same_form(self.participle, w) for w in content_words(" ".join(words))):
+        core = content_words(" ".join(words))
+        if not any(same_form(self.participle, w) for w in core):
+            return False
+        if any(same_form(s, w) for s in self.subject for w in core):
             return False
         return not words or words[-1] not in RELATION_PREPOSITIONS or words[-1] in self.prepositions
 
@@ -738,11 +745,15 @@ def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | Non
     first."""
     text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
     words, marks = possessives(WORD_PATTERN.findall(text))
-    be = next((i for i, w in enumerate(words) if w in BE_FORMS), None)
+    be = next((i for i, w in enumerate(words) if w in BE_FORMS | DO_FORMS), None)
     if be is None or be == 0 or words[0] not in OPENING_WORDS or TOPIC_WORD not in words[be + 1 :]:
         return None
     content = [i for i in range(be + 1, len(words)) if words[i] not in FUNCTION_WORDS]
-    if not content or not _participle(words[content[-1]]) or words[content[-1]] == TOPIC_WORD:
+    if not content or words[content[-1]] == TOPIC_WORD:
+        return None
+    if any(w not in RELATION_PREPOSITIONS | {"of"} for w in words[content[-1] + 1 :]):
+        return None  # the question ends in no verb: "what do the spouses of [X]'s children do"
+    if words[be] in BE_FORMS and not _participle(words[content[-1]]):
         return None
     end = content[-1]
     subject = words[be + 1 : end]
@@ -750,13 +761,15 @@ def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | Non
         return None
     topic = be + 1 + subject.index(TOPIC_WORD)
     behind = (RELATION_PREPOSITIONS | {"of"}) & set(words[be + 1 : topic])
-    more = any(w not in FUNCTION_WORDS for w in words[topic + 1 : end])
+    # after do, the subject's end is not known (the verb may be one word or two: "does [X] fall under")
+    more = words[be] in BE_FORMS and any(w not in FUNCTION_WORDS for w in words[topic + 1 : end])
     if not (behind or marks[topic] or more):
         return None
     put = {w for w in (*words[end + 1 :], words[0]) if w in RELATION_PREPOSITIONS}
     if "where" in words[:be]:
         put |= WHERE_PREPOSITIONS
-    return Predicate(words[end], frozenset(put))
+    said = tuple(w for w in subject if w not in FUNCTION_WORDS and w != TOPIC_WORD)
+    return Predicate(words[end], frozenset(put), said)
 
 
 def _before_of(words: Sequence[str], end: int) -> bool:

@@ -360,9 +360,10 @@ async def test_a_graph_without_types_refuses_stop_on_a_named_type_when_the_asked
 
 
 def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
-    """A ``be`` question whose participle is said of a subject that holds the topic behind ``of`` / ``by``, before a
-    possessive or before more words: the participle; the topic itself as the subject, a noun before the name that
-    says what it is, another opening or no participle at the end: ``None``."""
+    """A ``be`` question whose participle is said of a subject that holds the topic behind a preposition, before a
+    possessive or before more words, or a ``do`` question whose last verb is (behind a preposition or before a
+    possessive only): that word; the topic itself as the subject, a noun before the name that says what it is,
+    another opening or no participle at the end: ``None``."""
     cases = {
         "where was the coach of [Elif Abara]'s club born": "born",
         "where were the teammates of [Elif Abara] born": "born",
@@ -373,7 +374,10 @@ def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None
         "when were the movies directed by [Elif Abara] released": "released",
         "where was [Elif Abara] born": None,
         "when was the film [Elif Abara] released": None,
-        "which country's league does the team of [Elif Abara] play in": None,  # no be, no participle
+        "which country's league does the team of [Elif Abara] play in": "play",  # after do, a verb's base form
+        "where did the parents of [Elif Abara] die": "die",
+        "what genre does [Elif Abara] fall under": None,  # after do the topic's words end nowhere known
+        "what do the spouses of [Elif Abara]'s children do": None,  # no verb ends it
         "what genres are the films directed by [Elif Abara] in": None,  # the topic ends it
         "the films directed by [Elif Abara] were released in which years": None,  # opens with its subject
         "who is [Elif Abara] married to": None,
@@ -390,6 +394,13 @@ def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None
     assert played.prepositions == {"in"}
     assert not played.names("plays_for|out")  # the league is played in a country; [X] plays for the club
     assert played.names("plays_position|out")
+    play = read["which country's league does the team of [Elif Abara] play in"]
+    assert play is not None
+    assert not play.names("plays_for|out")  # the team plays in a league; [X] plays for the team
+    starred = predicate_of_another("what else did the actors of [Elif Abara] star in", ["Elif Abara"])
+    assert starred is not None
+    assert starred.subject == ("actors",)
+    assert not starred.names("starred_actors|out")  # the subject's own word: the move that reaches the actors
     directed = read["when were the movies directed by [Elif Abara] released"]
     assert directed is not None
     assert directed.names("release_year|out")
