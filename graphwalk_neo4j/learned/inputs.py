@@ -704,22 +704,23 @@ WHERE_PREPOSITIONS = frozenset({"in", "at", "from", "on"})  # "where was [X] bor
 
 @dataclass(frozen=True)
 class Predicate:
-    """What :func:`predicate_of_another` reads: the participle, and the prepositions the question puts to it
-    (after it, before its question word, or those ``where`` stands for)."""
+    """What :func:`predicate_of_another` reads: the verb that ends the question (a participle after ``be``, a base
+    form after ``do``), the prepositions the question puts to it (after it, before its question word, or those
+    ``where`` stands for), and the content words of the subject it is said of, the topic's name left out."""
 
-    participle: str
+    verb: str
     prepositions: frozenset[str]
-    subject: tuple[str, ...] = ()  # the subject's content words, the topic's name left out
+    subject: tuple[str, ...] = ()
 
     def names(self, token: str) -> bool:
-        """Whether the move ``token`` is the participle's relation: one of its content words a form of the
-        participle (``born`` and ``born_in``), its closing preposition, if any, one the question puts to it
-        ("in which country is the league of [X]'s club played" names no ``plays_for``), and none of its words one
-        the subject says too ("what else did the actors of [X] star in": ``starred_actors`` reaches the actors
-        from [X] before it leads back)."""
+        """Whether the move ``token`` is the verb's relation: one of its content words a form of the verb
+        (``born`` and ``born_in``), its closing preposition, if any, one the question puts to it ("in which country
+        is the league of [X]'s club played" names no ``plays_for``), and none of its words one the subject says too
+        ("what else did the actors of [X] star in": ``starred_actors`` reaches the actors from [X] before it leads
+        back)."""
         words = relation_name_words(token).lower().split()
         core = content_words(" ".join(words))
-        if not any(same_form(self.participle, w) for w in core):
+        if not any(same_form(self.verb, w) for w in core):
             return False
         if any(same_form(s, w) for s in self.subject for w in core):
             return False
@@ -731,18 +732,19 @@ def _participle(word: str) -> bool:
 
 
 def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | None:
-    """The participle a ``be`` question ends in when the subject it is said of is reached from the topic, not the
-    topic itself: "where was the coach of [X]'s club born" says ``born`` of the coach, "where were the teammates of
-    [X] born" of the teammates, "in which cities were the managers of the teams [X] used to play for born" of the
-    managers. ``None`` where the topic is the subject ("where was [X] born", "when was the film [X] released": a
-    noun before the name says what it is, not whose), the question opens otherwise, or ends in no participle.
+    """The verb a question ends in when the subject it is said of is reached from the topic, not the topic itself:
+    "where was the coach of [X]'s club born" says ``born`` of the coach, "where were the teammates of [X] born" of
+    the teammates, "where did the parents of [X] die" ``die`` of the parents. ``None`` where the topic is the
+    subject ("where was [X] born", "when was the film [X] released": a noun before the name says what it is, not
+    whose), the question opens otherwise, or ends in no verb (a participle after ``be``; after ``do``, a word with
+    nothing but prepositions after it).
 
-    The subject is the words between ``be`` and the participle; it is said of another when the topic stands in it
-    behind a preposition (``of``, ``by``, "the players who share a club with [X]"), before a possessive, or before
-    more words of the phrase. Read by
-    :meth:`~graphwalk_neo4j.learned.model.LearnedDecider` at the walk's first decision: a move that the participle
-    names (:meth:`Predicate.names`: ``born_in`` by ``born``) is not the topic's, so the walk does not take it
-    first."""
+    The subject is the words between ``be`` / ``do`` and the verb; it is said of another when the topic stands in
+    it behind a preposition (``of``, ``by``, "the players who share a club with [X]"), before a possessive, or,
+    after ``be``, before more words of the phrase ("the managers of the teams [X] used to play for"; after ``do``
+    the subject's end is not known: "what genre does [X] fall under"). Read by
+    :meth:`~graphwalk_neo4j.learned.model.LearnedDecider` at the walk's first decision: a move that the verb names
+    (:meth:`Predicate.names`: ``born_in`` by ``born``) is not the topic's, so the walk does not take it first."""
     text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
     words, marks = possessives(WORD_PATTERN.findall(text))
     be = next((i for i, w in enumerate(words) if w in BE_FORMS | DO_FORMS), None)
@@ -761,7 +763,6 @@ def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | Non
         return None
     topic = be + 1 + subject.index(TOPIC_WORD)
     behind = (RELATION_PREPOSITIONS | {"of"}) & set(words[be + 1 : topic])
-    # after do, the subject's end is not known (the verb may be one word or two: "does [X] fall under")
     more = words[be] in BE_FORMS and any(w not in FUNCTION_WORDS for w in words[topic + 1 : end])
     if not (behind or marks[topic] or more):
         return None

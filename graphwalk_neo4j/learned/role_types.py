@@ -107,7 +107,6 @@ LOCATIVE_VERBS = frozenset(
 )
 LOCATIVE_IRREGULAR = frozenset({"born", "held", "sat", "stood"})
 LOCATIVE_PREPOSITIONS = frozenset({"in", "at"})
-PLACE = PLACE_TYPE
 
 
 def _verb_form(word: str) -> bool:
@@ -160,7 +159,7 @@ def role_name(relation: str, end: str) -> tuple[int, str] | None:
             found = agent_noun(core[0])
             return (1, found) if found else None  # directed_by: the object is the director
         if core[-1] in LOCATIVE_PREPOSITIONS and 2 <= len(core) <= 3 and _locative(core[-2]):
-            return 4, PLACE  # born_in, based_in, OCCURRED_AT: the object is where
+            return 4, PLACE_TYPE  # born_in, based_in, OCCURRED_AT: the object is where
         return None
     if reading.active is not None and reading.active.object:
         return 0, _head_noun(reading.active.object)  # plays_in_club, studied_at_university: a club, a university
@@ -271,7 +270,7 @@ def infer_role_types(index: GraphIndex) -> dict[str, str]:
         candidates = [
             (found, -len(roles[k]), k)
             for k in members
-            if (found := role_name(*k)) and not (found[1] == PLACE and _numbers(index, roles[k]))
+            if (found := role_name(*k)) and not (found[1] == PLACE_TYPE and _numbers(index, roles[k]))
         ]
         if len({found[1] for found, _, _ in candidates if kind_of(found[1]) == "agent"}) >= 2:
             name = PEOPLE  # directors who are also writers: what they share is being people

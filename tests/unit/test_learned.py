@@ -359,7 +359,7 @@ async def test_a_graph_without_types_refuses_stop_on_a_named_type_when_the_asked
     assert await stop_probability("vintage") > 0.0
 
 
-def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
+def test_a_verb_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
     """A ``be`` question whose participle is said of a subject that holds the topic behind a preposition, before a
     possessive or before more words, or a ``do`` question whose last verb is (behind a preposition or before a
     possessive only): that word; the topic itself as the subject, a noun before the name that says what it is,
@@ -383,7 +383,7 @@ def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None
         "who is [Elif Abara] married to": None,
     }
     read = {q: predicate_of_another(q, ["Elif Abara"]) for q in cases}
-    assert {q: p.participle if p else None for q, p in read.items()} == cases
+    assert {q: p.verb if p else None for q, p in read.items()} == cases
     # the move it names: a form of the participle, closing with a preposition the question puts to it
     born = read["where was the coach of [Elif Abara]'s club born"]
     assert born is not None
@@ -406,7 +406,7 @@ def test_a_participle_said_of_what_the_topic_leads_to_is_no_first_move() -> None
     assert directed.names("release_year|out")
 
 
-async def test_the_learned_decider_does_not_take_first_the_move_a_participle_says_of_another(
+async def test_the_learned_decider_does_not_take_first_the_move_a_verb_says_of_another(
     tmp_path: Path,
 ) -> None:
     """At the topic, "where were the co-stars of Sharon Tate born" says ``born`` of her co-stars: ``born_in`` is
