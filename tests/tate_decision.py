@@ -35,26 +35,22 @@ QUESTION = "the films starred by Sharon Tate were released in which years"
 
 def tate_decision(options: Sequence[Option], key: str = "b0") -> ChoiceQuestion:
     """The question at the films, offering ``options`` and STOP."""
-    question, _ = build_question(
-        key,
-        current=FILMS,
-        start=[TATE],
-        steps=[STEP],
-        options=list(options),
-        stop_allowed=True,
-        config=WalkConfig(hop_mode="relation"),
-        question=QUESTION,
-    )
-    return question
+    return _question_at(FILMS, [STEP], options, QUESTION, key)
 
 
 def first_decision(options: Sequence[Option], question: str, key: str = "b0") -> ChoiceQuestion:
     """The question at Sharon Tate herself, before any hop, offering ``options`` and STOP."""
+    return _question_at([TATE], [], options, question, key)
+
+
+def _question_at(
+    current: list[NodeRef], steps: list[PathStep], options: Sequence[Option], question: str, key: str
+) -> ChoiceQuestion:
     built, _ = build_question(
         key,
-        current=[TATE],
+        current=current,
         start=[TATE],
-        steps=[],
+        steps=steps,
         options=list(options),
         stop_allowed=True,
         config=WalkConfig(hop_mode="relation"),

@@ -696,10 +696,12 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
 BE_FORMS = frozenset("is are was were".split())
 DO_FORMS = frozenset("do does did".split())  # "where did the spouse of [X] study": a verb in its base form ends it
 TOPIC_WORD = "gwtopic"  # what :func:`predicate_of_another` reads the start entities' names as
-# Words that may open a question before its verb ``be``: "where was", "in which city were", "what country is".
-OPENING_WORDS = frozenset({*QUESTION_WORDS, "in", "at", "from", "on"})
 RELATION_PREPOSITIONS = frozenset("in at from on by for to with into".split())
+# what may follow the verb that ends a question, and stand before a topic that is not the subject ("the coach of")
+LINKING_WORDS = RELATION_PREPOSITIONS | {"of"}
 WHERE_PREPOSITIONS = frozenset({"in", "at", "from", "on"})  # "where was [X] born": born in
+# Words that may open a question before its verb ``be``: "where was", "in which city were", "what country is".
+OPENING_WORDS = frozenset(QUESTION_WORDS) | WHERE_PREPOSITIONS
 
 
 @dataclass(frozen=True)
@@ -751,18 +753,17 @@ def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | Non
     if be is None or be == 0 or words[0] not in OPENING_WORDS or TOPIC_WORD not in words[be + 1 :]:
         return None
     content = [i for i in range(be + 1, len(words)) if words[i] not in FUNCTION_WORDS]
-    if not content or words[content[-1]] == TOPIC_WORD:
+    end = content[-1] if content else None
+    if end is None or words[end] == TOPIC_WORD:
         return None
-    if any(w not in RELATION_PREPOSITIONS | {"of"} for w in words[content[-1] + 1 :]):
+    if any(w not in LINKING_WORDS for w in words[end + 1 :]):
         return None  # the question ends in no verb: "what do the spouses of [X]'s children do"
-    if words[be] in BE_FORMS and not _participle(words[content[-1]]):
+    if words[be] in BE_FORMS and not _participle(words[end]):
         return None
-    end = content[-1]
+    # the topic is after be and is no function word, so it stands before the last content word, in the subject
     subject = words[be + 1 : end]
-    if TOPIC_WORD not in subject:
-        return None
     topic = be + 1 + subject.index(TOPIC_WORD)
-    behind = (RELATION_PREPOSITIONS | {"of"}) & set(words[be + 1 : topic])
+    behind = LINKING_WORDS & set(words[be + 1 : topic])
     more = words[be] in BE_FORMS and any(w not in FUNCTION_WORDS for w in words[topic + 1 : end])
     if not (behind or marks[topic] or more):
         return None
