@@ -273,6 +273,11 @@ def _role_type(role_types: Mapping[str, str], token: str, reached: bool) -> str 
 
 UNNAMED_TYPE = "item"  # what role_types calls a type no relation names (``item 2``, ... when there are several)
 PLACE_TYPE = "place"  # what role_types calls the objects of ``born_in``, ``based_in``, ... that nothing else names
+# Type words that say no more than "somewhere": a type so named may hold the graph's cities, towns or countries
+GENERAL_PLACE_WORDS = frozenset({PLACE_TYPE, "location"})
+# Places where people are born and live and companies are based: what a graph's general place type holds, where a
+# bigger place (a country, a region) it lies in may be unnamed
+SETTLEMENT_WORDS = frozenset("city cities town towns village villages municipality municipalities".split())
 # Nouns that ask for no type: "what kind of ...", "which one"; and the nouns for what is said about a thing, not for
 # a kind of thing ("which words describe [X]", "what topics is [X] about": its tags or keywords, whatever the graph
 # calls them, never the films the graph leaves unnamed).
@@ -321,9 +326,19 @@ def unnamed_type_asked(question: str, role_types: Mapping[str, str]) -> tuple[st
     if len(words) < 2 or words[0] not in ("which", "what") or GENERIC_NOUNS.intersection(words[1:]):
         return None
     named = sorted(type_text(n) for n in set(role_types.values()) - {unnamed})
-    if answer_type_verdicts(" ".join(words), named) is not None:
+    if answer_type_verdicts(" ".join(words), named) is not None or held_by_general_place(words[1:], named):
         return None
     return unnamed, singular(words[1 + head_index(words[1:])])
+
+
+def held_by_general_place(nouns: Sequence[str], named: Iterable[str]) -> bool:
+    """Whether asked ``nouns`` name a city or town (:data:`SETTLEMENT_WORDS`) on a graph with a named type whose
+    words say no more than somewhere (:data:`GENERAL_PLACE_WORDS`): the cities may be what that type holds
+    (Freebase's ``location``; ``role_types``'s :data:`PLACE_TYPE`), so the question asks for no unnamed type. A
+    country is not read so: where the places things are born or based in are named, the unnamed type reached
+    from them is more often the bigger place they lie in."""
+    general = any(GENERAL_PLACE_WORDS.intersection(t.split()) for t in named)
+    return general and bool(SETTLEMENT_WORDS.intersection(nouns))
 
 
 def named_as_asked(
@@ -671,9 +686,8 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     leaves its cities unnamed answers "in which city is the club of [X] based" among the unnamed, never with
     countries, however near ``city`` is to ``country``. Read by the STOP rule (:func:`stop_ruled_out`) only;
     ``asked`` as it is otherwise (another question word, a generic noun, no unnamed type, and a head noun with a
-    modifier before it: "what national teams" asks for countries, which neither word says; a place noun on a graph
-    with a type named :data:`PLACE_TYPE`, which may be that type: ``role_types`` names so the cities things are
-    born or based in, when no relation names them by a noun). ``vectors`` holds the
+    modifier before it: "what national teams" asks for countries, which neither word says; a city or town on a
+    graph with a general place type, which may hold it: :func:`held_by_general_place`). ``vectors`` holds the
     nouns (:func:`asked_nouns`) and the named types' heads (:func:`type_heads`)."""
     nouns = asked_nouns(asked)
     names = set(type_names)
@@ -685,8 +699,8 @@ def asked_unnamed(asked: str, type_names: Iterable[str], vectors: Mapping[str, n
     named = sorted({type_text(t) for t in names if t and not is_unnamed(t) and t != UNTYPED_KIND})
     if answer_type_verdicts(asked, named) is not None:
         return asked
-    if PLACE_TYPE in named and kind_of(" ".join(nouns)) == "place":
-        return asked  # a city, a town: the graph's places may be what it is, named only as where things are
+    if held_by_general_place(nouns, named):
+        return asked  # a city, a town: the graph's places may be what its ``place`` or ``location`` holds
     heads = [h for h in type_heads(names) if h in vectors]
     if any(float(vectors[n] @ vectors[h]) >= NEAR_TYPE for n in nouns if n in vectors for h in heads):
         return asked

@@ -827,6 +827,12 @@ def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
     assert asked_unnamed("which city", ["country", "place", "item", "person"], vectors) == "which city"
     assert asked_unnamed("which cities", ["country", "place", "item", "person"], vectors) == "which cities"
     assert asked_unnamed("which position", ["country", "place", "item"], vectors) == "which item"  # no place noun
+    # Freebase's ``location``, where things are born and based, with the countries it lies in unnamed: a city may
+    # be one of its; a country is not said to be, so it asks for the unnamed type as before
+    freebase = ["location", "item", "person", "organization"]
+    assert asked_unnamed("which city", freebase, vectors) == "which city"
+    assert asked_unnamed("which towns", freebase, vectors) == "which towns"
+    assert asked_unnamed("which country", freebase, vectors) == "which item"
     # read so, the STOP rule refuses STOP on the countries while a move reaches the unnamed cities
     at_country = DecisionInputs(
         question="in which city is the club of based",

@@ -308,6 +308,14 @@ def test_the_one_unnamed_type_is_what_a_question_asks_for_when_it_names_no_other
     two = {**FILMS, "has_tags|object": "item 2"}
     assert unnamed_type_asked("what films did direct", two) is None  # two unnamed types: which one is unknown
     assert unnamed_type_asked("what films did direct", {"born_in|object": "city"}) is None  # none unnamed
+    # a graph whose cities are ``location`` (Freebase's) and its countries unnamed: a city is a location, a country
+    # the unnamed type
+    places = {"place_of_birth|object": "location", "containedby|subject": "location", "containedby|object": "item"}
+    assert unnamed_type_asked("in which city", places) is None
+    assert unnamed_type_asked("which towns", places) is None
+    assert unnamed_type_asked("which country", places) == ("item", "country")
+    regions = {key: "region" if name == "location" else name for key, name in places.items()}
+    assert unnamed_type_asked("which city", regions) == ("item", "city")  # a place named more than somewhere
 
 
 def _directed_films() -> DecisionInputs:
