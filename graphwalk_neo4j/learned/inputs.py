@@ -27,7 +27,6 @@ from graphwalk_neo4j.decide.answer_types import (
     asked_noun_phrase,
     asked_phrase,
     asks_for,
-    kind_of,
     names_replaced,
     reads_as_plural,
     singular,
