@@ -476,6 +476,11 @@ def present_agent(base: str) -> str:
     return base + "er"
 
 
+# Agent nouns English has other words for that no form of the verb gives: the one who stars in a film is its
+# actor or performer (a schema's ``STARRED_IN`` never says "actor"; "who are the actors in [X]" asks for them)
+AGENT_ALIASES: dict[str, tuple[str, ...]] = {"star": ("actor", "performer")}
+
+
 def subject_agent(active: ActiveVerb) -> str | None:
     """Who does what an active verb says, by its agent noun (``plays for``: player, ``supplies``: supplier,
     ``directed``: director, ``acted in``: actor, ``wrote``: writer), where that noun names a person or an
@@ -662,6 +667,8 @@ def _pattern_words(
         doer = subject_agent(active) if direction == "in" else None
         if doer and doer not in (y, source) and rng.random() < OTHER_FORMS:
             # the one who does it, by the verb's agent noun: the player of [club], the suppliers of [product]
+            if doer in AGENT_ALIASES:  # the star of [film], or its actor
+                doer = rng.choice((doer, *AGENT_ALIASES[doer]))
             return (ASK_NOUN_FORWARD if last else NOUN_FORWARD), {"n": doer}
         words = {"v": active.phrase, "vb": active.base or active.phrase}
         forward = direction == "out"

@@ -287,6 +287,23 @@ def test_the_doer_of_an_active_verb_is_named_by_its_agent_noun() -> None:
     assert not any("player" in q for q in forward)  # going out reaches the club, not the one who plays
 
 
+def test_the_one_who_stars_is_also_called_an_actor() -> None:
+    """``STARRED_IN`` names its doer ``star`` by the verb; English also calls them an actor or a performer, which
+    no form of the verb gives (:data:`~graphwalk_neo4j.learned.graph_questions.AGENT_ALIASES`)."""
+    index = GraphIndex()
+    for person, film in (("Ann", "Heat"), ("Bob", "Heat"), ("Cy", "Thief")):
+        index.names.update({person: person, film: film})
+        index.types.update({person: "Person", film: "Movie"})
+        index.add(person, "STARRED_IN", film)
+    inverse = {
+        write_question(index, SampledPath("Heat", (("STARRED_IN", "in"),), ("Ann", "Bob")), random.Random(s))[0]
+        for s in range(200)
+    }
+    nouns = {noun for noun in ("star", "actor", "performer") if any(f"the {noun} of [Heat]" in q for q in inverse)}
+    assert nouns == {"star", "actor", "performer"}
+    assert "who starred in [Heat]" in inverse
+
+
 def test_a_noun_of_name_reads_as_that_noun_the_other_way_round() -> None:
     # (Person)-[:DIRECTOR_OF]->(Movie): the person is the movie's director
     assert read_relation("DIRECTOR_OF") == Reading("director of", "director of", "director", False, of_noun=True)
