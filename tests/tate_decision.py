@@ -35,17 +35,18 @@ QUESTION = "the films starred by Sharon Tate were released in which years"
 
 def tate_decision(options: Sequence[Option], key: str = "b0") -> ChoiceQuestion:
     """The question at the films, offering ``options`` and STOP."""
-    return _question_at(FILMS, [STEP], options, QUESTION, key)
+    return question_at(FILMS, [STEP], options, QUESTION, key)
 
 
 def first_decision(options: Sequence[Option], question: str, key: str = "b0") -> ChoiceQuestion:
     """The question at Sharon Tate herself, before any hop, offering ``options`` and STOP."""
-    return _question_at([TATE], [], options, question, key)
+    return question_at([TATE], [], options, question, key)
 
 
-def _question_at(
-    current: list[NodeRef], steps: list[PathStep], options: Sequence[Option], question: str, key: str
+def question_at(
+    current: list[NodeRef], steps: list[PathStep], options: Sequence[Option], question: str, key: str = "b0"
 ) -> ChoiceQuestion:
+    """The question at ``current`` after ``steps`` from Sharon Tate, offering ``options`` and STOP."""
     built, _ = build_question(
         key,
         current=current,

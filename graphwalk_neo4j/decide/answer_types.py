@@ -168,6 +168,9 @@ def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]
 # What a question word asks for, to the STOP rule (:func:`answer_type_verdicts`): the trained column's kinds
 # (:data:`ASKED_KINDS`) and ``where``, which that column reads as saying nothing.
 STOP_RULE_KINDS = {**ASKED_KINDS, "where": "place"}
+# ``where`` asked of an organisation ("where is [X]'s club based"): a place, and no organisation, answers it
+WHERE_OF_ORGANISATION = "where-of-organisation"
+STOP_RULE_KINDS[WHERE_OF_ORGANISATION] = "place"
 
 
 def _organisation(type_words: str) -> bool:
@@ -181,7 +184,8 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
 
     * ``who`` / ``whom`` / ``whose``: an agent, a person or an organisation (:data:`ORGANISATION_WORDS`);
       ``when``: a time; ``where``: a place or an organisation (people are from a city, work where a company
-      is, study where a university is), never a person, a time or a thing;
+      is, study where a university is), never a person, a time or a thing; :data:`WHERE_OF_ORGANISATION`
+      (``where`` asked of an organisation): a place only;
     * ``which`` / ``what`` and the words after them up to a function word: the first run of words that name
       some of ``types``, read by its last word, since an English noun compound ends in its head (``which
       countries``; ``which european countries``; ``what film genre``: genre; ``which companies employ people``:
@@ -197,7 +201,8 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
         return None
     if words[0] in STOP_RULE_KINDS:
         kind = STOP_RULE_KINDS[words[0]]
-        verdicts = tuple(kind_of(t) == kind or (kind != "time" and _organisation(t)) for t in types)
+        organisations = kind != "time" and words[0] != WHERE_OF_ORGANISATION
+        verdicts = tuple(kind_of(t) == kind or (organisations and _organisation(t)) for t in types)
         return verdicts if any(verdicts) else None
     head: tuple[bool, ...] | None = None
     for token in words[1:]:

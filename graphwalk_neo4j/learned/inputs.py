@@ -21,6 +21,7 @@ import numpy as np
 
 from graphwalk_neo4j.decide.answer_types import (
     FUNCTION_WORDS,
+    ORGANISATION_WORDS,
     QUESTION_WORDS,
     WORD_PATTERN,
     answer_type_verdicts,
@@ -744,6 +745,24 @@ class Predicate:
 
 def _participle(word: str) -> bool:
     return word.endswith("ed") or word in PARTICIPLES or word in IRREGULAR_PAST
+
+
+def asked_where_of_organisation(question: str, names: Sequence[str]) -> bool:
+    """Whether ``question`` asks ``where`` of an organisation the topic leads to: a noun of
+    :data:`~graphwalk_neo4j.decide.answer_types.ORGANISATION_WORDS` among the words after ``be`` / ``do`` and
+    before the topic, or the first after it where the topic owns it ("where is the parent company of [X]
+    headquartered", "where are the teams [X] used to play for", "where does [X]'s team play its home games").
+    Such a question asks for a place; the organisation, which the walk reaches on the way, is not its answer.
+    "Where do graduates of [U] work" asks it of people, and a company answers it."""
+    text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
+    words, marks = possessives(WORD_PATTERN.findall(text))
+    if len(words) < 3 or words[0] != "where" or words[1] not in BE_FORMS | DO_FORMS or TOPIC_WORD not in words:
+        return False
+    topic = words.index(TOPIC_WORD)
+    subject = [w for w in words[2:topic] if w not in FUNCTION_WORDS]  # the parent company of, the teams
+    if marks[topic]:  # [X]'s team: the first word after the owner
+        subject += [w for w in words[topic + 1 :] if w not in FUNCTION_WORDS][:1]
+    return any(singular(w) in ORGANISATION_WORDS for w in subject)
 
 
 def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | None:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphwalk_neo4j.decide.answer_types import asked_about, without_options, without_stop
+from graphwalk_neo4j.decide.answer_types import WHERE_OF_ORGANISATION, asked_about, without_options, without_stop
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionBackend, DecisionRequest, DecisionResponse
 from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
@@ -56,6 +56,7 @@ from graphwalk_neo4j.learned.inputs import (
     asked_by_meaning,
     asked_nouns,
     asked_unnamed,
+    asked_where_of_organisation,
     decision_inputs,
     nouns_before_topic,
     option_extras,
@@ -488,9 +489,14 @@ class LearnedDecider(DecisionBackend):
         # a noun that is a named type's word by meaning asks for that type, not for the graph's unnamed one
         inputs, links = self._typed(untyped, name_unnamed=self.name_unnamed and asked == plain)
         probs = softmax(await self._scores(inputs), self.temperature)
-        if self.stop_rule and stop_ruled_out(inputs, await self._asked_of_stop_rule(asked, inputs, links), links):
-            probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
-        if not inputs.path and (said := predicate_of_another(context.question, [s.name for s in context.start])):
+        names = [s.name for s in context.start]
+        if self.stop_rule:
+            stop_asked = await self._asked_of_stop_rule(asked, inputs, links)
+            if stop_asked == "where" and asked_where_of_organisation(context.question, names):
+                stop_asked = WHERE_OF_ORGANISATION  # where [X]'s club plays: a place, not the club
+            if stop_ruled_out(inputs, stop_asked, links):
+                probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
+        if not inputs.path and (said := predicate_of_another(context.question, names)):
             # "where was the coach of [X]'s club born": the coach was born, not [X]; born_in is no first move
             named = [token != STOP_TOKEN and said.names(token) for token in inputs.tokens]
             moves = [token != STOP_TOKEN for token in inputs.tokens]

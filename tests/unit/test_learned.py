@@ -14,6 +14,7 @@ import pytest
 
 from graphwalk_neo4j.backends import resolve_model_kind
 from graphwalk_neo4j.decide.answer_types import (
+    WHERE_OF_ORGANISATION,
     answer_type_verdicts,
     asked_about,
     asked_noun_phrase,
@@ -45,6 +46,7 @@ from graphwalk_neo4j.learned.inputs import (
     asked_by_meaning,
     asked_nouns,
     asked_unnamed,
+    asked_where_of_organisation,
     claims,
     content_words,
     decision_inputs,
@@ -75,8 +77,9 @@ from graphwalk_neo4j.learned.model import (
     save_members,
     text_vectors,
 )
-from graphwalk_neo4j.walk.ports import Option
-from tests.tate_decision import QUESTION, TATE, YEARS, first_decision, tate_decision
+from graphwalk_neo4j.walk.ports import NodeRef, Option
+from graphwalk_neo4j.walk.result import PathStep
+from tests.tate_decision import QUESTION, TATE, YEARS, first_decision, question_at, tate_decision
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -359,6 +362,23 @@ async def test_a_graph_without_types_refuses_stop_on_a_named_type_when_the_asked
     assert await stop_probability("vintage") > 0.0
 
 
+def test_where_asked_of_an_organisation_the_topic_leads_to() -> None:
+    """``where`` asked of a club, a company or an employer the topic leads to (before the topic, or owned by it)
+    asks for a place; asked of people, or of the topic itself, it may be answered by an organisation."""
+    cases = {
+        "where does [Elif Abara]'s team play its home games": True,
+        "where is the parent company of [Elif Abara] headquartered": True,
+        "where are the teams [Elif Abara] used to play for": True,
+        "where is the employer of [Elif Abara] based": True,
+        "where do graduates of [Elif Abara] work": False,  # people: a company answers where they work
+        "where do the employees of [Elif Abara] work": False,
+        "where is [Elif Abara] based": False,  # the topic itself
+        "where were the founders of [Elif Abara] born": False,
+        "which club does [Elif Abara] play for": False,  # no where
+    }
+    assert {q: asked_where_of_organisation(q, ["Elif Abara"]) for q in cases} == cases
+
+
 def test_a_verb_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
     """A ``be`` question whose participle is said of a subject that holds the topic behind a preposition, before a
     possessive or before more words, or a ``do`` question whose last verb is (behind a preposition or before a
@@ -430,6 +450,33 @@ async def test_the_learned_decider_does_not_take_first_the_move_a_verb_says_of_a
     assert born == 0.0
     assert starred + stop == pytest.approx(1.0)
     assert (await probabilities("where was Sharon Tate born"))[0] > 0.0
+
+
+async def test_the_learned_decider_does_not_stop_on_the_organisation_where_asks_the_place_of(
+    tmp_path: Path,
+) -> None:
+    """Standing on Sharon Tate's employer, "where is the employer of Sharon Tate based" asks where the company is:
+    STOP on it gets nothing while a move reaches a city. "Where do the graduates of Sharon Tate work" may be
+    answered by the company, and STOP keeps what the network gives it."""
+    embedder = FakeEmbedder(64)
+    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "art", options=FitOptions(epochs=3, hidden=16))
+    decider = LearnedDecider.load(tmp_path / "art", embedder)
+    company = NodeRef(id="c", name="Acme", type="company")
+    step = PathStep(
+        step_id="s", depth=1, kind="decision", label="o1", relation="works_at", direction="out",
+        from_ids=[TATE.id], from_names=[TATE.name], nodes=[company],
+    )  # fmt: skip
+    options = [Option(relation="based_in", direction="out", targets=(NodeRef(id="k", name="Oslo", type="city"),))]
+
+    async def probabilities(question: str) -> list[float]:
+        q = question_at([company], [step], options, question)
+        result = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[q]))
+        assert q.context is not None
+        return [result.results["b0"].probabilities[label] for label in q.context.labels]
+
+    based, stop = await probabilities("where is the employer of Sharon Tate based")
+    assert (based, stop) == (1.0, 0.0)
+    assert (await probabilities("where do the graduates of Sharon Tate work"))[1] > 0.0
 
 
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
@@ -1092,6 +1139,10 @@ def test_the_answer_type_a_question_names_for_the_stop_rule() -> None:
     # who: a person or an organisation ("who owns [X]"); when: a time
     assert answer_type_verdicts("who", types) == (False, False, True, True)
     assert answer_type_verdicts("when", ["movie", "year"]) == (False, True)
+    # where: a place or an organisation (people work where a company is); asked of an organisation, a place only
+    assert answer_type_verdicts("where", types) == (True, True, True, False)
+    assert answer_type_verdicts(WHERE_OF_ORGANISATION, types) == (True, True, False, False)
+    assert answer_type_verdicts(WHERE_OF_ORGANISATION, ["company", "person"]) is None
     # the first run of words naming types, read by its last word (a compound's head)
     assert answer_type_verdicts("which companies employ people", types) == (False, False, True, False)
     assert answer_type_verdicts("what film genre", ["film", "genre"]) == (False, True)
