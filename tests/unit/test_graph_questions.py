@@ -269,36 +269,34 @@ def test_the_doer_of_an_active_verb_is_named_by_its_agent_noun() -> None:
         "knows": None,
     }
     assert {core: subject_agent(active_verb(core)) for core in cases} == cases  # type: ignore[arg-type]
-    index = GraphIndex()
-    for player, club in (("Ann", "Rovers"), ("Bob", "Rovers"), ("Cy", "United")):
-        index.names.update({player: player, club: club})
-        index.types.update({player: "Person", club: "Club"})
-        index.add(player, "plays_for", club)
-    inverse = {
-        write_question(index, SampledPath("Rovers", (("plays_for", "in"),), ("Ann", "Bob")), random.Random(s))[0]
-        for s in range(60)
-    }
+    index = _people_linked("plays_for", "Club", ("Rovers", "Rovers", "United"))
+    inverse = _written(index, SampledPath("Rovers", (("plays_for", "in"),), ("Ann", "Bob")), 60)
     assert {"who is the player of [Rovers]", "who are [Rovers]'s player"} <= inverse
     assert "who plays for [Rovers]" in inverse  # the verb's own reading stays
-    forward = {
-        write_question(index, SampledPath("Ann", (("plays_for", "out"),), ("Rovers",)), random.Random(s))[0]
-        for s in range(60)
-    }
+    forward = _written(index, SampledPath("Ann", (("plays_for", "out"),), ("Rovers",)), 60)
     assert not any("player" in q for q in forward)  # going out reaches the club, not the one who plays
+
+
+def _people_linked(relation: str, kind: str, things: tuple[str, str, str]) -> GraphIndex:
+    """Ann, Bob and Cy (``Person``), each linked by ``relation`` to their one of ``things`` (typed ``kind``)."""
+    index = GraphIndex()
+    for person, thing in zip(("Ann", "Bob", "Cy"), things, strict=True):
+        index.names.update({person: person, thing: thing})
+        index.types.update({person: "Person", thing: kind})
+        index.add(person, relation, thing)
+    return index
+
+
+def _written(index: GraphIndex, path: SampledPath, draws: int) -> set[str]:
+    """The questions ``path`` is written as over ``draws`` seeds."""
+    return {write_question(index, path, random.Random(s))[0] for s in range(draws)}
 
 
 def test_the_one_who_stars_is_also_called_an_actor() -> None:
     """``STARRED_IN`` names its doer ``star`` by the verb; English also calls them an actor or a performer, which
     no form of the verb gives (:data:`~graphwalk_neo4j.learned.graph_questions.AGENT_ALIASES`)."""
-    index = GraphIndex()
-    for person, film in (("Ann", "Heat"), ("Bob", "Heat"), ("Cy", "Thief")):
-        index.names.update({person: person, film: film})
-        index.types.update({person: "Person", film: "Movie"})
-        index.add(person, "STARRED_IN", film)
-    inverse = {
-        write_question(index, SampledPath("Heat", (("STARRED_IN", "in"),), ("Ann", "Bob")), random.Random(s))[0]
-        for s in range(200)
-    }
+    index = _people_linked("STARRED_IN", "Movie", ("Heat", "Heat", "Thief"))
+    inverse = _written(index, SampledPath("Heat", (("STARRED_IN", "in"),), ("Ann", "Bob")), 200)
     nouns = {noun for noun in ("star", "actor", "performer") if any(f"the {noun} of [Heat]" in q for q in inverse)}
     assert nouns == {"star", "actor", "performer"}
     assert "who starred in [Heat]" in inverse
