@@ -742,6 +742,13 @@ class Predicate:
             return False
         return not words or words[-1] not in RELATION_PREPOSITIONS or words[-1] in self.prepositions
 
+    def reached_by(self, token: str) -> bool:
+        """Whether the move ``token`` is one the subject's words name ("where is the headquarters of [X]
+        located": ``headquarters``), so that the subject is where it leads and what the verb says may be no
+        further move."""
+        core = content_words(relation_name_words(token).lower())
+        return any(same_form(s, w) for s in self.subject for w in core)
+
 
 def _participle(word: str) -> bool:
     return word.endswith("ed") or word in PARTICIPLES or word in IRREGULAR_PAST

@@ -496,12 +496,17 @@ class LearnedDecider(DecisionBackend):
                 stop_asked = WHERE_OF_ORGANISATION  # where [X]'s club plays: a place, not the club
             if stop_ruled_out(inputs, stop_asked, links):
                 probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
-        if not inputs.path and (said := predicate_of_another(context.question, names)):
+        if len(inputs.path) > 1 or not (said := predicate_of_another(context.question, names)):
+            return probs
+        if not inputs.path:
             # "where was the coach of [X]'s club born": the coach was born, not [X]; born_in is no first move
             named = [token != STOP_TOKEN and said.names(token) for token in inputs.tokens]
             moves = [token != STOP_TOKEN for token in inputs.tokens]
             if any(named) and sum(moves) > sum(named):
                 probs = without_options(probs, named)
+        elif said.subject and not said.reached_by(inputs.path[0]):
+            # "in which city is the owner of [X] based": one move reaches the owner, where it is based is another
+            probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
         return probs
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:

@@ -79,7 +79,8 @@ from graphwalk_neo4j.learned.model import (
 )
 from graphwalk_neo4j.walk.ports import NodeRef, Option
 from graphwalk_neo4j.walk.result import PathStep
-from tests.tate_decision import QUESTION, TATE, YEARS, first_decision, question_at, tate_decision
+from tests.tate_decision import FILMS, QUESTION, TATE, YEARS, first_decision, question_at, tate_decision
+from tests.tate_decision import STEP as TATE_FILMS
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -417,6 +418,16 @@ def test_a_verb_said_of_what_the_topic_leads_to_is_no_first_move() -> None:
     play = read["which country's league does the team of [Elif Abara] play in"]
     assert play is not None
     assert not play.names("plays_for|out")  # the team plays in a league; [X] plays for the team
+    # the move the subject's words name: the subject is where it leads ("where is the headquarters of [X]
+    # located"); one it does not name leaves the subject a move away ("in which city is the owner of [X] based")
+    located = predicate_of_another("where is the headquarters of [Acme] located", ["Acme"])
+    assert located is not None
+    assert located.reached_by("headquarters|out")
+    assert not located.reached_by("subsidiary_of|out")
+    based = predicate_of_another("in which city is the owner of [Acme] based", ["Acme"])
+    assert based is not None
+    assert based.subject == ("owner",)
+    assert not based.reached_by("headquartered_in|out")
     starred = predicate_of_another("what else did the actors of [Elif Abara] star in", ["Elif Abara"])
     assert starred is not None
     assert starred.subject == ("actors",)
@@ -452,12 +463,31 @@ async def test_the_learned_decider_does_not_take_first_the_move_a_verb_says_of_a
     assert (await probabilities("where was Sharon Tate born"))[0] > 0.0
 
 
+async def test_the_learned_decider_does_not_stop_one_move_out_on_what_a_verb_is_said_of(tmp_path: Path) -> None:
+    """At Sharon Tate's films, one move out, "what were the films of Sharon Tate released in" says ``released`` of
+    the films: the answer is a move past them, and STOP gets nothing. The same decision asked without such a
+    verb ("what are the films of Sharon Tate") keeps what the network gives STOP."""
+    embedder = FakeEmbedder(64)
+    await fit(synthetic(20), synthetic(6), embedder, tmp_path / "art", options=FitOptions(epochs=3, hidden=16))
+    decider = LearnedDecider.load(tmp_path / "art", embedder)
+    options = [Option(relation="release_year", direction="out", targets=YEARS)]
+
+    async def stop(question: str) -> float:
+        q = question_at(FILMS, [TATE_FILMS], options, question)
+        result = await decider.decide(DecisionRequest(state={"query": "x"}, questions=[q]))
+        assert q.context is not None
+        return result.results["b0"].probabilities[q.context.labels[-1]]
+
+    assert await stop("what were the films of Sharon Tate released in") == 0.0
+    assert await stop("what are the films of Sharon Tate") > 0.0
+
+
 async def test_the_learned_decider_does_not_stop_on_the_organisation_where_asks_the_place_of(
     tmp_path: Path,
 ) -> None:
     """Standing on Sharon Tate's employer, "where is the employer of Sharon Tate based" asks where the company is:
-    STOP on it gets nothing while a move reaches a city. "Where do the graduates of Sharon Tate work" may be
-    answered by the company, and STOP keeps what the network gives it."""
+    STOP on it gets nothing while a move reaches a city. "Where does Sharon Tate work" may be answered by the
+    company, and STOP keeps what the network gives it."""
     embedder = FakeEmbedder(64)
     await fit(synthetic(20), synthetic(6), embedder, tmp_path / "art", options=FitOptions(epochs=3, hidden=16))
     decider = LearnedDecider.load(tmp_path / "art", embedder)
@@ -476,7 +506,7 @@ async def test_the_learned_decider_does_not_stop_on_the_organisation_where_asks_
 
     based, stop = await probabilities("where is the employer of Sharon Tate based")
     assert (based, stop) == (1.0, 0.0)
-    assert (await probabilities("where do the graduates of Sharon Tate work"))[1] > 0.0
+    assert (await probabilities("where does Sharon Tate work"))[1] > 0.0
 
 
 async def test_fit_resumes_from_its_checkpoint(tmp_path: Path) -> None:
