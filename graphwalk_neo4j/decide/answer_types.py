@@ -165,12 +165,11 @@ def asks_for(asked: str, type_words: str, forms: Callable[[str], tuple[str, ...]
     return bool(set(noun) & set(type_words.lower().split()))
 
 
-# What a question word asks for, to the STOP rule (:func:`answer_type_verdicts`): the trained column's kinds
-# (:data:`ASKED_KINDS`) and ``where``, which that column reads as saying nothing.
-STOP_RULE_KINDS = {**ASKED_KINDS, "where": "place"}
 # ``where`` asked of an organisation ("where is [X]'s club based"): a place, and no organisation, answers it
 WHERE_OF_ORGANISATION = "where-of-organisation"
-STOP_RULE_KINDS[WHERE_OF_ORGANISATION] = "place"
+# What a question word asks for, to the STOP rule (:func:`answer_type_verdicts`): the trained column's kinds
+# (:data:`ASKED_KINDS`), ``where``, which that column reads as saying nothing, and :data:`WHERE_OF_ORGANISATION`.
+STOP_RULE_KINDS = {**ASKED_KINDS, "where": "place", WHERE_OF_ORGANISATION: "place"}
 
 
 def _organisation(type_words: str) -> bool:

@@ -738,7 +738,7 @@ class Predicate:
         core = content_words(" ".join(words))
         if not any(same_form(self.verb, w) for w in core):
             return False
-        if any(same_form(s, w) for s in self.subject for w in core):
+        if self.reached_by(token):
             return False
         return not words or words[-1] not in RELATION_PREPOSITIONS or words[-1] in self.prepositions
 
@@ -748,6 +748,13 @@ class Predicate:
         further move."""
         core = content_words(relation_name_words(token).lower())
         return any(same_form(s, w) for s in self.subject for w in core)
+
+
+def _topic_words(question: str, names: Sequence[str]) -> tuple[list[str], list[bool]]:
+    """``question``'s words in lower case, the start entities' names each read as :data:`TOPIC_WORD`, without
+    their possessive endings, and per word whether it had one (:func:`possessives`)."""
+    text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
+    return possessives(WORD_PATTERN.findall(text))
 
 
 def _participle(word: str) -> bool:
@@ -761,8 +768,7 @@ def asked_where_of_organisation(question: str, names: Sequence[str]) -> bool:
     headquartered", "where are the teams [X] used to play for", "where does [X]'s team play its home games").
     Such a question asks for a place; the organisation, which the walk reaches on the way, is not its answer.
     "Where do graduates of [U] work" asks it of people, and a company answers it."""
-    text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
-    words, marks = possessives(WORD_PATTERN.findall(text))
+    words, marks = _topic_words(question, names)
     if len(words) < 3 or words[0] != "where" or words[1] not in BE_FORMS | DO_FORMS or TOPIC_WORD not in words:
         return False
     topic = words.index(TOPIC_WORD)
@@ -786,8 +792,7 @@ def predicate_of_another(question: str, names: Sequence[str]) -> Predicate | Non
     the subject's end is not known: "what genre does [X] fall under"). Read by
     :meth:`~graphwalk_neo4j.learned.model.LearnedDecider` at the walk's first decision: a move that the verb names
     (:meth:`Predicate.names`: ``born_in`` by ``born``) is not the topic's, so the walk does not take it first."""
-    text = names_replaced(question.lower().replace("[", " ").replace("]", " "), names, f" {TOPIC_WORD} ")
-    words, marks = possessives(WORD_PATTERN.findall(text))
+    words, marks = _topic_words(question, names)
     be = next((i for i, w in enumerate(words) if w in BE_FORMS | DO_FORMS), None)
     if be is None or be == 0 or words[0] not in OPENING_WORDS or TOPIC_WORD not in words[be + 1 :]:
         return None

@@ -490,23 +490,23 @@ class LearnedDecider(DecisionBackend):
         inputs, links = self._typed(untyped, name_unnamed=self.name_unnamed and asked == plain)
         probs = softmax(await self._scores(inputs), self.temperature)
         names = [s.name for s in context.start]
+        is_stop = [token == STOP_TOKEN for token in inputs.tokens]
         if self.stop_rule:
             stop_asked = await self._asked_of_stop_rule(asked, inputs, links)
             if stop_asked == "where" and asked_where_of_organisation(context.question, names):
                 stop_asked = WHERE_OF_ORGANISATION  # where [X]'s club plays: a place, not the club
             if stop_ruled_out(inputs, stop_asked, links):
-                probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
+                probs = without_stop(probs, is_stop)
         if len(inputs.path) > 1 or not (said := predicate_of_another(context.question, names)):
             return probs
         if not inputs.path:
             # "where was the coach of [X]'s club born": the coach was born, not [X]; born_in is no first move
-            named = [token != STOP_TOKEN and said.names(token) for token in inputs.tokens]
-            moves = [token != STOP_TOKEN for token in inputs.tokens]
-            if any(named) and sum(moves) > sum(named):
+            named = [not stop and said.names(token) for token, stop in zip(inputs.tokens, is_stop, strict=True)]
+            if any(named) and is_stop.count(False) > sum(named):
                 probs = without_options(probs, named)
         elif said.subject and not said.reached_by(inputs.path[0]):
             # "in which city is the owner of [X] based": one move reaches the owner, where it is based is another
-            probs = without_stop(probs, [token == STOP_TOKEN for token in inputs.tokens])
+            probs = without_stop(probs, is_stop)
         return probs
 
     async def decide(self, request: DecisionRequest) -> DecisionResponse:
