@@ -11,6 +11,7 @@ never saw.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -35,7 +36,7 @@ from graphwalk_neo4j.decide.answer_types import (
 from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.render import hop_move, kind_count
 from graphwalk_neo4j.identifiers import property_words, relation_words
-from graphwalk_neo4j.learned.graph_questions import IRREGULAR_PAST, PARTICIPLES
+from graphwalk_neo4j.learned.graph_questions import IRREGULAR_PAST, PARTICIPLES, read_relation
 from graphwalk_neo4j.learned.wording import read_outside, written_out
 
 if TYPE_CHECKING:
@@ -761,6 +762,17 @@ def _participle(word: str) -> bool:
     return word.endswith("ed") or word in PARTICIPLES or word in IRREGULAR_PAST
 
 
+def reached_at(path: Sequence[str]) -> bool:
+    """Whether the path's last hop went out along a relation whose name ends in a preposition of place
+    (:data:`WHERE_PREPOSITIONS`: ``studied_at``, ``works_at``, ``born_in``): what it reached is where the thing it
+    left from did so, whatever its type (``where did [X] study``: the university [X] studied at)."""
+    if not path:
+        return False
+    relation, _, direction = path[-1].rpartition("|")
+    words = relation_name_words(path[-1]).lower().split()
+    return direction == "out" and bool(relation) and bool(words) and words[-1] in WHERE_PREPOSITIONS
+
+
 def asked_where_of_organisation(question: str, names: Sequence[str]) -> bool:
     """Whether ``question`` asks ``where`` of an organisation the topic leads to: a noun of
     :data:`~graphwalk_neo4j.decide.answer_types.ORGANISATION_WORDS` among the words after ``be`` / ``do`` and
@@ -832,7 +844,9 @@ def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | No
     what the move leaves from (``the <relation> of ...``, ``...'s <relation>``, and the relation as the modifier of
     a compound, ``the parent company of ...``, :func:`_before_of`; the words by :func:`same_form`, so ``the
     director of`` names ``directed_by``) and the option runs out of it, -1 when it runs in, else 0.
-    A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X].
+    A name ending in ``of`` (``capital_of``) says the other way round: ``the capital of [X]`` runs into [X]. A
+    relation named by one active verb is named so too where its passive is said of the topic (``the people managed
+    by [X]``, :func:`done_by_topic`): [X] does it, out of [X].
     Each such naming is spent by a hop the path has taken along the relation in that direction, as a word is
     by the hop that took it: in ``who wrote the films directed by the director of [X]`` the walk takes
     ``directed_by`` out of [X] first, and the third hop is not asked to take it out again. With ``vectors`` (the
@@ -845,6 +859,7 @@ def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | No
         return vectors is not None and word in vectors and core in vectors and same_word(word, core, vectors)
 
     words, marks = possessives(WORD_PATTERN.findall(inputs.question.lower()))
+    done = done_by_topic(inputs)
     taken = Counter(inputs.path)
     out = []
     for token in inputs.tokens:
@@ -864,12 +879,32 @@ def owner_reading(inputs: DecisionInputs, vectors: Mapping[str, np.ndarray] | No
             if k
             else 0
         )
+        if done and k == 1 and one_active_verb(relation) and names(done, core[0]):
+            owned += 1  # the people managed by [X]: [X] manages them, out of [X]
         forward = "in" if named and named[-1] == "of" else "out"
         if owned <= taken[f"{relation}|{forward}"]:
             out.append(0.0)
         else:
             out.append(1.0 if direction == forward else -1.0)
     return out
+
+
+def done_by_topic(inputs: DecisionInputs) -> str | None:
+    """The word a question says is done by its topic in the passive, right before it (``managed`` in ``the
+    people managed by [X]``: a content word two words before the topic, :func:`nearness`, followed by ``by``);
+    ``None`` when it says none."""
+    words = WORD_PATTERN.findall(inputs.question.lower())
+    for word, near in zip(content_words(inputs.question), inputs.near, strict=False):
+        if near == 0.5 and any(a == word and b == "by" for a, b in itertools.pairwise(words)):
+            return word
+    return None
+
+
+def one_active_verb(relation: str) -> bool:
+    """Whether a relation is named by one active verb (``manages``, ``SOLD``, ``owns``; not ``directed_by``, whose
+    name is a passive already, or ``works_at``), so that its passive (``managed by [X]``) runs out of its doer."""
+    active = read_relation(relation).active
+    return active is not None and " " not in active.phrase
 
 
 JOINT_PATTERN = re.compile(r"(?<![a-z])co-([a-z][a-z']*)")  # co-wrote, co-founded: done together with the topic

@@ -50,6 +50,7 @@ from graphwalk_neo4j.learned.inputs import (
     claims,
     content_words,
     decision_inputs,
+    done_by_topic,
     masked_question,
     named_again,
     nearness,
@@ -58,6 +59,7 @@ from graphwalk_neo4j.learned.inputs import (
     owner_reading,
     possessives,
     predicate_of_another,
+    reached_at,
     relation_core_words,
     same_form,
     same_stem,
@@ -1349,3 +1351,36 @@ async def test_text_vectors_are_cached_and_a_torn_cache_is_embedded_again(tmp_pa
     # the general word list's vectors are kept per embedder, whatever graph is trained
     assert vocabulary_cache(embedder) != vocabulary_cache(FakeEmbedder(dimensions=8))
     assert vocabulary_cache(embedder) == vocabulary_cache(CountingEmbedder())
+
+
+def test_a_verb_said_of_the_topic_in_the_passive_names_its_relation_out_of_it() -> None:
+    """Column 24: ``the people managed by [X]`` says [X] manages them, so a relation named by that one active
+    verb runs out of [X] (1), not into it (-1); a hop taken along it spends the reading; a name that is a passive
+    already (``directed_by``) and a verb not right before the topic read nothing new."""
+
+    def passive(question: str, masked: str, path: tuple[str, ...], *tokens: str) -> list[float]:
+        n = len(tokens)
+        near = nearness(question, masked, ["Una"])
+        return owner_reading(DecisionInputs(masked, path, tokens, ("x",) * n, (1,) * n, ("",) * n, near=near))
+
+    question, masked = "where did the people managed by Una study", "where did the people managed by study"
+    assert done_by_topic(DecisionInputs(masked, (), (), (), (), (), near=nearness(question, masked, ["Una"]))) == (
+        "managed"
+    )
+    assert passive(question, masked, (), "manages|out", "manages|in", "born_in|out") == [1.0, -1.0, 0.0]
+    assert passive(question, masked, ("manages|out",), "manages|out", "manages|in", STOP_TOKEN) == [0.0, 0.0, 0.0]
+    assert passive("what was sold by Una", "what was sold by", (), "SOLD|out", "SOLD|in") == [1.0, -1.0]
+    assert passive("films directed by Una", "films directed by", (), "directed_by|out", "directed_by|in") == [0, 0]
+    # the verb is said of the people the topic manages, not of the topic
+    question, masked = "who were managed by the friends of Una", "who were managed by the friends of"
+    assert passive(question, masked, (), "manages|out", "manages|in") == [0.0, 0.0]
+    assert passive("who manages Una", "who manages", (), "manages|out", "manages|in") == [0.0, 0.0]
+
+
+def test_what_a_relation_ending_in_a_place_preposition_reached_is_where() -> None:
+    assert reached_at(("works_at|out",))
+    assert reached_at(("manages|out", "studied_at|out"))
+    assert not reached_at(("studied_at|in",))  # the people who studied there are no where
+    assert not reached_at(("studied_at|out", "manages|out"))
+    assert not reached_at(("plays_for|out",))
+    assert not reached_at(())
