@@ -176,6 +176,20 @@ def _organisation(type_words: str) -> bool:
     return bool(set(type_words.lower().split()) & ORGANISATION_WORDS)
 
 
+# Attribute nouns whose values are things of another kind, which English names too: a person's nationality or
+# citizenship is a country. A type so named (``nationality``, what a graph loaded without types calls the objects
+# of its ``nationality`` relation) is also that kind, to the answer's type (:func:`answer_type_verdicts`).
+VALUE_KINDS = {"nationality": "country", "citizenship": "country"}
+
+
+def with_value_kinds(type_words: str) -> str:
+    """A type's words with the kind its head's values are (:data:`VALUE_KINDS`): ``nationality`` -> ``nationality
+    country``; other types as they are."""
+    words = type_words.split()
+    kind = VALUE_KINDS.get(singular(words[-1].lower())) if words else None
+    return f"{type_words} {kind}" if kind and kind not in words else type_words
+
+
 def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] | None:
     """Per type (in words: ``FilmGenre`` as ``film genre``), whether the question-word phrase ``asked``
     (:func:`asked_noun_phrase`) names it as the answer's type; ``None`` when the phrase names none of
@@ -194,10 +208,12 @@ def answer_type_verdicts(asked: str, types: Sequence[str]) -> tuple[bool, ...] |
       names no type, since an English plural is a noun and the words before the type's word are then no
       modifiers of it (``which words describe movie``: ``words``, the movie being what they describe; ``which
       european countries`` still reads ``countries``, an adjective taking no plural); a possessive ends the
-      phrase, its owner being what is asked (``which country's league``: a country)."""
+      phrase, its owner being what is asked (``which country's league``: a country);
+    * a type is also the kind its values are (:func:`with_value_kinds`): ``which country`` names ``nationality``."""
     words = asked.split()
     if not words or not types:
         return None
+    types = [with_value_kinds(t) for t in types]
     if words[0] in STOP_RULE_KINDS:
         kind = STOP_RULE_KINDS[words[0]]
         organisations = kind != "time" and words[0] != WHERE_OF_ORGANISATION

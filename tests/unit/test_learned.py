@@ -20,8 +20,10 @@ from graphwalk_neo4j.decide.answer_types import (
     asked_noun_phrase,
     asked_phrase,
     asks_for,
+    with_value_kinds,
     without_stop,
 )
+from graphwalk_neo4j.decide.answer_types import stop_ruled_out as answer_stop_ruled_out
 from graphwalk_neo4j.decide.base import ChoiceQuestion, DecisionRequest
 from graphwalk_neo4j.decide.calibration import expected_calibration_error, reliability_bins
 from graphwalk_neo4j.embed import FakeEmbedder
@@ -1384,3 +1386,20 @@ def test_what_a_relation_ending_in_a_place_preposition_reached_is_where() -> Non
     assert not reached_at(("studied_at|out", "manages|out"))
     assert not reached_at(("plays_for|out",))
     assert not reached_at(())
+
+
+def test_a_type_named_by_an_attribute_is_also_the_kind_of_its_values() -> None:
+    """``nationality`` (what a graph loaded without types calls the objects of its ``nationality`` relation) is a
+    country to the answer's type: standing on a city where "which country" is asked, STOP is no answer when a
+    move reaches the nationalities; "which nationality" still names them."""
+    assert with_value_kinds("nationality") == "nationality country"
+    assert with_value_kinds("citizenships") == "citizenships country"
+    assert with_value_kinds("country") == "country"
+    assert with_value_kinds("place") == "place"
+    types = ["place", "nationality", "person"]
+    assert answer_type_verdicts("which country", types) == (False, True, False)
+    assert answer_type_verdicts("which nationality", types) == (False, True, False)
+    # standing on a city (STOP's type), a move reaching the nationalities: no STOP where a country is asked
+    standing = ["nationality", "person", "place"]
+    assert answer_stop_ruled_out("which country", standing, [False, False, True])
+    assert not answer_stop_ruled_out("which city", ["nationality", "person", "city"], [False, False, True])
