@@ -768,9 +768,9 @@ def reached_at(path: Sequence[str]) -> bool:
     left from did so, whatever its type (``where did [X] study``: the university [X] studied at)."""
     if not path:
         return False
-    relation, _, direction = path[-1].rpartition("|")
+    direction = path[-1].rpartition("|")[2]
     words = relation_name_words(path[-1]).lower().split()
-    return direction == "out" and bool(relation) and bool(words) and words[-1] in WHERE_PREPOSITIONS
+    return direction == "out" and bool(words) and words[-1] in WHERE_PREPOSITIONS
 
 
 def asked_where_of_organisation(question: str, names: Sequence[str]) -> bool:
@@ -894,8 +894,9 @@ def done_by_topic(inputs: DecisionInputs) -> str | None:
     people managed by [X]``: a content word two words before the topic, :func:`nearness`, followed by ``by``);
     ``None`` when it says none."""
     words = WORD_PATTERN.findall(inputs.question.lower())
+    before_by = {a for a, b in itertools.pairwise(words) if b == "by"}
     for word, near in zip(content_words(inputs.question), inputs.near, strict=False):
-        if near == 0.5 and any(a == word and b == "by" for a, b in itertools.pairwise(words)):
+        if near == 0.5 and word in before_by:
             return word
     return None
 

@@ -496,9 +496,9 @@ class LearnedDecider(DecisionBackend):
             stop_asked = await self._asked_of_stop_rule(asked, inputs, links)
             if stop_asked == "where" and asked_where_of_organisation(context.question, names):
                 stop_asked = WHERE_OF_ORGANISATION  # where [X]'s club plays: a place, not the club
-            elif stop_asked == "where" and reached_at(inputs.path):
-                stop_asked = ""  # where did [X] study: at the university [X] studied at, whatever its type
-            if stop_ruled_out(inputs, stop_asked, links):
+            # where did [X] study: at the university [X] studied at, whatever its type
+            done_at = stop_asked == "where" and reached_at(inputs.path)
+            if not done_at and stop_ruled_out(inputs, stop_asked, links):
                 probs = without_stop(probs, is_stop)
         if len(inputs.path) > 1 or not (said := predicate_of_another(context.question, names)):
             return probs
