@@ -162,7 +162,7 @@ def resolve_backend(
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
     if kind == "learned":
-        from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT
+        from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT
         from graphwalk_neo4j.learned.model import LearnedDecider
 
         factory = embedder_factory or _default_embedder_factory
@@ -170,9 +170,15 @@ def resolve_backend(
         learned = LearnedDecider.load(model_id, embedder)
         if not walks_beside_general(learned.config, settings):
             return learned
-        # trained from its graph alone: it walks beside the shipped model (learned.artifact.COMPANION_WEIGHT)
+        # trained from its graph alone: it walks beside the shipped model (learned.artifact.COMPANION_WEIGHT,
+        # COMPANION_PLAUSIBLE; an artifact from before the floor was recorded walks with today's)
         general = LearnedDecider.load(general_model_dir(), embedder)
-        return learned.with_companion(general, float(learned.config.get("companion_weight") or COMPANION_WEIGHT))
+        plausible = learned.config.get("companion_plausible")
+        return learned.with_companion(
+            general,
+            float(learned.config.get("companion_weight") or COMPANION_WEIGHT),
+            COMPANION_PLAUSIBLE if plausible is None else float(plausible),
+        )
     if kind == "fake":
         return FakeBackend(record=False)  # a service or benchmark runs it for hours: it keeps no requests
     from graphwalk_neo4j.decide.llm import LLMBackend

@@ -27,7 +27,12 @@ from graphwalk_neo4j.cli.common import (
 from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.identifiers import graph_name
-from graphwalk_neo4j.learned.artifact import METRICS_FILE, read_artifact_config, trained_walk_defaults
+from graphwalk_neo4j.learned.artifact import (
+    COMPANION_PLAUSIBLE,
+    METRICS_FILE,
+    read_artifact_config,
+    trained_walk_defaults,
+)
 from graphwalk_neo4j.learned.options import FitOptions, SamplingOptions
 
 if TYPE_CHECKING:
@@ -140,7 +145,8 @@ def decider_group() -> None:
     default=True,
     show_default=True,
     help="From one graph alone (no --qa, no --from-walks), with the MiniLM embedder: the model walks beside "
-    "the shipped `general` model, their probabilities averaged (weight 0.5); --alone: by itself.",
+    "the shipped `general` model, their probabilities averaged (weight 0.5) on the moves it finds plausible "
+    "(at least 0.2 of its top move's); --alone: by itself.",
 )
 @json_option
 @click.pass_context
@@ -302,10 +308,10 @@ def _companion(config: dict[str, Any]) -> str:
     """Whether the model walks beside another (``config.json`` ``companion``)."""
     if not config.get("companion"):
         return "alone"
-    weight = config.get("companion_weight")
+    weight, plausible = config.get("companion_weight"), config.get("companion_plausible", COMPANION_PLAUSIBLE)
     return (
-        f"beside `{config['companion']}` (probabilities averaged, weight {weight} on it; with the MiniLM embedder, "
-        "else alone)"
+        f"beside `{config['companion']}` (probabilities averaged, weight {weight} on it, on the moves this model "
+        f"gives at least {plausible} of its top move's; with the MiniLM embedder, else alone)"
     )
 
 

@@ -26,6 +26,11 @@ READABLE_FORMATS = (3, 4, 5, 6, 7, 8, 9, 10, 11)
 # probabilities averaged with this weight on the companion's (config.json ``companion``, ``companion_weight``;
 # docs/eval.md): the graph's own questions teach its words, the other graphs' the chains its own paths seldom show.
 COMPANION_WEIGHT = 0.5
+# The companion re-ranks only the moves the graph's own model finds plausible: where the own model gives a move less
+# than this fraction of its most likely move's probability, the companion's probability on it is left out of the
+# mean (config.json ``companion_plausible``). The own model knows the graph's words; the companion, which never saw
+# them, may break its near-ties but not bring back a move it rules out (docs/eval.md).
+COMPANION_PLAUSIBLE = 0.2
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"

@@ -44,6 +44,7 @@ from graphwalk_neo4j.decide.normalize import check_request, in_process_response
 from graphwalk_neo4j.embed.base import Embedder, VectorCache, embed_cached
 from graphwalk_neo4j.errors import ConfigError, DecisionError
 from graphwalk_neo4j.learned.artifact import (
+    COMPANION_PLAUSIBLE,
     COMPANION_WEIGHT,
     CONFIG_FILE,
     MODEL_FILE,
@@ -296,6 +297,7 @@ class LearnedDecider(DecisionBackend):
         # the model walked beside this one, its probabilities averaged in (with_companion); None: alone
         self.companion: LearnedDecider | None = None
         self.companion_weight = 0.0
+        self.companion_plausible = 0.0  # the companion's say is limited to the moves this model finds plausible
 
     @classmethod
     def load(cls, directory: str | Path, embedder: Embedder) -> LearnedDecider:
@@ -333,17 +335,24 @@ class LearnedDecider(DecisionBackend):
         content = hashlib.sha256((self.directory / CONFIG_FILE).read_bytes())
         content.update((self.directory / MODEL_FILE).read_bytes())
         if self.companion is not None:  # another companion answers otherwise
-            content.update(f"{self.companion.digest}:{self.companion_weight}".encode())
+            content.update(f"{self.companion.digest}:{self.companion_weight}:{self.companion_plausible}".encode())
         return content.hexdigest()[:12]
 
-    def with_companion(self, companion: LearnedDecider, weight: float = COMPANION_WEIGHT) -> LearnedDecider:
+    def with_companion(
+        self, companion: LearnedDecider, weight: float = COMPANION_WEIGHT, plausible: float = COMPANION_PLAUSIBLE
+    ) -> LearnedDecider:
         """This model walking beside ``companion``: per decision, ``(1 - weight)`` of this model's calibrated
-        probabilities plus ``weight`` of the companion's (each after its own STOP rule). A copy; the weights and
-        vector caches are shared."""
+        probabilities plus ``weight`` of the companion's (each after its own STOP rule), the companion's counted
+        only on the moves this model gives at least ``plausible`` times its top move's probability
+        (:data:`~.artifact.COMPANION_PLAUSIBLE`; 0 counts it on every move), renormalised. A copy; the weights
+        and vector caches are shared."""
         if not 0.0 < weight < 1.0:
             raise ValueError("a companion's weight is between 0 and 1 (exclusive)")
+        if not 0.0 <= plausible <= 1.0:
+            raise ValueError("a companion's plausibility floor is between 0 and 1")
         paired = copy.copy(self)
         paired.companion, paired.companion_weight = companion, float(weight)
+        paired.companion_plausible = float(plausible)
         paired.__dict__.pop("digest", None)  # the cached digest named the model alone
         return paired
 
@@ -370,7 +379,12 @@ class LearnedDecider(DecisionBackend):
         return (
             f"LearnedDecider(name={self.name!r}, embedder={self.embedder.model_id!r}, "
             f"members={len(self.members)}, temperature={self.temperature:.4g}, graph={self.config.get('graph')!r}"
-            + (f", companion={self.companion.name!r} at {self.companion_weight:g}" if self.companion else "")
+            + (
+                f", companion={self.companion.name!r} at {self.companion_weight:g}"
+                f" on moves at {self.companion_plausible:g} of the top"
+                if self.companion
+                else ""
+            )
             + (f", artifact={self.digest!r})" if self.digest else ")")
         )
 
@@ -473,11 +487,13 @@ class LearnedDecider(DecisionBackend):
         """The calibrated distribution over the options; STOP 0 where the question names the answer's type, the
         walk stands elsewhere and a move reaches it, or leads on to it by the artifact's ``type_links``
         (:func:`~.inputs.stop_ruled_out`, unless ``stop_rule`` is off), the rest renormalised. With a companion
-        (:meth:`with_companion`), the weighted mean of the two distributions."""
+        (:meth:`with_companion`), the weighted mean of the two distributions, the companion's only on the moves
+        this model finds plausible."""
         own = await self._probabilities(context)
         if self.companion is None:
             return own
         other = await self.companion.probabilities(context)
+        other = np.where(own >= self.companion_plausible * float(own.max()), other, 0.0)
         mixed = np.asarray((1.0 - self.companion_weight) * own + self.companion_weight * other, dtype=np.float64)
         return mixed / float(mixed.sum())
 

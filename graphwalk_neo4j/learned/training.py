@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from graphwalk_neo4j.errors import InputError
 from graphwalk_neo4j.graph.profile import load_profile
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
-from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT, METRICS_FILE
+from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT, METRICS_FILE
 from graphwalk_neo4j.learned.dataset import build_dataset
 from graphwalk_neo4j.learned.fit import Example, fit, make_dir
 from graphwalk_neo4j.learned.graph_questions import SamplingOptions, graph_pairs, read_graph
@@ -239,7 +239,8 @@ async def train_from_graph(
     """The graph alone -> questions written from its relation paths (:mod:`.graph_questions`) -> mined decisions
     -> a fitted artifact in ``out_dir``. The questions are kept in ``DIR/data/questions.jsonl``, so a resumed run
     mines and fits the same ones. No question is held out: the graph's own questions are not an evaluation.
-    ``companion``: the model it walks beside (``config.json`` ``companion``, :data:`~.artifact.COMPANION_WEIGHT`)."""
+    ``companion``: the model it walks beside (``config.json`` ``companion``, :data:`~.artifact.COMPANION_WEIGHT`,
+    :data:`~.artifact.COMPANION_PLAUSIBLE`)."""
     out = Path(out_dir)
     sampling = sampling or SamplingOptions()
     written = await graph_questions(store, graph, out / "data", sampling, observe)
@@ -250,7 +251,11 @@ async def train_from_graph(
         "unnamed_as_asked": written.unnamed_as_asked,
     }
     if companion:
-        meta |= {"companion": companion, "companion_weight": COMPANION_WEIGHT}
+        meta |= {
+            "companion": companion,
+            "companion_weight": COMPANION_WEIGHT,
+            "companion_plausible": COMPANION_PLAUSIBLE,
+        }
     metrics = await train_on_pairs(
         store,
         graph,

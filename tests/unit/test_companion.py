@@ -1,5 +1,6 @@
 """A model trained from its graph alone walks beside the shipped general one (learned.model.with_companion,
-backends.resolve_backend): the weighted mean of the two calibrated distributions, exact values."""
+backends.resolve_backend): the weighted mean of the two calibrated distributions, the companion's counted only on
+the moves the own model finds plausible, exact values."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from graphwalk_neo4j.backends import general_model_dir, resolve_backend
 from graphwalk_neo4j.decide.request import DecisionContext
-from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT
+from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT
 from graphwalk_neo4j.learned.model import LearnedDecider
 from graphwalk_neo4j.settings import Settings
 from tests.unit.test_walk_backend_defaults import learned
@@ -41,6 +42,25 @@ async def test_the_companion_s_distribution_is_averaged_in_by_its_weight() -> No
     assert own.companion is None
 
 
+async def test_the_companion_counts_only_on_the_moves_the_own_model_finds_plausible() -> None:
+    context = DecisionContext(question="q")
+    own, other = answering([0.7, 0.2, 0.1]), answering([0.1, 0.1, 0.8])
+    # 0.1 < 0.2 * 0.7: the companion's 0.8 on the third move is left out; (0.35 + 0.05, 0.1 + 0.05, 0.05) / 0.6
+    assert np.allclose(await own.with_companion(other, 0.5, 0.2).probabilities(context), [2 / 3, 0.25, 1 / 12])
+    # a floor of 0 counts it everywhere: the plain weighted mean
+    assert np.allclose(await own.with_companion(other, 0.5, 0.0).probabilities(context), [0.4, 0.15, 0.45])
+    # a near-tie the companion breaks: both moves are plausible, (0.3 + 0.05, 0.2 + 0.45)
+    assert np.allclose(
+        await answering([0.6, 0.4]).with_companion(answering([0.1, 0.9])).probabilities(context), [0.35, 0.65]
+    )
+
+
+@pytest.mark.parametrize("plausible", [-0.1, 1.5])
+def test_a_companion_s_plausibility_floor_is_between_0_and_1(plausible: float) -> None:
+    with pytest.raises(ValueError, match="plausibility floor is between 0 and 1"):
+        answering([1.0]).with_companion(answering([1.0]), 0.5, plausible)
+
+
 @pytest.mark.parametrize("weight", [0.0, 1.0, -0.5, 2.0])
 def test_a_companion_s_weight_is_strictly_between_0_and_1(weight: float) -> None:
     with pytest.raises(ValueError, match="between 0 and 1"):
@@ -64,7 +84,16 @@ def test_a_model_trained_beside_the_general_one_is_loaded_with_it(tmp_path: Path
     assert decider.companion.directory == general_model_dir()
     assert decider.companion_weight == COMPANION_WEIGHT
     assert decider.companion.embedder is decider.embedder  # one embedder, one vector cache each
-    assert "companion='general' at 0.5" in repr(decider)
+    assert decider.companion_plausible == COMPANION_PLAUSIBLE == 0.2  # recorded by none: today's floor
+    assert "companion='general' at 0.5 on moves at 0.2 of the top" in repr(decider)
+
+
+def test_the_plausibility_floor_an_artifact_records_is_the_one_it_walks_with(tmp_path: Path) -> None:
+    decider = resolve_backend(
+        Settings(embedder="minilm"), own_model(tmp_path, companion="general", companion_plausible=0)
+    )
+    assert isinstance(decider, LearnedDecider)
+    assert (decider.companion_weight, decider.companion_plausible) == (COMPANION_WEIGHT, 0.0)
 
 
 def test_a_model_without_a_companion_walks_alone(tmp_path: Path) -> None:
