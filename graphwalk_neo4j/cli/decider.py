@@ -146,7 +146,7 @@ def decider_group() -> None:
     show_default=True,
     help="From one graph alone (no --qa, no --from-walks), with the MiniLM embedder: the model walks beside "
     "the shipped `general` model, their probabilities averaged (weight 0.5) on the moves it finds plausible "
-    "(at least 0.2 of its top move's); --alone: by itself.",
+    "(at least 0.1 of its top move's); --alone: by itself.",
 )
 @json_option
 @click.pass_context

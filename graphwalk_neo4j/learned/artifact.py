@@ -30,7 +30,7 @@ COMPANION_WEIGHT = 0.5
 # than this fraction of its most likely move's probability, the companion's probability on it is left out of the
 # mean (config.json ``companion_plausible``). The own model knows the graph's words; the companion, which never saw
 # them, may break its near-ties but not bring back a move it rules out (docs/eval.md).
-COMPANION_PLAUSIBLE = 0.2
+COMPANION_PLAUSIBLE = 0.1
 MODEL_FILE = "model.npz"
 CONFIG_FILE = "config.json"
 METRICS_FILE = "metrics.json"

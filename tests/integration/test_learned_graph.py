@@ -283,11 +283,11 @@ def test_a_model_trained_from_its_graph_alone_walks_beside_the_general_one(
         trained = cli(neo4j_settings, *train, "--out", str(art), "--json", embedder=WORDS)
         assert trained.exit_code == 0, trained.output
         config = json.loads((art / "config.json").read_text())
-        assert (config["companion"], config["companion_weight"], config["companion_plausible"]) == ("general", 0.5, 0.2)
+        assert (config["companion"], config["companion_weight"], config["companion_plausible"]) == ("general", 0.5, 0.1)
         shown = cli(neo4j_settings, "decider", "show", str(art))
         assert (
             "  walks: beside `general` (probabilities averaged, weight 0.5 on it, on the moves this model gives at "
-            "least 0.2 of its top move's;" in shown.stdout
+            "least 0.1 of its top move's;" in shown.stdout
         )
 
         decider = resolve_backend(neo4j_settings.model_copy(update={"embedder": WORDS}), f"learned:{art}")

@@ -84,8 +84,8 @@ def test_a_model_trained_beside_the_general_one_is_loaded_with_it(tmp_path: Path
     assert decider.companion.directory == general_model_dir()
     assert decider.companion_weight == COMPANION_WEIGHT
     assert decider.companion.embedder is decider.embedder  # one embedder, one vector cache each
-    assert decider.companion_plausible == COMPANION_PLAUSIBLE == 0.2  # recorded by none: today's floor
-    assert "companion='general' at 0.5 on moves at 0.2 of the top" in repr(decider)
+    assert decider.companion_plausible == COMPANION_PLAUSIBLE == 0.1  # recorded by none: today's floor
+    assert "companion='general' at 0.5 on moves at 0.1 of the top" in repr(decider)
 
 
 def test_the_plausibility_floor_an_artifact_records_is_the_one_it_walks_with(tmp_path: Path) -> None:
