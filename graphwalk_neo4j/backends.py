@@ -174,11 +174,17 @@ def resolve_backend(
         # COMPANION_PLAUSIBLE; an artifact from before the floor was recorded walks with today's)
         general = LearnedDecider.load(general_model_dir(), embedder)
         plausible = learned.config.get("companion_plausible")
-        return learned.with_companion(
-            general,
-            float(learned.config.get("companion_weight") or COMPANION_WEIGHT),
-            COMPANION_PLAUSIBLE if plausible is None else float(plausible),
-        )
+        try:
+            return learned.with_companion(
+                general,
+                float(learned.config.get("companion_weight") or COMPANION_WEIGHT),
+                COMPANION_PLAUSIBLE if plausible is None else float(plausible),
+            )
+        except (TypeError, ValueError) as exc:  # a hand-edited config.json
+            raise ConfigError(
+                f"{model_id}: config.json's companion_weight / companion_plausible: {exc}; "
+                "set them in range or retrain with `gw-neo4j decider train`"
+            ) from exc
     if kind == "fake":
         return FakeBackend(record=False)  # a service or benchmark runs it for hours: it keeps no requests
     from graphwalk_neo4j.decide.llm import LLMBackend

@@ -13,6 +13,7 @@ import pytest
 
 from graphwalk_neo4j.backends import general_model_dir, resolve_backend
 from graphwalk_neo4j.decide.request import DecisionContext
+from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT
 from graphwalk_neo4j.learned.model import LearnedDecider
 from graphwalk_neo4j.settings import Settings
@@ -94,6 +95,21 @@ def test_the_plausibility_floor_an_artifact_records_is_the_one_it_walks_with(tmp
     )
     assert isinstance(decider, LearnedDecider)
     assert (decider.companion_weight, decider.companion_plausible) == (COMPANION_WEIGHT, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ({"companion_plausible": 1.5}, "plausibility floor is between 0 and 1"),
+        ({"companion_plausible": "high"}, "could not convert string to float"),
+        ({"companion_weight": 2}, "weight is between 0 and 1"),
+    ],
+)
+def test_a_companion_setting_out_of_range_is_a_config_error(
+    tmp_path: Path, config: dict[str, object], said: str
+) -> None:
+    with pytest.raises(ConfigError, match=f"config.json's companion_weight / companion_plausible: .*{said}.*retrain"):
+        resolve_backend(Settings(embedder="minilm"), own_model(tmp_path, companion="general", **config))
 
 
 def test_a_model_without_a_companion_walks_alone(tmp_path: Path) -> None:
