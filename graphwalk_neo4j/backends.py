@@ -162,7 +162,7 @@ def resolve_backend(
         factory = embedder_factory or _default_embedder_factory
         return LocalDecider(factory(settings))
     if kind == "learned":
-        from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT
+        from graphwalk_neo4j.learned.artifact import COMPANION_WEIGHT, recorded_companion_plausible
         from graphwalk_neo4j.learned.model import LearnedDecider
 
         factory = embedder_factory or _default_embedder_factory
@@ -173,12 +173,11 @@ def resolve_backend(
         # trained from its graph alone: it walks beside the shipped model (learned.artifact.COMPANION_WEIGHT,
         # COMPANION_PLAUSIBLE; an artifact from before the floor was recorded walks with today's)
         general = LearnedDecider.load(general_model_dir(), embedder)
-        plausible = learned.config.get("companion_plausible")
         try:
             return learned.with_companion(
                 general,
                 float(learned.config.get("companion_weight") or COMPANION_WEIGHT),
-                COMPANION_PLAUSIBLE if plausible is None else float(plausible),
+                float(recorded_companion_plausible(learned.config)),
             )
         except (TypeError, ValueError) as exc:  # a hand-edited config.json
             raise ConfigError(

@@ -28,9 +28,9 @@ from graphwalk_neo4j.cli.progress import BarProgress
 from graphwalk_neo4j.errors import ConfigError
 from graphwalk_neo4j.identifiers import graph_name
 from graphwalk_neo4j.learned.artifact import (
-    COMPANION_PLAUSIBLE,
     METRICS_FILE,
     read_artifact_config,
+    recorded_companion_plausible,
     trained_walk_defaults,
 )
 from graphwalk_neo4j.learned.options import FitOptions, SamplingOptions
@@ -308,7 +308,7 @@ def _companion(config: dict[str, Any]) -> str:
     """Whether the model walks beside another (``config.json`` ``companion``)."""
     if not config.get("companion"):
         return "alone"
-    weight, plausible = config.get("companion_weight"), config.get("companion_plausible", COMPANION_PLAUSIBLE)
+    weight, plausible = config.get("companion_weight"), recorded_companion_plausible(config)
     return (
         f"beside `{config['companion']}` (probabilities averaged, weight {weight} on it, on the moves this model "
         f"gives at least {plausible} of its top move's; with the MiniLM embedder, else alone)"

@@ -56,6 +56,13 @@ def read_artifact_config(directory: str | Path) -> dict[str, Any]:
     return config
 
 
+def recorded_companion_plausible(config: Mapping[str, Any]) -> Any:
+    """The companion's plausibility floor an artifact's ``config.json`` records (``companion_plausible``, as
+    written there), or :data:`COMPANION_PLAUSIBLE` for one that records none (trained before it was recorded)."""
+    recorded = config.get("companion_plausible")
+    return COMPANION_PLAUSIBLE if recorded is None else recorded
+
+
 def trained_walk_defaults(config: Mapping[str, Any]) -> dict[str, Any]:
     """The :data:`TRAINED_WALK_FIELDS` an artifact's ``config.json`` recorded under ``walk_config`` (none for an
     artifact distilled from traces, which records no walk settings)."""

@@ -14,7 +14,7 @@ import pytest
 from graphwalk_neo4j.backends import general_model_dir, resolve_backend
 from graphwalk_neo4j.decide.request import DecisionContext
 from graphwalk_neo4j.errors import ConfigError
-from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT
+from graphwalk_neo4j.learned.artifact import COMPANION_PLAUSIBLE, COMPANION_WEIGHT, recorded_companion_plausible
 from graphwalk_neo4j.learned.model import LearnedDecider
 from graphwalk_neo4j.settings import Settings
 from tests.unit.test_walk_backend_defaults import learned
@@ -95,6 +95,13 @@ def test_the_plausibility_floor_an_artifact_records_is_the_one_it_walks_with(tmp
     )
     assert isinstance(decider, LearnedDecider)
     assert (decider.companion_weight, decider.companion_plausible) == (COMPANION_WEIGHT, 0.0)
+
+
+def test_an_artifact_without_a_recorded_floor_walks_with_today_s() -> None:
+    assert recorded_companion_plausible({"companion_plausible": 0}) == 0
+    assert recorded_companion_plausible({"companion_plausible": 0.3}) == 0.3
+    assert recorded_companion_plausible({}) == COMPANION_PLAUSIBLE == 0.1
+    assert recorded_companion_plausible({"companion_plausible": None}) == 0.1
 
 
 @pytest.mark.parametrize(
