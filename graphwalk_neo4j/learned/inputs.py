@@ -652,23 +652,51 @@ def type_heads(type_names: Iterable[str]) -> list[str]:
     return sorted({type_text(t).split()[-1] for t in type_names if t and not is_unnamed(t)} - {UNTYPED_KIND})
 
 
+def asked_compound(asked: str) -> str | None:
+    """The compound a ``which`` / ``what`` phrase asks for: its head (:func:`head_index`) in the singular with the
+    word before it (``which ethnic groups`` -> ``ethnic group``); ``None`` where the head has no word of the phrase
+    before it or the phrase asks with another question word."""
+    words = asked.split()
+    if len(words) < 3 or words[0] not in ("which", "what"):
+        return None
+    nouns = words[1:]
+    head = head_index(nouns)
+    if head == 0 or nouns[head - 1] in FUNCTION_WORDS:
+        return None
+    return f"{nouns[head - 1]} {singular(nouns[head])}"
+
+
+def _nearest_head(text: str, heads: Sequence[str], vectors: Mapping[str, np.ndarray]) -> str | None:
+    """The type word of ``heads`` nearest ``text`` by meaning when at least :data:`SAME_WORD` near, else ``None``."""
+    near = [(float(vectors[text] @ vectors[h]), h) for h in heads if h in vectors and text in vectors]
+    best = max(near, default=(0.0, ""))
+    return best[1] if best[0] >= SAME_WORD else None
+
+
 def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str, np.ndarray]) -> str:
     """``asked`` (a ``which`` / ``what`` phrase) with each noun that is no form of a type's word but is one by
     meaning (:func:`same_word`; the nearest where several are) written as that type's word: ``which movies`` on a
     graph whose films are ``film`` (cosine 0.84) reads ``which film``, so the STOP rule finds the type asked for
-    and the graph's unnamed type is not read as the movies (:func:`unnamed_type_asked`). A type's word is the head
-    of its name (:func:`type_heads`). ``vectors`` holds the nouns (:func:`asked_nouns`) and the heads."""
+    and the graph's unnamed type is not read as the movies (:func:`unnamed_type_asked`). A head that is no type's
+    word with the word before it (:func:`asked_compound`) is read the same way as one noun first: ``which ethnic
+    groups`` (``ethnic group``: 0.84 from ``ethnicity``) reads ``which ethnicity``, where ``groups`` alone would
+    read as any organisation. A type's word is the head of its name (:func:`type_heads`). ``vectors`` holds the
+    nouns (:func:`asked_nouns`), the compound and the heads."""
     nouns = asked_nouns(asked)
     heads = type_heads(type_names)
     if not nouns or not heads:
         return asked
     words = asked.split()
+    compound = asked_compound(asked)
+    if compound is not None and not any(same_form(compound.split()[-1], h) for h in heads):
+        found = _nearest_head(compound, heads, vectors)
+        if found is not None:
+            head = 1 + head_index(words[1:])
+            return " ".join([*words[: head - 1], found, *words[head + 1 :]])
     read = []
     for word, noun in zip(words[1:], nouns, strict=True):
-        if noun in vectors and not any(same_form(noun, h) for h in heads):
-            near = [(float(vectors[noun] @ vectors[h]), h) for h in heads if h in vectors]
-            best = max(near, default=(0.0, noun))
-            read.append(best[1] if best[0] >= SAME_WORD else word)
+        if not any(same_form(noun, h) for h in heads):
+            read.append(_nearest_head(noun, heads, vectors) or word)
         else:
             read.append(word)  # as asked: a plural stays one (answer_type_verdicts reads it)
     return " ".join([words[0], *read])

@@ -55,6 +55,7 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     asked_by_meaning,
+    asked_compound,
     asked_nouns,
     asked_unnamed,
     asked_where_of_organisation,
@@ -448,7 +449,9 @@ class LearnedDecider(DecisionBackend):
         if not nouns:
             return asked
         names = {*self.role_types.values(), *self.type_links, *inputs.types}
-        return asked_by_meaning(asked, names, await self.vectors(sorted({*nouns, *type_heads(names)})))
+        compound = asked_compound(asked)
+        texts = {*nouns, *type_heads(names), *([compound] if compound else [])}
+        return asked_by_meaning(asked, names, await self.vectors(sorted(texts)))
 
     async def _asked_of_stop_rule(self, asked: str, inputs: DecisionInputs, links: Mapping[str, Sequence[str]]) -> str:
         """``asked`` as the STOP rule reads it (:func:`~.inputs.asked_unnamed`): a noun that names none of the

@@ -46,6 +46,7 @@ from graphwalk_neo4j.learned.inputs import (
     STOP_TOKEN,
     DecisionInputs,
     asked_by_meaning,
+    asked_compound,
     asked_nouns,
     asked_unnamed,
     asked_where_of_organisation,
@@ -877,6 +878,32 @@ def test_a_noun_asked_for_reads_as_the_type_word_it_means() -> None:
     assert asked_by_meaning("which movies", ["item"], vectors) == "which movies"  # the unnamed type is no word
     # the words not read as a type's stay as asked, plurals too (the STOP rule reads a plural as a head)
     assert asked_by_meaning("which stars describe movies", types, vectors) == "which stars describe film"
+
+
+def test_a_compound_asked_for_reads_as_the_type_word_it_means() -> None:
+    """``which ethnic groups`` on a graph whose type is ``ethnicity``: ``group`` alone names no type (and reads as
+    any organisation to the STOP rule), but the compound ``ethnic group`` is the type's word by meaning (MiniLM:
+    0.84), so the phrase reads ``which ethnicity``. A compound below :data:`SAME_WORD`, a head that is a form of a
+    type's word, a head with nothing before it and another question word are left as asked."""
+    e = np.eye(4, dtype=np.float64)
+    vectors = {
+        "ethnicity": e[0],
+        "ethnic group": 0.84 * e[0] + np.sqrt(1 - 0.84**2) * e[1],
+        "group": 0.38 * e[0] + np.sqrt(1 - 0.38**2) * e[2],
+        "national team": 0.51 * e[3] + np.sqrt(1 - 0.51**2) * e[1],
+        "country": e[3],
+    }
+    types = ["ethnicity", "country"]
+    assert asked_compound("which ethnic groups") == "ethnic group"
+    assert asked_compound("which european ethnic groups did") == "ethnic group"  # the word before the head
+    assert asked_compound("which groups") is None
+    assert asked_compound("which of groups") is None  # a function word is no modifier
+    assert asked_compound("who") is None
+    assert asked_by_meaning("which ethnic groups", types, vectors) == "which ethnicity"
+    assert asked_by_meaning("which european ethnic groups did", types, vectors) == "which european ethnicity did"
+    assert asked_by_meaning("what national teams", types, vectors) == "what national teams"  # 0.51: as asked
+    assert asked_by_meaning("which ethnic countries", types, vectors) == "which ethnic countries"  # a type's form
+    assert asked_by_meaning("which groups", types, vectors) == "which groups"
 
 
 def test_a_noun_no_named_type_carries_asks_for_the_unnamed_types() -> None:
