@@ -643,6 +643,64 @@ def _time_patterns(direction: str, last: bool) -> tuple[str, ...]:
     return TIME_FORWARD if direction == "out" else TIME_INVERSE
 
 
+# English's pairs of role nouns: where a relation's own noun names one end (``subsidiary_of``: a subsidiary,
+# ``manages``: a manager, ``works_at``: a worker), the noun English names the other end by (its parent company, the
+# manager's reports, the worker's employer). General English, not any graph's or dataset's relations.
+CONVERSE_ROLES: dict[str, tuple[str, ...]] = {
+    "subsidiary": ("parent company", "parent", "owner"),
+    "parent": ("child", "subsidiary"),
+    "child": ("parent",),
+    "worker": ("employer",),
+    "employee": ("employer",),
+    "employer": ("employee", "worker"),
+    "manager": ("report", "subordinate"),
+    "supervisor": ("subordinate",),
+    "subordinate": ("manager", "supervisor"),
+    "teacher": ("student", "pupil"),
+    "student": ("teacher",),
+    "mentor": ("mentee",),
+    "predecessor": ("successor",),
+    "successor": ("predecessor",),
+    "landlord": ("tenant",),
+    "tenant": ("landlord",),
+    "seller": ("buyer",),
+    "buyer": ("seller",),
+}
+CONVERSE_SHARE = 0.5  # how often a hop whose role noun has a converse is read by the converse
+
+
+def role_noun(reading: Reading) -> tuple[str, str] | None:
+    """``(the noun a relation's name gives one end, the direction "the <noun> of [X]" reads)``: a noun's head
+    going out (``parents``: the parents of [X]; a ``<noun> of`` name's noun is read so already, :class:`Reading`),
+    a passive's agent going out (``founded_by``: the founder of [X]), a present verb's doer going in
+    (``manages``: the manager of [X]); ``None`` for other names."""
+    core = reading.core.split()
+    if reading.active is not None:
+        doer = subject_agent(reading.active) if not reading.active.past else None
+        return (doer, "in") if doer else None
+    if reading.verb:
+        agent = agent_noun(core[0]) if len(core) == 2 and core[-1] == "by" else None
+        return (agent, "out") if agent else None
+    return (reading.noun.split()[-1], "out") if reading.noun else None
+
+
+def converse_role(reading: Reading, direction: str) -> tuple[str, ...]:
+    """The nouns English names the end a move reaches by where the relation's own noun (:func:`role_noun`) names
+    the other end (:data:`CONVERSE_ROLES`): ``subsidiary_of`` going out reaches the parent company, ``manages``
+    going out the manager's reports, ``works_at`` going out the worker's employer; in the plural where the
+    relation's noun is one (``parents`` going in: the children). None where the move reads by the noun itself."""
+    found = role_noun(reading)
+    if found is None or found[1] == direction:
+        return ()
+    noun = found[0]
+    one = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    one = {"children": "child"}.get(noun, one)
+    converses = CONVERSE_ROLES.get(one, ())
+    if one != noun:
+        return tuple(plural_of(c) for c in converses)
+    return tuple(form for c in converses for form in (c, plural_of(c)))
+
+
 def _pattern_words(
     reading: Reading, direction: str, y: str, source: str, last: bool, rng: random.Random
 ) -> tuple[tuple[str, ...], dict[str, str]]:
@@ -650,6 +708,10 @@ def _pattern_words(
     (or instead of {n}): the active voice of a verb-like name (:func:`active_verb`; always for a present verb
     before a preposition, ``works at``), or one of the other forms (the act, the time, a passive verb in the
     active voice, a verb's agent noun) now and then, else the verb or noun reading."""
+    converses = converse_role(reading, direction)
+    if converses and rng.random() < CONVERSE_SHARE:
+        # the end reached named by the converse of the relation's own noun: the parent company of [X]
+        return (ASK_NOUN_FORWARD if last else NOUN_FORWARD), {"n": rng.choice(converses)}
     end = y if direction == "out" else source  # the agent or time end: what it reaches out, comes from in
     active = reading.active
     one_past_word = active is not None and active.past and " " not in active.phrase

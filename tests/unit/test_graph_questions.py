@@ -20,12 +20,14 @@ from graphwalk_neo4j.learned.graph_questions import (
     active_verb,
     agent_noun,
     base_form,
+    converse_role,
     graph_pairs,
     kind_moves,
     participle,
     plural_of,
     question_word,
     read_relation,
+    role_noun,
     sample_paths,
     stand_in_nouns,
     subject_agent,
@@ -290,6 +292,42 @@ def _people_linked(relation: str, kind: str, things: tuple[str, str, str]) -> Gr
 def _written(index: GraphIndex, path: SampledPath, draws: int) -> set[str]:
     """The questions ``path`` is written as over ``draws`` seeds."""
     return {write_question(index, path, random.Random(s))[0] for s in range(draws)}
+
+
+def test_the_other_end_of_a_role_is_named_by_its_converse() -> None:
+    """Where a relation's own noun names one end (``subsidiary_of``: a subsidiary; ``works_at``: a worker), the
+    move to the other end is now and then read by the noun English names that end by (the parent company, the
+    employer); never the move the relation's noun names itself, and never for a noun with no converse."""
+    cases = {
+        # read_as: a noun-of name runs the other way; a singular noun's converse in both numbers
+        ("subsidiary_of", "in"): ("parent company", "parent companies", "parent", "parents", "owner", "owners"),
+        ("subsidiary_of", "out"): (),
+        ("works_at", "out"): ("employer", "employers"),
+        ("works_at", "in"): (),
+        ("manages", "out"): ("report", "reports", "subordinate", "subordinates"),
+        ("parents", "in"): ("children", "subsidiaries"),  # a plural noun's converse in the plural
+        ("parents", "out"): (),
+        ("__business__employment__employer", "in"): ("employee", "employees", "worker", "workers"),
+        ("founded_by", "in"): (),  # a founder has no converse
+        ("spouse", "in"): (),
+        ("KNOWS", "out"): (),  # no role noun
+    }
+    assert {key: converse_role(read_relation(key[0]), key[1]) for key in cases} == cases
+    assert role_noun(read_relation("manages")) == ("manager", "in")
+    assert role_noun(read_relation("founded_by")) == ("founder", "out")
+    assert role_noun(read_relation("lives_in")) is None
+    index = GraphIndex()
+    index.names.update({"a": "Acme Foods", "p": "Acme Group", "w": "Ann"})
+    index.types.update({"a": "Company", "p": "Company", "w": "Person"})
+    index.add("a", "subsidiary_of", "p")
+    index.add("w", "works_at", "a")
+    parent = _written(index, SampledPath("a", (("subsidiary_of", "out"),), ("p",)), 80)
+    assert {"list the parent companies of [Acme Foods]", "which company are [Acme Foods]'s owner"} <= parent
+    assert not any("the subsidiary of [Acme Foods]" in q for q in parent)
+    employer = _written(index, SampledPath("w", (("works_at", "out"), ("subsidiary_of", "out")), ("p",)), 80)
+    assert any("the employer of [Ann]" in q or "[Ann]'s employer" in q for q in employer)
+    subsidiaries = _written(index, SampledPath("p", (("subsidiary_of", "in"),), ("a",)), 80)
+    assert not any(c in q for q in subsidiaries for c in ("parent", "owner"))  # the noun names this end itself
 
 
 def test_the_one_who_stars_is_also_called_an_actor() -> None:
