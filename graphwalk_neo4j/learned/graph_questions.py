@@ -53,7 +53,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from graphwalk_neo4j.decide.answer_types import ORGANISATION_WORDS, TIME_WORDS, kind_of
+from graphwalk_neo4j.decide.answer_types import ORGANISATION_WORDS, TIME_WORDS, kind_of, singular
 from graphwalk_neo4j.decide.render import plural
 from graphwalk_neo4j.graph.writes import BOOKKEEPING_TYPES
 from graphwalk_neo4j.identifiers import property_words, relation_words
@@ -589,6 +589,7 @@ OTHER_FORMS = 0.5  # how often a relation that has one of the other forms above 
 
 
 IRREGULAR_PLURALS = {"person": "people", "man": "men", "woman": "women", "child": "children"}
+IRREGULAR_SINGULARS = {many: one for one, many in IRREGULAR_PLURALS.items()}
 
 
 def plural_of(words: str) -> str:
@@ -693,8 +694,7 @@ def converse_role(reading: Reading, direction: str) -> tuple[str, ...]:
     if found is None or found[1] == direction:
         return ()
     noun = found[0]
-    one = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
-    one = {"children": "child"}.get(noun, one)
+    one = IRREGULAR_SINGULARS.get(noun) or singular(noun)
     converses = CONVERSE_ROLES.get(one, ())
     if one != noun:
         return tuple(plural_of(c) for c in converses)
