@@ -652,18 +652,23 @@ def type_heads(type_names: Iterable[str]) -> list[str]:
     return sorted({type_text(t).split()[-1] for t in type_names if t and not is_unnamed(t)} - {UNTYPED_KIND})
 
 
+def _compound(words: Sequence[str]) -> tuple[int, str] | None:
+    """``(where the head stands in a which / what phrase's words, the head in the singular with the word before
+    it)`` (:func:`asked_compound`)."""
+    if len(words) < 3 or words[0] not in ("which", "what"):
+        return None
+    head = 1 + head_index(words[1:])
+    if head == 1 or words[head - 1] in FUNCTION_WORDS:
+        return None
+    return head, f"{words[head - 1]} {singular(words[head])}"
+
+
 def asked_compound(asked: str) -> str | None:
     """The compound a ``which`` / ``what`` phrase asks for: its head (:func:`head_index`) in the singular with the
     word before it (``which ethnic groups`` -> ``ethnic group``); ``None`` where the head has no word of the phrase
     before it or the phrase asks with another question word."""
-    words = asked.split()
-    if len(words) < 3 or words[0] not in ("which", "what"):
-        return None
-    nouns = words[1:]
-    head = head_index(nouns)
-    if head == 0 or nouns[head - 1] in FUNCTION_WORDS:
-        return None
-    return f"{nouns[head - 1]} {singular(nouns[head])}"
+    found = _compound(asked.split())
+    return None if found is None else found[1]
 
 
 def _nearest_head(text: str, heads: Sequence[str], vectors: Mapping[str, np.ndarray]) -> str | None:
@@ -687,11 +692,11 @@ def asked_by_meaning(asked: str, type_names: Iterable[str], vectors: Mapping[str
     if not nouns or not heads:
         return asked
     words = asked.split()
-    compound = asked_compound(asked)
-    if compound is not None and not any(same_form(compound.split()[-1], h) for h in heads):
-        found = _nearest_head(compound, heads, vectors)
+    compound = _compound(words)
+    if compound is not None:
+        head, text = compound  # nouns[head - 1]: the head in the singular
+        found = None if any(same_form(nouns[head - 1], h) for h in heads) else _nearest_head(text, heads, vectors)
         if found is not None:
-            head = 1 + head_index(words[1:])
             return " ".join([*words[: head - 1], found, *words[head + 1 :]])
     read = []
     for word, noun in zip(words[1:], nouns, strict=True):
